@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Sketchwise",
+    products: [
+        .library(name: "SketchwiseCore", targets: ["SketchwiseCore"]),
+        .library(name: "SketchwiseFormats", targets: ["SketchwiseFormats"]),
+        .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
+        .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
+        .executable(name: "sketchwise", targets: ["sketchwise"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        // The sketch model and its geometry. No I/O.
+        .target(name: "SketchwiseCore"),
+        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
+        .target(
+            name: "SketchwiseFormats",
+            dependencies: ["SketchwiseCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        // Google-exact simplification and the sequence encodings of the stroke model.
+        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore"]),
+        // libcairo, as a module.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Rasterising sketches to grayscale buffers and PNG.
+        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo"]),
+        // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
+        .target(
+            name: "SketchwiseConversion",
+            dependencies: ["SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
+        ),
+        // The command-line tool: argument parsing and printing only.
+        .executableTarget(
+            name: "sketchwise",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
+        .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
+        .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
+        .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
+        .testTarget(
+            name: "SketchwisePreprocessTests",
+            dependencies: ["SketchwisePreprocess", "SketchwiseFormats", "SketchwiseTestSupport"]
+        ),
+        .testTarget(
+            name: "SketchwiseRasterTests",
+            dependencies: ["SketchwiseRaster", "SketchwiseFormats", "SketchwiseTestSupport"]
+        ),
+        .testTarget(
+            name: "SketchwiseConversionTests",
+            dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
+        ),
+        .testTarget(name: "SketchwiseCLITests", dependencies: ["sketchwise", "SketchwiseTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

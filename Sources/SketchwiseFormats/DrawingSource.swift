@@ -1,0 +1,192 @@
+import Foundation
+import SketchwiseCore
+
+/// One drawing read from any supported file, with its class and where it came from.
+public struct LabeledDrawing: Sendable {
+    public enum Content: Sendable {
+        /// A stroke drawing with its record fields (non-ndjson sources get a record with only `word`).
+        case strokes(QuickDrawRecord)
+        /// A raster drawing, such as a row of Google's `numpy_bitmap` files.
+        case bitmap(GrayImage)
+    }
+
+    public var label: String
+    public var content: Content
+    /// `file:line` or `file#index`, for messages.
+    public var origin: String
+}
+
+/// The drawing file formats Sketchwise reads, recognised by file name.
+public enum DrawingFileFormat: String, Sendable, CaseIterable {
+    /// Quick, Draw! ndjson, raw or simplified (`.ndjson`, `.jsonl`).
+    case ndjson
+    /// A JSON array of Quick, Draw! records (`.json`).
+    case jsonArray
+    /// NumPy `.npy`: `(n, 784)` uint8 bitmaps, or an object array of stroke-3 drawings.
+    case npy
+    /// NumPy `.npz`: Sketch-RNN stroke-3 (`train`/`valid`/`test`) or bitmap arrays.
+    case npz
+    /// One Omniglot stroke drawing (`.txt`).
+    case omniglotText
+    /// A ZIP archive of Omniglot stroke drawings (`.zip`).
+    case omniglotZip
+
+    public init?(path: String) {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "ndjson", "jsonl": self = .ndjson
+        case "json": self = .jsonArray
+        case "npy": self = .npy
+        case "npz": self = .npz
+        case "txt": self = .omniglotText
+        case "zip": self = .omniglotZip
+        default: return nil
+        }
+    }
+}
+
+/// A file or a folder of drawing files (searched recursively, in name order). The class of a
+/// drawing is its record's `word`, else the file name without extension; for Omniglot it is
+/// `alphabet/character`.
+public struct DrawingSource: Sendable {
+    public let files: [(path: String, format: DrawingFileFormat)]
+
+    public init(path: String) throws(FormatError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw FormatError(file: path, reason: "no such file or folder")
+        }
+        if !isFolder.boolValue {
+            guard let format = DrawingFileFormat(path: path) else {
+                throw FormatError(file: path, reason: "unknown drawing format; expected .ndjson, .jsonl, .json, .npy, .npz, .txt (Omniglot) or .zip (Omniglot)")
+            }
+            files = [(path, format)]
+            return
+        }
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        var found: [(String, DrawingFileFormat)] = []
+        while let relative = enumerator?.nextObject() as? String {
+            let parts = relative.split(separator: "/")
+            guard !parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { continue }
+            let full = (path as NSString).appendingPathComponent(relative)
+            if let format = DrawingFileFormat(path: full) { found.append((full, format)) }
+        }
+        files = found.sorted { $0.0 < $1.0 }
+        guard !files.isEmpty else { throw FormatError(file: path, reason: "the folder holds no drawing files") }
+    }
+
+    /// Reads every drawing in order. A bad record or file is passed to `onError`, which either
+    /// throws (stop) or returns (skip it and go on).
+    public func forEach(
+        onError: (FormatError) throws -> Void,
+        _ body: (LabeledDrawing) throws -> Void
+    ) throws {
+        for (path, format) in files {
+            do {
+                try Self.read(path, format: format, onError: onError, body)
+            } catch let error as FormatError {
+                try onError(error)
+            }
+        }
+    }
+
+    private static func read(
+        _ path: String, format: DrawingFileFormat,
+        onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
+    ) throws {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        switch format {
+        case .ndjson:
+            var lines = try LineReader(path: path)
+            while let line = try lines.next() {
+                guard line.contains(where: { $0 > 32 }) else { continue }
+                let number = lines.lineNumber
+                do {
+                    let record = try QuickDrawRecord(json: Data(line), fallbackWord: stem)
+                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path):\(number)"))
+                } catch let error as RecordError {
+                    try onError(FormatError(file: path, line: number, reason: "\(error)"))
+                }
+            }
+        case .jsonArray:
+            let objects: [JSONValue]
+            do {
+                objects = try JSONDecoder().decode([JSONValue].self, from: Data(try readFile(path)))
+            } catch let error as FormatError { throw error } catch {
+                throw FormatError(file: path, reason: "not a JSON array of Quick, Draw! records")
+            }
+            for (index, value) in objects.enumerated() {
+                do {
+                    guard case let .object(object) = value else { throw RecordError("element is not an object") }
+                    let record = try QuickDrawRecord(object: object, fallbackWord: stem)
+                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)"))
+                } catch let error as RecordError {
+                    try onError(FormatError(file: path, line: index + 1, reason: "record \(index): \(error)"))
+                }
+            }
+        case .npy:
+            try readArray(try NPYArray(contentsOf: path), name: stem, path: path, onError: onError, body)
+        case .npz:
+            for (_, array) in try NPZ.read(path) {
+                try readArray(array, name: stem, path: path, onError: onError, body)
+            }
+        case .omniglotText:
+            let text = String(decoding: try readFile(path), as: UTF8.self)
+            let components = (path as NSString).pathComponents
+            let label = components.dropLast().suffix(2).joined(separator: "/")
+            try omniglot(text, label: label, origin: path, onError: onError, body)
+        case .omniglotZip:
+            try ZipContainer.forEachFile(in: path) { (name, bytes) throws(FormatError) in
+                let parts = name.split(separator: "/")
+                guard name.hasSuffix(".txt"), !parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { return }
+                let label = parts.dropLast().suffix(2).joined(separator: "/")
+                do {
+                    try omniglot(String(decoding: bytes, as: UTF8.self), label: label, origin: "\(path)#\(name)", onError: onError, body)
+                } catch let error as FormatError { throw error } catch {
+                    throw FormatError(file: path, reason: "\(error)")
+                }
+            }
+        }
+    }
+
+    private static func omniglot(
+        _ text: String, label: String, origin: String,
+        onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
+    ) throws {
+        do {
+            let sketch = try OmniglotStrokes.parse(text, label: label)
+            try body(LabeledDrawing(label: label, content: .strokes(QuickDrawRecord(word: label, drawing: sketch)), origin: origin))
+        } catch let error as RecordError {
+            try onError(FormatError(file: origin, reason: "\(error)"))
+        }
+    }
+
+    /// Bitmaps: `(n, k·k)` or `(n, h, w)` uint8. Stroke-3: a 1-D object array of `(m, 3)` arrays.
+    private static func readArray(
+        _ array: NPYArray, name: String, path: String,
+        onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
+    ) throws {
+        switch array.storage {
+        case let .objects(elements):
+            for (index, element) in elements.enumerated() {
+                do {
+                    let sketch = StrokeSketch(stroke3: try element.stroke3Rows(), label: name)
+                    try body(LabeledDrawing(label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)), origin: "\(path)#\(index)"))
+                } catch let error as RecordError {
+                    try onError(FormatError(file: path, line: index + 1, reason: "drawing \(index): \(error)"))
+                }
+            }
+        case let .numeric(type, bytes):
+            let side = array.shape.count == 2 ? Int(Double(array.shape[1]).squareRoot()) : 0
+            let (height, width) = array.shape.count == 3 ? (array.shape[1], array.shape[2]) : (side, side)
+            guard type == .uint8, array.shape.count == 2 || array.shape.count == 3, width > 0, width * height == array.elementCount / max(array.shape[0], 1)
+            else {
+                throw FormatError(file: path, reason: "expected uint8 bitmaps of shape (n, 784) or (n, h, w), found \(type.rawValue) \(array.shape)")
+            }
+            let pixels = width * height
+            for index in 0..<array.shape[0] {
+                let image = GrayImage(width: width, height: height, pixels: Array(bytes[index * pixels..<(index + 1) * pixels]))
+                try body(LabeledDrawing(label: name, content: .bitmap(image), origin: "\(path)#\(index)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import SketchwiseCore
+
+/// One Quick, Draw! drawing with its record fields, as in Google's raw and simplified ndjson.
+///
+/// Raw strokes carry `[x…], [y…], [t…]`; simplified ones `[x…], [y…]`. Fields Sketchwise does not
+/// interpret are kept in ``extraFields`` and written back.
+public struct QuickDrawRecord: Hashable, Sendable {
+    public var word: String
+    public var countryCode: String?
+    public var timestamp: String?
+    public var recognized: Bool?
+    /// Google's id; the same drawing has the same id in the raw and simplified files.
+    public var keyID: String?
+    public var drawing: StrokeSketch
+    public var extraFields: [String: JSONValue]
+
+    public init(word: String, countryCode: String? = nil, timestamp: String? = nil, recognized: Bool? = nil,
+                keyID: String? = nil, drawing: StrokeSketch, extraFields: [String: JSONValue] = [:]) {
+        self.word = word
+        self.countryCode = countryCode
+        self.timestamp = timestamp
+        self.recognized = recognized
+        self.keyID = keyID
+        self.drawing = drawing
+        self.extraFields = extraFields
+        self.drawing.label = word
+    }
+}
+
+extension QuickDrawRecord {
+    private static let knownKeys: Set<String> = ["word", "countrycode", "timestamp", "recognized", "key_id", "drawing"]
+
+    /// Parses one JSON object. `fallbackWord` names the class when the record has no `word`
+    /// (for example the file name).
+    /// - Throws: a message saying what is wrong (the caller adds file and line).
+    public init(json: Data, fallbackWord: String? = nil) throws(RecordError) {
+        let object: [String: JSONValue]
+        do {
+            object = try JSONDecoder().decode([String: JSONValue].self, from: json)
+        } catch {
+            throw RecordError("not a JSON object (\(Self.summary(of: error)))")
+        }
+        try self.init(object: object, fallbackWord: fallbackWord)
+    }
+
+    init(object: [String: JSONValue], fallbackWord: String?) throws(RecordError) {
+        guard case let .array(strokesJSON)? = object["drawing"] else {
+            throw RecordError("missing \"drawing\": a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]")
+        }
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(strokesJSON.count)
+        for (index, strokeJSON) in strokesJSON.enumerated() {
+            strokes.append(try Self.stroke(strokeJSON, index: index))
+        }
+        let word: String
+        switch object["word"] {
+        case let .string(w)?: word = w
+        case nil where fallbackWord != nil: word = fallbackWord!
+        default: throw RecordError("missing \"word\" (the class name)")
+        }
+        let keyID: String? = switch object["key_id"] {
+        case let .string(s)?: s
+        case let .number(n)?: JSONValue.number(n).jsonText
+        default: nil
+        }
+        if case let .string(s)? = object["countrycode"] { countryCode = s } else { countryCode = nil }
+        if case let .string(s)? = object["timestamp"] { timestamp = s } else { timestamp = nil }
+        if case let .bool(b)? = object["recognized"] { recognized = b } else { recognized = nil }
+        self.word = word
+        self.keyID = keyID
+        self.drawing = StrokeSketch(strokes: strokes, label: word)
+        self.extraFields = object.filter { !Self.knownKeys.contains($0.key) }
+    }
+
+    private static func stroke(_ json: JSONValue, index: Int) throws(RecordError) -> Stroke {
+        guard case let .array(rows) = json, rows.count == 2 || rows.count == 3 else {
+            throw RecordError("stroke \(index) is not [[x…],[y…]] or [[x…],[y…],[t…]]")
+        }
+        var columns: [[Double]] = []
+        for (r, row) in rows.enumerated() {
+            guard case let .array(values) = row else {
+                throw RecordError("stroke \(index): \(["x", "y", "t"][r]) is not a list of numbers")
+            }
+            var column: [Double] = []
+            column.reserveCapacity(values.count)
+            for value in values {
+                guard case let .number(n) = value, n.magnitude <= SketchLimits.maximumCoordinate else {
+                    throw RecordError("stroke \(index): \(["x", "y", "t"][r]) holds \(value.jsonText), not a finite number within ±\(SketchLimits.maximumCoordinate)")
+                }
+                column.append(n)
+            }
+            columns.append(column)
+        }
+        do {
+            return try Stroke(xs: columns[0], ys: columns[1], ts: columns.count == 3 ? columns[2] : nil)
+        } catch {
+            throw RecordError("stroke \(index): \(error)")
+        }
+    }
+
+    private static func summary(of error: any Error) -> String {
+        if case let DecodingError.dataCorrupted(context) = error {
+            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                ?? context.debugDescription
+        }
+        if case DecodingError.typeMismatch = error { return "expected an object" }
+        return "\(error)"
+    }
+
+    /// The record as one line of Google's ndjson (fields in Google's order, no newline).
+    /// Strokes are written with time when every point has one, as in raw files.
+    public var ndjsonLine: String {
+        var out = "{"
+        func field(_ key: String, _ write: (inout String) -> Void) {
+            if out.count > 1 { out += "," }
+            JSONWriter.writeString(key, to: &out)
+            out += ":"
+            write(&out)
+        }
+        field("word") { JSONWriter.writeString(word, to: &$0) }
+        if let countryCode { field("countrycode") { JSONWriter.writeString(countryCode, to: &$0) } }
+        if let timestamp { field("timestamp") { JSONWriter.writeString(timestamp, to: &$0) } }
+        if let recognized { field("recognized") { $0 += recognized ? "true" : "false" } }
+        if let keyID { field("key_id") { JSONWriter.writeString(keyID, to: &$0) } }
+        field("drawing") { out in
+            out += "["
+            for (s, stroke) in drawing.strokes.enumerated() {
+                if s > 0 { out += "," }
+                out += "["
+                Self.writeColumn(stroke.points.map(\.x), to: &out)
+                out += ","
+                Self.writeColumn(stroke.points.map(\.y), to: &out)
+                if stroke.hasTimestamps {
+                    out += ","
+                    Self.writeColumn(stroke.points.map { $0.t! }, to: &out)
+                }
+                out += "]"
+            }
+            out += "]"
+        }
+        for key in extraFields.keys.sorted() {
+            field(key) { JSONWriter.write(extraFields[key]!, to: &$0) }
+        }
+        return out + "}"
+    }
+
+    private static func writeColumn(_ values: [Double], to out: inout String) {
+        out += "["
+        for (i, v) in values.enumerated() {
+            if i > 0 { out += "," }
+            JSONWriter.writeNumber(v, to: &out)
+        }
+        out += "]"
+    }
+}
+
+/// Why one record could not be read (without file and line; see ``FormatError``).
+public struct RecordError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

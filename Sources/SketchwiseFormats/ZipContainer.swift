@@ -1,0 +1,71 @@
+import Foundation
+import ZIPFoundation
+
+/// Reading and writing the ZIP containers that `.npz` files and the Omniglot archives use.
+enum ZipContainer {
+    /// Entries larger than this are refused rather than inflated into memory.
+    static let maximumEntrySize: UInt64 = 1 << 31
+
+    /// Calls `body` with the path and contents of every file entry, in archive order.
+    static func forEachFile(in path: String, _ body: (String, [UInt8]) throws(FormatError) -> Void) throws(FormatError) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw FormatError(file: path, reason: "not a readable ZIP archive (truncated or corrupt?)")
+        }
+        for entry in archive where entry.type == .file {
+            guard UInt64(entry.uncompressedSize) <= maximumEntrySize else {
+                throw FormatError(file: path, reason: "entry \(entry.path) is larger than \(maximumEntrySize >> 20) MiB")
+            }
+            var contents: [UInt8] = []
+            contents.reserveCapacity(Int(entry.uncompressedSize))
+            do {
+                _ = try archive.extract(entry) { contents.append(contentsOf: $0) }
+            } catch {
+                throw FormatError(file: path, reason: "entry \(entry.path) cannot be extracted (truncated or corrupt archive)")
+            }
+            try body(entry.path, contents)
+        }
+    }
+
+    /// Writes a ZIP archive with the given files, deflate-compressed.
+    static func write(_ files: [(name: String, bytes: [UInt8])], to path: String) throws(FormatError) {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.removeItem(at: url)
+        do {
+            let archive = try Archive(url: url, accessMode: .create)
+            for file in files {
+                let data = Data(file.bytes)
+                try archive.addEntry(with: file.name, type: .file, uncompressedSize: Int64(data.count),
+                                     compressionMethod: .deflate) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+        } catch {
+            throw FormatError(file: path, reason: "cannot write ZIP archive: \(error)")
+        }
+    }
+}
+
+/// A NumPy `.npz` file: named arrays in a ZIP container.
+public enum NPZ {
+    /// The arrays in archive order, keyed by name without the `.npy` suffix.
+    public static func read(_ path: String) throws(FormatError) -> [(name: String, array: NPYArray)] {
+        var arrays: [(String, NPYArray)] = []
+        try ZipContainer.forEachFile(in: path) { (name, bytes) throws(FormatError) in
+            guard name.hasSuffix(".npy") else { return }
+            do {
+                arrays.append((String(name.dropLast(4)), try NPYArray(npyBytes: bytes)))
+            } catch {
+                throw FormatError(file: path, reason: "\(name): \(error)")
+            }
+        }
+        return arrays
+    }
+
+    /// Writes named arrays as a compressed `.npz` (like `numpy.savez_compressed`).
+    public static func write(_ arrays: [(name: String, array: NPYArray)], to path: String) throws(FormatError) {
+        try ZipContainer.write(arrays.map { ($0.name + ".npy", $0.array.npyBytes()) }, to: path)
+    }
+}

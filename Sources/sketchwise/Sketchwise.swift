@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct Sketchwise: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sketchwise",
+        abstract: "Assisted drawing: read, simplify, render and recognise sketches.",
+        discussion: """
+        Drawing inputs (IN) are files in any supported format — Quick, Draw! raw or simplified \
+        .ndjson, a .json array of such records, Sketch-RNN stroke-3 .npz, numpy_bitmap .npy, \
+        Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
+        else the file name).
+        """,
+        subcommands: [DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self, BenchCommand.self]
+    )
+}

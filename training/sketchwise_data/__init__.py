@@ -1,0 +1,1 @@
+"""Sketchwise training-data utilities (Python side of the Swift pipeline)."""
