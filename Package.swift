@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SketchwiseFormats", targets: ["SketchwiseFormats"]),
         .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
         .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
+        .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
     dependencies: [
@@ -28,6 +29,10 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Rasterising sketches to grayscale buffers and PNG.
         .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo"]),
+        // OpenBLAS (cblas), as a module.
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
+        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS"]),
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
@@ -57,6 +62,7 @@ let package = Package(
             name: "SketchwiseConversionTests",
             dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
         ),
+        .testTarget(name: "SketchwiseNNTests", dependencies: ["SketchwiseNN", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseCLITests", dependencies: ["sketchwise", "SketchwiseTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ public enum SketchError: Error, Equatable, Sendable, CustomStringConvertible {
             let tPart = t.map { ", t has \($0)" } ?? ""
             return "stroke arrays differ in length: x has \(x) values, y has \(y)\(tPart)"
         case let .invalidCoordinate(stroke, point, value):
-            return "stroke \(stroke), point \(point): coordinate \(value) is not a finite number within ±\(SketchLimits.maximumCoordinate)"
+            return "stroke \(stroke), point \(point): coordinate \(value) is not a finite number within ±1e9"
         case .empty:
             return "the drawing has no points"
         case let .tooLarge(points, limit):

@@ -15,7 +15,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
         else if let n = try? c.decode(Double.self) { self = .number(n) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
         else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else if let o = try? c.decode([String: JSONValue].self) { self = .object(o) }
+        else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "a value that is not valid JSON (a number out of range?)") }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -14,6 +14,8 @@ public struct LineReader {
     private var atEOF = false
     /// The 1-based number of the line returned last.
     public private(set) var lineNumber = 0
+    /// The most bytes held in memory at once so far (about one chunk plus the longest line).
+    public private(set) var peakBufferedBytes = 0
 
     public init(path: String) throws(FormatError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -61,6 +63,7 @@ public struct LineReader {
         do {
             if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 buffer.append(contentsOf: chunk)
+                peakBufferedBytes = max(peakBufferedBytes, buffer.count)
             } else {
                 atEOF = true
             }

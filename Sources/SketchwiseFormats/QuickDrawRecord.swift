@@ -86,7 +86,7 @@ extension QuickDrawRecord {
             column.reserveCapacity(values.count)
             for value in values {
                 guard case let .number(n) = value, n.magnitude <= SketchLimits.maximumCoordinate else {
-                    throw RecordError("stroke \(index): \(["x", "y", "t"][r]) holds \(value.jsonText), not a finite number within ±\(SketchLimits.maximumCoordinate)")
+                    throw RecordError("stroke \(index): \(["x", "y", "t"][r]) holds \(value.jsonText), not a finite number within ±1e9")
                 }
                 column.append(n)
             }
@@ -101,8 +101,8 @@ extension QuickDrawRecord {
 
     private static func summary(of error: any Error) -> String {
         if case let DecodingError.dataCorrupted(context) = error {
-            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                ?? context.debugDescription
+            if let underlying = context.underlyingError { return "\(underlying)" }
+            return context.debugDescription
         }
         if case DecodingError.typeMismatch = error { return "expected an object" }
         return "\(error)"
