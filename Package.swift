@@ -56,7 +56,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SketchwiseRasterTests",
-            dependencies: ["SketchwiseRaster", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseRaster", "SketchwiseFormats", "SketchwiseTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SketchwiseConversionTests",
