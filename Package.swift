@@ -63,8 +63,16 @@ let package = Package(
             name: "SketchwiseConversionTests",
             dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
         ),
-        .testTarget(name: "SketchwiseNNTests", dependencies: ["SketchwiseNN", "SketchwiseTestSupport"]),
-        .testTarget(name: "SketchwiseCLITests", dependencies: ["sketchwise", "SketchwiseTestSupport"]),
+        .testTarget(
+            name: "SketchwiseNNTests",
+            dependencies: ["SketchwiseNN", "SketchwiseTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SketchwiseCLITests",
+            dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseTestSupport"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,31 @@ struct SimplifyCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Output .ndjson file, or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output.")
     var output: String?
 
+    @Option(help: "Instead of writing drawings, compare the simplified drawings with the reference simplified drawings in this file or folder (matched by key_id) and print the agreement.")
+    var compare: String?
+
+    @Flag(help: "With --compare: print JSON.")
+    var json = false
+
+    func validate() throws {
+        guard compare == nil || output == nil else { throw ValidationError("--compare prints a report; it does not go with --output") }
+    }
+
     func run() async throws {
+        if let compare {
+            let report = try SimplificationComparison.run(raw: try input.source(), reference: try DrawingSource(path: compare))
+            if json {
+                print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            } else {
+                print("""
+                pairs compared:           \(report.pairs)
+                reproduced exactly:       \(report.exact) (\(String(format: "%.2f", 100 * report.exactShare))%)
+                point-to-polyline (px):   median \(report.medianDistance), p95 \(report.p95Distance), mean \(String(format: "%.4f", report.meanDistance))
+                point-count ratio:        \(String(format: "%.4f", report.pointCountRatio))
+                """)
+            }
+            return
+        }
         let source = try input.source()
         let destination: RecordWriter.Destination = switch output {
         case nil: .standardOutput

@@ -1,0 +1,42 @@
+/// `dense`: `y = W·x + b` on a vector (sgemv).
+struct Dense: FoldingLayer {
+    struct Params: Decodable {
+        let inFeatures, outFeatures: Int
+    }
+
+    static let typeName = "dense"
+    let inFeatures, outputChannels: Int
+    /// `[out, in]`.
+    let weight: FloatBuffer
+    let bias: FloatBuffer
+    let activation: Activation
+
+    init(params p: Params, weights: LayerWeights) throws {
+        try requireParams(["inFeatures": p.inFeatures, "outFeatures": p.outFeatures], atLeast: 1)
+        inFeatures = p.inFeatures
+        outputChannels = p.outFeatures
+        weight = FloatBuffer(try weights.require("weight", shape: [p.outFeatures, p.inFeatures]))
+        bias = try Self.readBias(weights, count: p.outFeatures)
+        activation = .none
+    }
+
+    private init(_ other: Dense, weight: FloatBuffer, bias: FloatBuffer, activation: Activation) {
+        (inFeatures, outputChannels) = (other.inFeatures, other.outputChannels)
+        (self.weight, self.bias, self.activation) = (weight, bias, activation)
+    }
+
+    func with(weight: FloatBuffer, bias: FloatBuffer, activation: Activation) -> Dense {
+        Dense(self, weight: weight, bias: bias, activation: activation)
+    }
+
+    func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {
+        try inputs[0].require(rank: 1, "a vector (flatten first)")
+        try inputs[0].require(axis: 0, is: inFeatures, "features")
+        return .vector(outputChannels)
+    }
+
+    func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
+        BLAS.gemv(m: outputChannels, n: inFeatures, a: weight.base, lda: inFeatures, x: inputs[0].data, y: output.data)
+        Epilogue.biasPerColumn(output.data, rows: 1, columns: outputChannels, bias: bias.base, activation: activation)
+    }
+}

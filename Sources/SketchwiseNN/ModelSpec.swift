@@ -1,0 +1,114 @@
+import Foundation
+
+/// The spec of a model: the `<name>.json` file of docs/model-format.md.
+public struct ModelSpec: Sendable, Decodable {
+    /// Always `"sketchwise-model"`.
+    public let format: String
+    /// The format version (1).
+    public let formatVersion: Int
+    public let name: String
+    public let version: String
+    public let description: String?
+    public let input: InputSpec
+    /// One label per logit.
+    public let labels: [String]
+    public let outputs: OutputNames
+    public let layers: [LayerSpec]
+    /// Free-form training notes, kept as read.
+    public let training: JSONValue?
+}
+
+/// What the model takes and how a drawing is turned into it.
+public struct InputSpec: Sendable, Decodable {
+    /// The input encoding and its preprocessing parameters.
+    public enum Kind: Sendable, Equatable {
+        /// A rendered image `[1, size, size]`.
+        case raster(RasterInput)
+        /// A `(Δx, Δy, pen-up)` sequence `[T, 3]`, `1 ≤ T ≤ maxLength`, fed unpadded.
+        case strokes(StrokeInput)
+    }
+
+    public let kind: Kind
+    /// The input shape; for strokes the length dimension is the maximum length.
+    public let shape: Shape
+
+    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kindName = try container.decode(String.self, forKey: .kind)
+        let dims = try container.decodeIfPresent([Int?].self, forKey: .shape)
+        func invalid(_ message: String) -> DecodingError {
+            .dataCorruptedError(forKey: .shape, in: container, debugDescription: message)
+        }
+        switch kindName {
+        case "raster":
+            let raster = try container.decode(RasterInput.self, forKey: .raster)
+            guard raster.size > 0 else { throw invalid("raster.size must be positive") }
+            kind = .raster(raster)
+            shape = .image(channels: 1, height: raster.size, width: raster.size)
+            if let dims, dims != [1, raster.size, raster.size] {
+                throw invalid("must be [1, \(raster.size), \(raster.size)] for raster.size \(raster.size)")
+            }
+        case "strokes":
+            let strokes = try container.decode(StrokeInput.self, forKey: .strokes)
+            guard strokes.maxLength > 0 else { throw invalid("strokes.maxLength must be positive") }
+            kind = .strokes(strokes)
+            shape = .sequence(length: strokes.maxLength, channels: 3)
+            if let dims, dims.count != 2 || dims[1] != 3
+                || !(dims[0] == nil || dims[0] == -1 || dims[0] == strokes.maxLength) {
+                throw invalid("must be [\(strokes.maxLength), 3] (or [null, 3]) for strokes")
+            }
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "unknown input kind '\(kindName)' (raster, strokes)")
+        }
+    }
+
+    /// The longest sequence the model accepts, or nil for fixed-size inputs.
+    public var maxLength: Int? {
+        if case let .strokes(strokes) = kind { return strokes.maxLength }
+        return nil
+    }
+}
+
+/// Rendering parameters of a raster input.
+public struct RasterInput: Sendable, Equatable, Decodable {
+    /// Width and height in pixels.
+    public let size: Int
+    /// The rendering recipe (`"quickdraw"`).
+    public let recipe: String
+    /// Factor applied to pixel values 0…255.
+    public let scale: Double
+}
+
+/// Encoding parameters of a stroke-sequence input.
+public struct StrokeInput: Sendable, Equatable, Decodable {
+    /// How coordinates are normalised to 0…1.
+    public enum Normalization: String, Sendable, Decodable {
+        case perAxis, uniform
+    }
+
+    /// The most rows the model takes; longer drawings are cut.
+    public let maxLength: Int
+    public let normalization: Normalization
+}
+
+/// Which layers hold the outputs.
+public struct OutputNames: Sendable, Decodable {
+    /// The layer whose output is the class scores, before softmax.
+    public let logits: String
+    /// The layer whose output is the embedding, if any.
+    public let embedding: String?
+}
+
+/// One entry of `layers`.
+public struct LayerSpec: Sendable, Decodable {
+    public let name: String
+    public let type: String
+    /// The layers read (earlier names or `"input"`); nil means the previous layer.
+    public let inputs: [String]?
+    public let params: JSONValue?
+    /// Weight role (`weight`, `gamma`, ...) → tensor name in the weights file.
+    public let weights: [String: String]?
+}

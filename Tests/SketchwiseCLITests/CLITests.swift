@@ -1,0 +1,100 @@
+import Foundation
+import SketchwiseFormats
+import SketchwiseTestSupport
+import Testing
+
+/// Runs the built `sketchwise` binary as a user would.
+struct CLI {
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var folder = testBinary.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("sketchwise")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return SharedData.packageRoot.appendingPathComponent(".build/debug/sketchwise")
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], in directory: URL = SharedData.packageRoot) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite struct CLITests {
+    let folder = TemporaryFolder()
+
+    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench"])
+    func helpMatchesItsGoldenFile(command: String) throws {
+        let result = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        #expect(result.status == 0)
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/help-\(command.isEmpty ? "sketchwise" : command).txt")
+        if ProcessInfo.processInfo.environment["SKETCHWISE_UPDATE_GOLDEN"] != nil {
+            try result.stdout.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(result.stdout == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    @Test func simplifyReportsTheBadLineAndFailsOrSkipsIt() throws {
+        let input = folder.path("cat.ndjson")
+        try """
+        {"word":"cat","drawing":[[[0,10,20],[0,10,0],[0,1,2]]]}
+        {"word":"cat","drawing":[[[0,10],[0]]]}
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let failed = try CLI.run(["simplify", input])
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("cat.ndjson:2: stroke 0: stroke arrays differ in length"))
+        let skipped = try CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("out.ndjson")])
+        #expect(skipped.status == 0)
+        #expect(skipped.stderr.contains("simplified 1 drawings, skipped 1 bad"))
+        #expect(try String(contentsOfFile: folder.path("out.ndjson"), encoding: .utf8) == #"{"word":"cat","drawing":[[[0,127,255],[0,127,0]]]}"# + "\n")
+    }
+
+    @Test func renderWritesANumpyFileAndChecksItsOptions() throws {
+        let result = try CLI.run(["render", "Examples/sample-house.ndjson", "--size", "28", "--npy", folder.path("h.npy")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try NPYArray(contentsOf: folder.path("h.npy")).shape == [1, 784])
+        let conflicting = try CLI.run(["render", "Examples/sample-house.ndjson", "--npy", "a.npy", "--png-dir", "b"])
+        #expect(conflicting.status != 0)
+        #expect(conflicting.stderr.contains("give exactly one of --npy and --png-dir"))
+    }
+
+    @Test func infoPrintsJSONAndMissingInputIsAClearError() throws {
+        let result = try CLI.run(["info", "Examples/sample-house.ndjson", "--json"])
+        #expect(result.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let classes = try #require(object?["classes"] as? [String: [String: Int]])
+        #expect(classes["house"]?["drawings"] == 1)
+        let missing = try CLI.run(["info", "no-such-file.ndjson"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no-such-file.ndjson: no such file or folder"))
+    }
+
+    @Test func demoRendersTheSampleDrawing() throws {
+        let result = try CLI.run(["demo", "--out", folder.path("demo")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("house: 4 strokes"))
+        for file in ["sketch.svg", "sketch.png", "raster-28.png"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path("demo/\(file)")))
+        }
+    }
+}
