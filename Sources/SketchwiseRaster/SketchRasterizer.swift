@@ -16,6 +16,7 @@ public final class SketchRasterizer {
     public let size: Int
     public let recipe: RasterRecipe
     private let surface: OpaquePointer
+    private let context: OpaquePointer
     private let stride: Int
 
     /// - Throws: ``RasterError`` when `size` is not in 1…4096 or Cairo cannot make a surface.
@@ -24,13 +25,30 @@ public final class SketchRasterizer {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(size), Int32(size)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RasterError("cairo cannot create a \(size)×\(size) surface") }
+        guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RasterError("cairo cannot create a drawing context")
+        }
         self.size = size
         self.recipe = recipe
         self.surface = surface
+        self.context = context
         self.stride = Int(cairo_image_surface_get_stride(surface))
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_BEST)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_width(context, recipe.lineWidth)
+        let scale = Double(size) / recipe.view
+        cairo_scale(context, scale, scale)
+        let shift = (2 * recipe.padding + recipe.lineWidth) / 2.0
+        cairo_translate(context, shift, shift)
+        cairo_set_source_rgba(context, 0, 0, 0, 1)
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
 
     /// The sketch rendered into a new image. An empty sketch gives a blank image.
     public func render(_ sketch: StrokeSketch) -> GrayImage {
@@ -55,24 +73,14 @@ public final class SketchRasterizer {
     }
 
     /// The recipe, step for step as Google's `vector_to_raster`: fit the bounding box into the
-    /// frame, scale the view to the output, one `stroke()` per stroke starting with a zero-length
-    /// segment so that single points become round dots.
+    /// frame, scale the view to the output (set once, in `init`), one `stroke()` per stroke starting
+    /// with a zero-length segment so that single points become round dots.
     private func draw(_ sketch: StrokeSketch, box: Rect) {
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
+        let cr = context
         let longest = max(box.width, box.height)
         let f = longest > 0 ? recipe.extent / longest : 1.0
         let ox = (recipe.frame - box.width * f) / 2.0
         let oy = (recipe.frame - box.height * f) / 2.0
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_BEST)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_width(cr, recipe.lineWidth)
-        let s = Double(size) / recipe.view
-        cairo_scale(cr, s, s)
-        let shift = (2 * recipe.padding + recipe.lineWidth) / 2.0
-        cairo_translate(cr, shift, shift)
-        cairo_set_source_rgba(cr, 0, 0, 0, 1)
         for stroke in sketch.strokes where !stroke.points.isEmpty {
             let first = stroke.points[0]
             let u0 = (first.x - box.minX) * f + ox, v0 = (first.y - box.minY) * f + oy

@@ -1,7 +1,7 @@
 /// Vectorised exp, sigmoid and tanh for the LSTM gates (8 lanes). Relative error of `exp`
 /// ≈ 2e-7; `sigmoid`/`tanh` absolute error ≈ 3e-7 — far below the 1e-4 parity budget.
 enum FastMath {
-    typealias Vector = SIMD8<Float>
+    typealias Vector = SIMD16<Float>
 
     /// e^x, for x clamped to [-80, 80] (results stay normal: no slow denormals): 2^n · p(r) with x = n·ln2 + r, |r| ≤ ln2/2, p of degree 6.
     @inline(__always)
@@ -19,7 +19,7 @@ enum FastMath {
         p = p * r + 0.5
         p = p * r + 1
         p = p * r + 1
-        let twoToN = unsafeBitCast(unsafeBitCast(t, to: SIMD8<UInt32>.self) &<< 23, to: Vector.self)
+        let twoToN = unsafeBitCast(unsafeBitCast(t, to: SIMD16<UInt32>.self) &<< 23, to: Vector.self)
         return p * twoToN
     }
 
