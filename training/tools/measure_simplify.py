@@ -88,7 +88,11 @@ def _variant(name):
         out.append(pts[-1])
         return out
 
-    def dist(p, a, b):
+    def norm_of(a, b):
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        return math.sqrt(ex * ex + ey * ey) if plain_norm else math.sqrt(S._fma(ex, ex, ey * ey))
+
+    def dist(p, a, b, norm):
         ex, ey = b[0] - a[0], b[1] - a[1]
         sx, sy = a[0] - p[0], a[1] - p[1]
         if seg_dist:
@@ -97,7 +101,6 @@ def _variant(name):
                 return math.sqrt(sx * sx + sy * sy)
             t = max(0.0, min(1.0, -(sx * ex + sy * ey) / l2))
             return math.hypot(p[0] - a[0] - t * ex, p[1] - a[1] - t * ey)
-        norm = math.sqrt(ex * ex + ey * ey) if plain_norm else math.sqrt(S._fma(ex, ex, ey * ey))
         if norm == 0:
             return math.sqrt(sx * sx + sy * sy)
         if abs_line:
@@ -114,8 +117,9 @@ def _variant(name):
         while stack:
             s, e = stack.pop()
             dmax, idx = -1.0, -1
+            norm = norm_of(pts[s], pts[e])
             for i in range(s + 1, e):
-                d = dist(pts[i], pts[s], pts[e])
+                d = dist(pts[i], pts[s], pts[e], norm)
                 if d > dmax:
                     dmax, idx = d, i
             if idx >= 0 and dmax > 2.0:
