@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
         .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
         .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
+        .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
     dependencies: [
@@ -33,16 +34,27 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
         .target(name: "SketchwiseNN", dependencies: ["COpenBLAS"]),
+        // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
+        .target(
+            name: "SketchwiseRecognition",
+            dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN"]
+        ),
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
             dependencies: ["SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
+        ),
+        // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
+        .target(
+            name: "SketchwiseEvaluation",
+            dependencies: ["SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster"]
         ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "sketchwise",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
+                "SketchwiseRecognition", "SketchwiseEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -25,7 +25,7 @@ public struct BatchReport: Sendable, Equatable {
 
 /// Runs `body` on every drawing of `source`, applying `policy` to bad input (including the
 /// errors `body` throws as ``FormatError``), and reports progress every 1,000 drawings.
-func forEachDrawing(
+public func forEachDrawing(
     in source: DrawingSource, policy: BadInputPolicy, progress: (Int) -> Void,
     _ body: (LabeledDrawing) throws -> Void
 ) throws -> BatchReport {

@@ -14,6 +14,16 @@ public struct LabeledDrawing: Sendable {
     public var content: Content
     /// `file:line` or `file#index`, for messages.
     public var origin: String
+    /// For drawings from NumPy files: the array (the `.npz` key, or nil for a `.npy`) and the
+    /// drawing's index in it.
+    public var arrayPosition: (array: String?, index: Int)?
+
+    public init(label: String, content: Content, origin: String, arrayPosition: (array: String?, index: Int)? = nil) {
+        self.label = label
+        self.content = content
+        self.origin = origin
+        self.arrayPosition = arrayPosition
+    }
 }
 
 /// The drawing file formats Sketchwise reads, recognised by file name.
@@ -124,10 +134,10 @@ public struct DrawingSource: Sendable {
                 }
             }
         case .npy:
-            try readArray(try NPYArray(contentsOf: path), name: stem, path: path, onError: onError, body)
+            try readArray(try NPYArray(contentsOf: path), key: nil, name: stem, path: path, onError: onError, body)
         case .npz:
-            for (_, array) in try NPZ.read(path) {
-                try readArray(array, name: stem, path: path, onError: onError, body)
+            for (key, array) in try NPZ.read(path) {
+                try readArray(array, key: key, name: stem, path: path, onError: onError, body)
             }
         case .omniglotText:
             let text = String(decoding: try readFile(path), as: UTF8.self)
@@ -162,7 +172,7 @@ public struct DrawingSource: Sendable {
 
     /// Bitmaps: `(n, k·k)` or `(n, h, w)` uint8. Stroke-3: a 1-D object array of `(m, 3)` arrays.
     private static func readArray(
-        _ array: NPYArray, name: String, path: String,
+        _ array: NPYArray, key: String?, name: String, path: String,
         onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
     ) throws {
         switch array.storage {
@@ -170,7 +180,8 @@ public struct DrawingSource: Sendable {
             for (index, element) in elements.enumerated() {
                 do {
                     let sketch = StrokeSketch(stroke3: try element.stroke3Rows(), label: name)
-                    try body(LabeledDrawing(label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)), origin: "\(path)#\(index)"))
+                    try body(LabeledDrawing(label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)),
+                                            origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)", arrayPosition: (key, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: index + 1, reason: "drawing \(index): \(error)"))
                 }
@@ -185,7 +196,8 @@ public struct DrawingSource: Sendable {
             let pixels = width * height
             for index in 0..<array.shape[0] {
                 let image = GrayImage(width: width, height: height, pixels: Array(bytes[index * pixels..<(index + 1) * pixels]))
-                try body(LabeledDrawing(label: name, content: .bitmap(image), origin: "\(path)#\(index)"))
+                try body(LabeledDrawing(label: name, content: .bitmap(image), origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)",
+                                        arrayPosition: (key, index)))
             }
         }
     }

@@ -11,6 +11,9 @@ struct Sketchwise: AsyncParsableCommand {
         Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
         else the file name).
         """,
-        subcommands: [DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self, BenchCommand.self]
+        subcommands: [
+            DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
+            ClassifyCommand.self, EvalCommand.self, BenchCommand.self,
+        ]
     )
 }

@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import SketchwiseConversion
+import SketchwiseFormats
+import SketchwiseRecognition
+
+/// Top-k accuracy of a recogniser over a drawing collection.
+public struct EvaluationReport: Sendable, Codable, Equatable {
+    public struct ClassScore: Sendable, Codable, Equatable {
+        public var n = 0
+        public var top1 = 0.0
+        public var top3 = 0.0
+        public var top5 = 0.0
+    }
+
+    /// The recogniser that answered (`raster` for bitmaps when none was chosen).
+    public var model: String
+    public var subset: ValidationSplit.Subset
+    public var n: Int
+    public var top1: Double
+    public var top3: Double
+    public var top5: Double
+    public var perClass: [String: ClassScore]
+    /// Drawings whose class the models do not know, or that were skipped as bad.
+    public var skipped: Int
+
+    enum CodingKeys: String, CodingKey {
+        case model, subset, n, top1, top3, top5, perClass = "per_class", skipped
+    }
+}
+
+/// Counts of (true class, top guess) pairs, in label order.
+public struct ConfusionCounts: Sendable {
+    public var labels: [String]
+    public var counts: [[Int]]
+}
+
+public enum Evaluation {
+    /// Evaluates every drawing of `source` in `subset` whose class the recogniser knows. Stroke
+    /// drawings go to `kind` (default: the ensemble), bitmaps to the raster model (the only one
+    /// that reads images; choosing `strokes` or `ensemble` for them is an error). Runs on
+    /// `threads` threads.
+    public static func run(
+        source: DrawingSource, recognizers: RecognizerSet, kind: RecognizerKind?, subset: ValidationSplit.Subset,
+        policy: BadInputPolicy, threads: Int = 2, progress: (Int) -> Void = { _ in }
+    ) throws -> (EvaluationReport, ConfusionCounts) {
+        let labels = recognizers.raster.labels
+        let index = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        var confusion = [[Int]](repeating: [Int](repeating: 0, count: labels.count), count: labels.count)
+        var hits = [[Int]](repeating: [0, 0, 0, 0], count: labels.count)   // n, top1, top3, top5
+        var usedKinds = Set<RecognizerKind>()
+        var batch: [(LabeledDrawing, Int)] = []
+
+        func flush() throws {
+            let ranks = try rank(batch, recognizers: recognizers, kind: kind, threads: threads)
+            for ((_, truth), result) in zip(batch, ranks) {
+                switch result {
+                case let .failure(error):
+                    guard policy.skipBad else { throw error }
+                    policy.onSkip(error)
+                case let .success((rank, top, used)):
+                    usedKinds.insert(used)
+                    hits[truth][0] += 1
+                    if rank < 1 { hits[truth][1] += 1 }
+                    if rank < 3 { hits[truth][2] += 1 }
+                    if rank < 5 { hits[truth][3] += 1 }
+                    confusion[truth][top] += 1
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+
+        var skipped = 0
+        let report = try forEachDrawing(in: source, policy: policy, progress: progress) { drawing in
+            guard ValidationSplit.contains(drawing, in: subset) else { return }
+            guard let truth = index[drawing.label] else {
+                skipped += 1
+                return
+            }
+            batch.append((drawing, truth))
+            if batch.count >= 512 { try flush() }
+        }
+        try flush()
+        let n = hits.reduce(0) { $0 + $1[0] }
+        func share(_ k: Int) -> Double { n > 0 ? Double(hits.reduce(0) { $0 + $1[k] }) / Double(n) : 0 }
+        var perClass: [String: EvaluationReport.ClassScore] = [:]
+        for (i, h) in hits.enumerated() where h[0] > 0 {
+            let c = Double(h[0])
+            perClass[labels[i]] = .init(n: h[0], top1: Double(h[1]) / c, top3: Double(h[2]) / c, top5: Double(h[3]) / c)
+        }
+        let model = kind?.rawValue ?? (usedKinds == [.raster] ? "raster" : usedKinds.contains(.raster) ? "ensemble+raster(bitmaps)" : "ensemble")
+        return (EvaluationReport(model: model, subset: subset, n: n, top1: share(1), top3: share(2), top5: share(3),
+                                 perClass: perClass, skipped: skipped + report.skipped),
+                ConfusionCounts(labels: labels, counts: confusion))
+    }
+
+    /// For each drawing: the rank of its true class, the index of the top guess, the kind used.
+    private static func rank(
+        _ batch: [(LabeledDrawing, Int)], recognizers: RecognizerSet, kind: RecognizerKind?, threads: Int
+    ) throws -> [Result<(Int, Int, RecognizerKind), FormatError>] {
+        let results = ResultSlots<Result<(Int, Int, RecognizerKind), FormatError>>(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, threads)) { worker in
+            for i in stride(from: worker, to: batch.count, by: max(1, threads)) {
+                let (drawing, truth) = batch[i]
+                do {
+                    let used: RecognizerKind
+                    let scores: LogProbabilities
+                    switch drawing.content {
+                    case let .bitmap(image):
+                        used = kind ?? .raster
+                        scores = try recognizers.recognizer(used).logProbabilities(image)
+                    case let .strokes(record):
+                        used = kind ?? .ensemble
+                        scores = try recognizers.recognizer(used).logProbabilities(record.drawing)
+                    }
+                    let target = scores.values[truth]
+                    let rank = scores.values.reduce(0) { $0 + ($1 > target ? 1 : 0) }
+                    let top = scores.values.indices.max { scores.values[$0] < scores.values[$1] }!
+                    results[i] = .success((rank, top, used))
+                } catch {
+                    results[i] = .failure(FormatError(file: drawing.origin, reason: "\(error)"))
+                }
+            }
+        }
+        return results.values
+    }
+}
+
+/// Slots written by parallel workers, each index by exactly one worker.
+final class ResultSlots<T>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<T?>
+    init(count: Int) { storage = .allocate(capacity: count); storage.initialize(repeating: nil) }
+    deinit { storage.deinitialize().deallocate() }
+    subscript(i: Int) -> T? {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+    var values: [T] { storage.map { $0! } }
+}

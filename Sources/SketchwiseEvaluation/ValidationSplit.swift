@@ -1,0 +1,47 @@
+import SketchwiseFormats
+
+/// The training split rule (training/sketchwise_data/quickdraw.py), so evaluation can keep to the
+/// drawings the models never trained on. A drawing is in validation when the first 8 bytes of
+/// SHA-1 of its key, read as a big-endian fraction of 2⁶⁴, are below 0.15. Keys: `key/<key_id>`
+/// for stroke records (raw and simplified copies agree), `bitmap/<class>/<index>` for `.npy`
+/// bitmaps, `npz/<array>/<class>/<index>` for `.npz` drawings.
+public enum ValidationSplit {
+    public static let fraction = 0.15
+
+    /// Which drawings to evaluate.
+    public enum Subset: String, Sendable, CaseIterable, Codable {
+        /// Every drawing.
+        case all
+        /// Only drawings of the validation split (none the models trained on).
+        case validation
+        /// Only drawings of the training split.
+        case training
+    }
+
+    /// Whether `drawing` belongs to the validation split; nil when it has no key the rule can use
+    /// (no `key_id`, not from a NumPy file).
+    public static func isValidation(_ drawing: LabeledDrawing) -> Bool? {
+        if case let .strokes(record) = drawing.content, let key = record.keyID {
+            return fraction(of: "key/\(key)") < Self.fraction
+        }
+        guard let position = drawing.arrayPosition else { return nil }
+        let format = position.array.map { "npz/\($0)" } ?? "bitmap"
+        return fraction(of: "\(format)/\(drawing.label)/\(position.index)") < Self.fraction
+    }
+
+    /// Whether `drawing` is in `subset`; drawings without a split key count as validation
+    /// (they come from outside the training data).
+    public static func contains(_ drawing: LabeledDrawing, in subset: Subset) -> Bool {
+        switch subset {
+        case .all: true
+        case .validation: isValidation(drawing) ?? true
+        case .training: !(isValidation(drawing) ?? true)
+        }
+    }
+
+    static func fraction(of text: String) -> Double {
+        let digest = SHA1.digest(Array(text.utf8))
+        let high = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Double(high) / 18_446_744_073_709_551_616.0
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import SketchwiseCore
+
+/// Several models voting: the weighted average of their log-probabilities, renormalised.
+/// Members must share the label list.
+public final class EnsembleRecognizer: Sendable {
+    public let members: [ModelRecognizer]
+    public let weights: [Float]
+
+    public init(members: [ModelRecognizer], weights: [Float]) throws {
+        guard !members.isEmpty, members.count == weights.count else {
+            throw RecognitionError("an ensemble needs one weight per member")
+        }
+        guard members.allSatisfy({ $0.labels == members[0].labels }) else {
+            throw RecognitionError("ensemble members must share their labels, in the same order")
+        }
+        self.members = members
+        self.weights = weights
+    }
+
+    public var labels: [String] { members[0].labels }
+
+    public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
+        var combined = [Float](repeating: 0, count: labels.count)
+        for (member, weight) in zip(members, weights) {
+            let values = try member.logProbabilities(sketch).values
+            for i in combined.indices { combined[i] += weight * values[i] }
+        }
+        return combined.withUnsafeBufferPointer { LogProbabilities(labels: labels, logits: $0) }
+    }
+}

@@ -1,0 +1,51 @@
+/// One guess of what a sketch shows.
+public struct Guess: Hashable, Sendable, Codable {
+    public var label: String
+    /// 0…1; the guesses of one sketch over all classes sum to 1.
+    public var probability: Double
+
+    public init(label: String, probability: Double) {
+        self.label = label
+        self.probability = probability
+    }
+}
+
+/// Why a sketch could not be recognised.
+public struct RecognitionError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Log-probabilities over a model's labels, in label order.
+public struct LogProbabilities: Sendable, Equatable {
+    public var labels: [String]
+    public var values: [Float]
+
+    /// From raw logits: `log softmax`, computed stably.
+    public init(labels: [String], logits: UnsafeBufferPointer<Float>) {
+        let maximum = logits.max() ?? 0
+        var sum: Float = 0
+        for v in logits { sum += (v - maximum).exp() }
+        let logSum = maximum + sum.log()
+        self.labels = labels
+        self.values = logits.map { $0 - logSum }
+    }
+
+    public init(labels: [String], values: [Float]) {
+        self.labels = labels
+        self.values = values
+    }
+
+    /// The `count` most probable labels, most probable first.
+    public func top(_ count: Int) -> [Guess] {
+        let order = values.indices.sorted { values[$0] > values[$1] }
+        return order.prefix(max(0, count)).map { Guess(label: labels[$0], probability: Double(values[$0].exp())) }
+    }
+}
+
+extension Float {
+    func exp() -> Float { Float(Foundation.exp(Double(self))) }
+    func log() -> Float { Float(Foundation.log(Double(self))) }
+}
+
+import Foundation

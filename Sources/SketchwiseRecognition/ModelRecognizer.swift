@@ -1,0 +1,117 @@
+import Foundation
+import SketchwiseCore
+import SketchwiseNN
+import SketchwisePreprocess
+import SketchwiseRaster
+
+/// Recognises sketches with one model: prepares the model's input exactly as its spec says
+/// (Google simplification, then the project's raster recipe or the stroke sequence encoding) and
+/// runs it. Thread-safe: concurrent calls each borrow their own session and buffers.
+public final class ModelRecognizer: Sendable {
+    public let model: Model
+    private let pool: Pool<Worker>
+
+    /// One request's session, rasteriser and buffers, reused from request to request.
+    final class Worker {
+        let session: Session
+        let rasterizer: SketchRasterizer?
+        var image: [UInt8]
+        var input: [Float]
+
+        init(model: Model) throws {
+            session = model.makeSession()
+            if case let .raster(raster) = model.spec.input.kind {
+                rasterizer = try SketchRasterizer(size: raster.size)
+                image = [UInt8](repeating: 0, count: raster.size * raster.size)
+            } else {
+                rasterizer = nil
+                image = []
+            }
+            input = [Float](repeating: 0, count: model.inputShape.count)
+        }
+    }
+
+    public init(model: Model) {
+        self.model = model
+        pool = Pool { try Worker(model: model) }
+    }
+
+    /// Loads `<name>.json` (with `<name>.safetensors` beside it).
+    public convenience init(contentsOf url: URL) throws {
+        self.init(model: try Model(contentsOf: url))
+    }
+
+    public var labels: [String] { model.labels }
+    public var name: String { model.spec.name }
+    /// Whether the model reads images (it can then also take bitmaps and give embeddings).
+    public var readsImages: Bool { if case .raster = model.spec.input.kind { true } else { false } }
+
+    /// Log-probabilities of every label for a stroke sketch.
+    public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
+        let simplified = try Self.simplified(sketch)
+        return try pool.with { worker in
+            let shape = try prepare(simplified, in: worker)
+            return try run(worker, shape: shape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
+        }
+    }
+
+    /// Log-probabilities for a bitmap (raster models only): `image` must have the model's size,
+    /// 0 background … 255 ink.
+    public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
+        guard case let .raster(raster) = model.spec.input.kind else {
+            throw RecognitionError("model \(name) reads strokes; a bitmap can only go to a raster model")
+        }
+        guard image.width == raster.size, image.height == raster.size else {
+            throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")
+        }
+        return try pool.with { worker in
+            Self.scale(image.pixels, by: raster.scale, into: &worker.input)
+            return try run(worker, shape: model.inputShape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
+        }
+    }
+
+    /// The embedding of a sketch (models that declare one: the raster CNN's L2-normalised
+    /// penultimate layer).
+    public func embedding(_ sketch: StrokeSketch) throws -> [Float] {
+        guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
+        let simplified = try Self.simplified(sketch)
+        return try pool.with { worker in
+            let shape = try prepare(simplified, in: worker)
+            return try run(worker, shape: shape) { Array($0.embedding!) }
+        }
+    }
+
+    private static func simplified(_ sketch: StrokeSketch) throws -> StrokeSketch {
+        GoogleSimplifier.isSimplified(sketch) ? sketch : try GoogleSimplifier().simplify(sketch)
+    }
+
+    /// Writes the model input for a simplified sketch into the worker's buffer; returns its shape.
+    private func prepare(_ sketch: StrokeSketch, in worker: Worker) throws -> Shape {
+        switch model.spec.input.kind {
+        case let .raster(raster):
+            worker.image.withUnsafeMutableBufferPointer { worker.rasterizer!.render(sketch, into: $0) }
+            Self.scale(worker.image, by: raster.scale, into: &worker.input)
+            return model.inputShape
+        case let .strokes(strokes):
+            let normalization = SequenceNormalization(rawValue: strokes.normalization.rawValue) ?? .perAxis
+            let sequence = StrokeSequenceEncoder(length: strokes.maxLength, normalization: normalization).encode(sketch)
+            guard sequence.validRows > 0 else {
+                (worker.input[0], worker.input[1], worker.input[2]) = (0, 0, 1)
+                return .sequence(length: 1, channels: 3)
+            }
+            for i in 0..<(sequence.validRows * 3) { worker.input[i] = sequence.values[i] }
+            return .sequence(length: sequence.validRows, channels: 3)
+        }
+    }
+
+    private static func scale(_ pixels: [UInt8], by scale: Double, into input: inout [Float]) {
+        let factor = Float(scale)
+        for i in pixels.indices { input[i] = Float(pixels[i]) * factor }
+    }
+
+    private func run<R>(_ worker: Worker, shape: Shape, _ body: (Session.OutputView) throws -> R) throws -> R {
+        try worker.input.withUnsafeBufferPointer { input in
+            try worker.session.run(input: UnsafeBufferPointer(rebasing: input[0..<shape.count]), shape: shape, body)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SketchwiseCore
+
+/// Which recogniser answers.
+public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
+    /// The CNN on the 28×28 rendering.
+    case raster
+    /// The 1-D conv + bidirectional LSTM on the stroke sequence.
+    case strokes
+    /// Both, their log-probabilities averaged with weights chosen on validation data.
+    case ensemble
+}
+
+/// The bundled recognisers: `raster-cnn`, `stroke-rnn` and `ensemble.json` from a models folder.
+public final class RecognizerSet: Sendable {
+    public let raster: ModelRecognizer
+    public let strokes: ModelRecognizer
+    public let ensemble: EnsembleRecognizer
+
+    public init(raster: ModelRecognizer, strokes: ModelRecognizer, ensemble: EnsembleRecognizer) {
+        self.raster = raster
+        self.strokes = strokes
+        self.ensemble = ensemble
+    }
+
+    /// The weights and names of an ensemble, as in `ensemble.json`.
+    struct EnsembleFile: Decodable {
+        var members: [String]
+        var weights: [Float]
+    }
+
+    /// Loads the models of `folder` (`raster-cnn.json`, `stroke-rnn.json`, `ensemble.json`).
+    public static func load(from folder: URL) throws -> RecognizerSet {
+        let raster = try ModelRecognizer(contentsOf: folder.appendingPathComponent("raster-cnn.json"))
+        let strokes = try ModelRecognizer(contentsOf: folder.appendingPathComponent("stroke-rnn.json"))
+        let ensembleURL = folder.appendingPathComponent("ensemble.json")
+        let file: EnsembleFile
+        do {
+            file = try JSONDecoder().decode(EnsembleFile.self, from: Data(contentsOf: ensembleURL))
+        } catch {
+            throw RecognitionError("\(ensembleURL.path): not a valid ensemble file (\(error))")
+        }
+        let byName = [raster.name: raster, strokes.name: strokes]
+        let members = try file.members.map { name in
+            guard let member = byName[name] else { throw RecognitionError("\(ensembleURL.path): unknown member \(name)") }
+            return member
+        }
+        return RecognizerSet(raster: raster, strokes: strokes, ensemble: try EnsembleRecognizer(members: members, weights: file.weights))
+    }
+
+    /// The recogniser of the given kind.
+    public func recognizer(_ kind: RecognizerKind) -> SketchRecognizer {
+        SketchRecognizer(kind: kind, models: self)
+    }
+}
+
+/// Guesses what a sketch shows, with one recogniser of a ``RecognizerSet``.
+public struct SketchRecognizer: Sendable {
+    public let kind: RecognizerKind
+    let models: RecognizerSet
+
+    public var labels: [String] { models.raster.labels }
+
+    /// Log-probabilities of every label.
+    /// - Throws: for an empty sketch or unusable coordinates (``SketchwiseCore/SketchError``).
+    public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
+        switch kind {
+        case .raster: try models.raster.logProbabilities(sketch)
+        case .strokes: try models.strokes.logProbabilities(sketch)
+        case .ensemble: try models.ensemble.logProbabilities(sketch)
+        }
+    }
+
+    /// Log-probabilities for a bitmap; only the raster model reads images.
+    public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
+        guard kind != .strokes else { throw RecognitionError("bitmaps can only go to the raster model") }
+        return try models.raster.logProbabilities(image)
+    }
+
+    /// The `top` most probable labels, most probable first.
+    public func classify(_ sketch: StrokeSketch, top: Int = 5) throws -> [Guess] {
+        try logProbabilities(sketch).top(top)
+    }
+
+    /// The sketch's embedding for visual similarity (always from the raster CNN).
+    public func embedding(_ sketch: StrokeSketch) throws -> [Float] {
+        try models.raster.embedding(sketch)
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SketchwiseFormats
+import SketchwiseRecognition
+
+struct ClassifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Guess what each drawing shows.",
+        discussion: "Stroke drawings go to the chosen model (default: the ensemble); bitmaps only to the raster model."
+    )
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "raster, strokes or ensemble (default: ensemble for strokes, raster for bitmaps).")
+    var model: RecognizerKind?
+
+    @Option(help: "How many guesses per drawing.")
+    var top = 5
+
+    @Flag(help: "One JSON object per drawing: {\"origin\", \"label\", \"guesses\": [{\"label\", \"probability\"}]}.")
+    var json = false
+
+    func validate() throws {
+        guard (1...345).contains(top) else { throw ValidationError("--top must be within 1…345") }
+    }
+
+    func run() async throws {
+        let recognizers = try modelOptions.load()
+        let policy = input.policy
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try input.source().forEach(onError: { error in
+            guard policy.skipBad else { throw error }
+            policy.onSkip(error)
+        }) { drawing in
+            let guesses: [Guess]
+            do {
+                switch drawing.content {
+                case let .bitmap(image):
+                    guesses = try recognizers.recognizer(model ?? .raster).logProbabilities(image).top(top)
+                case let .strokes(record):
+                    guesses = try recognizers.recognizer(model ?? .ensemble).classify(record.drawing, top: top)
+                }
+            } catch {
+                let failure = FormatError(file: drawing.origin, reason: "\(error)")
+                guard policy.skipBad else { throw failure }
+                policy.onSkip(failure)
+                return
+            }
+            if json {
+                struct Line: Encodable { var origin: String; var label: String; var guesses: [Guess] }
+                print(String(decoding: try encoder.encode(Line(origin: drawing.origin, label: drawing.label, guesses: guesses)), as: UTF8.self))
+            } else {
+                let text = guesses.map { "\($0.label) \(String(format: "%.1f%%", 100 * $0.probability))" }.joined(separator: ", ")
+                print("\(drawing.origin) [\(drawing.label)]: \(text)")
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import SketchwiseConversion
+import SketchwiseEvaluation
+import SketchwiseFormats
+import SketchwiseRecognition
+
+struct EvalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Measure top-1/3/5 accuracy on labelled drawings.",
+        discussion: """
+        PATH is a file or folder in any supported format; the class is the record's word or the \
+        file name. Raw strokes are Google-simplified first. Bitmaps go to the raster model only. \
+        Use --subset validation on the shared Quick, Draw! data to score only drawings the models \
+        never trained on (the training split rule, by key_id or array index).
+        """
+    )
+
+    @Option(help: "Labelled drawings: a file or folder.")
+    var data: String
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "raster, strokes or ensemble (default: ensemble for strokes, raster for bitmaps).")
+    var model: RecognizerKind?
+
+    @Option(help: "all, validation or training.")
+    var subset: ValidationSplit.Subset = .all
+
+    @Flag(help: "Print one JSON object: model, n, top1, top3, top5, per_class.")
+    var json = false
+
+    @Option(help: "Write a confusion-matrix PNG here.")
+    var confusion: String?
+
+    @Flag(help: "Skip drawings that cannot be read or recognised instead of stopping.")
+    var skipBad = false
+
+    @Option(help: "Threads.")
+    var threads = 2
+
+    func run() async throws {
+        let recognizers = try modelOptions.load()
+        let policy = BadInputPolicy(skipBad: skipBad) { StandardError.print("skipped: \($0)") }
+        let (report, counts) = try Evaluation.run(
+            source: try DrawingSource(path: data), recognizers: recognizers, kind: model, subset: subset,
+            policy: policy, threads: threads) { StandardError.progress("read \($0) drawings") }
+        StandardError.progress("")
+        if let confusion {
+            let title = "\(report.model) on \(data) (\(report.subset.rawValue)): n=\(report.n), top-1 \(String(format: "%.1f%%", 100 * report.top1))"
+            try counts.picture(title: title).writePNG(to: confusion)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print("\(report.model), \(report.subset.rawValue) subset: n = \(report.n)")
+            print(String(format: "top-1 %.2f%%   top-3 %.2f%%   top-5 %.2f%%", 100 * report.top1, 100 * report.top3, 100 * report.top5))
+            if report.skipped > 0 { print("skipped \(report.skipped) drawings (unknown class or bad)") }
+        }
+    }
+}
