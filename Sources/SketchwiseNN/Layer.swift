@@ -41,10 +41,14 @@ extension Layer {
 /// Params of layers that take none.
 struct NoParams: Decodable {}
 
-/// Throws unless every named param is at least `minimum`.
+/// The largest size param accepted (channels, features, kernel, stride, padding), which keeps every
+/// shape computation far from overflow.
+let maxParamValue = 1 << 16
+
+/// Throws unless every named param is in `minimum...maxParamValue`.
 func requireParams(_ values: KeyValuePairs<String, Int>, atLeast minimum: Int) throws {
-    for (name, value) in values where value < minimum {
-        throw LayerProblem(.params, "\(name) must be at least \(minimum), is \(value)")
+    for (name, value) in values where !(minimum...maxParamValue).contains(value) {
+        throw LayerProblem(.params, "\(name) must be in \(minimum)...\(maxParamValue), is \(value)")
     }
 }
 

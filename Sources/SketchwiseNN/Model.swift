@@ -73,11 +73,15 @@ public final class Model: Sendable {
                     throw LayerProblem(.inputs, "takes \(arity.upperBound == Int.max ? "\(arity.lowerBound) or more" : "\(arity.lowerBound)") inputs, got \(inputs.count)")
                 }
                 let inputShapes = inputs.map { $0 < 0 ? spec.input.shape : shapes[$0] }
-                shapes.append(try inputShapes.withUnsafeBufferPointer { try layer.outputShape(for: $0) })
+                let shape = try inputShapes.withUnsafeBufferPointer { try layer.outputShape(for: $0) }
+                guard shape.count <= Program.maxFloats else {
+                    throw LayerProblem(.layerShape, "output \(shape) is larger than the \(Program.maxFloats) values supported")
+                }
+                shapes.append(shape)
                 nodes.append(Program.Node(name: layerSpec.name, layer: layer, inputs: inputs))
                 indexOf[layerSpec.name] = index
             } catch let problem as LayerProblem {
-                let inWeights: Set<ModelError.Kind> = [.missingTensor, .tensorShape]
+                let inWeights: Set<ModelError.Kind> = [.missingTensor, .tensorShape, .nonFinite]
                 throw ModelError(problem.kind, file: inWeights.contains(problem.kind) ? weightsURL : url, "\(context): \(problem.message)")
             } catch {
                 throw specError(.spec, "\(context): \(error)")

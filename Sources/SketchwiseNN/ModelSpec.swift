@@ -44,7 +44,7 @@ public struct InputSpec: Sendable, Decodable {
         switch kindName {
         case "raster":
             let raster = try container.decode(RasterInput.self, forKey: .raster)
-            guard raster.size > 0 else { throw invalid("raster.size must be positive") }
+            guard (1...4096).contains(raster.size) else { throw invalid("raster.size must be in 1...4096") }
             kind = .raster(raster)
             shape = .image(channels: 1, height: raster.size, width: raster.size)
             if let dims, dims != [1, raster.size, raster.size] {
@@ -52,7 +52,7 @@ public struct InputSpec: Sendable, Decodable {
             }
         case "strokes":
             let strokes = try container.decode(StrokeInput.self, forKey: .strokes)
-            guard strokes.maxLength > 0 else { throw invalid("strokes.maxLength must be positive") }
+            guard (1...65536).contains(strokes.maxLength) else { throw invalid("strokes.maxLength must be in 1...65536") }
             kind = .strokes(strokes)
             shape = .sequence(length: strokes.maxLength, channels: 3)
             if let dims, dims.count != 2 || dims[1] != 3

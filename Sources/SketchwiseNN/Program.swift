@@ -92,7 +92,13 @@ struct Program: Sendable {
         scratchOffset = total
         scratchCapacity = scratch
         workspaceCount = total + Self.aligned(scratch)
+        guard workspaceCount <= Self.maxFloats else {
+            throw LayerProblem(.layerShape, "a session would need \(workspaceCount) floats, more than the \(Self.maxFloats) supported")
+        }
     }
+
+    /// The most floats one value, or a session's whole workspace, may hold (1 GiB).
+    static let maxFloats = 1 << 28
 
     /// Rounds a float count up to whole 64-byte lines.
     static func aligned(_ count: Int) -> Int { (count + 15) / 16 * 16 }

@@ -1,9 +1,11 @@
-/// Vectorised exp, sigmoid and tanh for the LSTM gates (8 lanes). Relative error of `exp`
-/// ≈ 2e-7; `sigmoid`/`tanh` absolute error ≈ 3e-7 — far below the 1e-4 parity budget.
+/// Vectorised exp, sigmoid and tanh for the LSTM gates, 16 lanes (measured faster than 4 or 8).
+/// Relative error of `exp` ≈ 2e-7; `sigmoid`/`tanh` absolute error < 1e-6, far below the 1e-4
+/// parity budget.
 enum FastMath {
     typealias Vector = SIMD16<Float>
 
-    /// e^x, for x clamped to [-80, 80] (results stay normal: no slow denormals): 2^n · p(r) with x = n·ln2 + r, |r| ≤ ln2/2, p of degree 6.
+    /// e^x for x clamped to [-80, 80] (results stay normal: no slow denormals), as 2^n · p(r) with
+    /// x = n·ln2 + r, |r| ≤ ln2/2, p of degree 6.
     @inline(__always)
     static func exp(_ x: Vector) -> Vector {
         // (`replacing` inlines to min/max instructions; `pointwiseMin` and `clamped` become calls.)
@@ -31,7 +33,7 @@ enum FastMath {
     @inline(__always)
     static func tanh(_ x: Vector) -> Vector { 2 / (1 + exp(-2 * x)) - 1 }
 
-    /// Loads `count` (≤ 8) floats, zeros in the other lanes.
+    /// Loads `count` (≤ 16) floats, zeros in the other lanes.
     @inline(__always)
     static func load(_ p: UnsafePointer<Float>, count: Int) -> Vector {
         if count == Vector.scalarCount { return UnsafeRawPointer(p).loadUnaligned(as: Vector.self) }
@@ -40,7 +42,7 @@ enum FastMath {
         return v
     }
 
-    /// Stores the first `count` (≤ 8) lanes.
+    /// Stores the first `count` (≤ 16) lanes.
     @inline(__always)
     static func store(_ v: Vector, to p: UnsafeMutablePointer<Float>, count: Int) {
         if count == Vector.scalarCount { return UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vector.self) }

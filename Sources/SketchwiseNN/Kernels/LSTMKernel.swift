@@ -6,10 +6,21 @@ struct LSTMWeights: Sendable {
     let inputSize, hiddenSize, directions: Int
     /// `[directions·4H, inputSize]`: forward `weight_ih` rows, then backward.
     let weightIH: FloatBuffer
-    /// `[directions·4H, H]`: forward `weight_hh` rows, then backward.
+    /// `directions × [H, 4H]`: each direction's `weight_hh` transposed (a faster sgemv layout).
     let weightHH: FloatBuffer
     /// `[directions·4H]`: `bias_ih + bias_hh` per direction.
     let bias: FloatBuffer
+
+    /// Packs PyTorch's per-direction tensors (`weight_ih [4H, in]`, `weight_hh [4H, H]`, `bias_ih`,
+    /// `bias_hh [4H]`; forward first).
+    init(inputSize: Int, hiddenSize h: Int, pytorch directions: [(weightIH: [Float], weightHH: [Float], biasIH: [Float], biasHH: [Float])]) {
+        self.inputSize = inputSize
+        self.hiddenSize = h
+        self.directions = directions.count
+        weightIH = FloatBuffer(directions.flatMap(\.weightIH))
+        weightHH = FloatBuffer(directions.flatMap { d in (0..<h * 4 * h).map { d.weightHH[($0 % (4 * h)) * h + $0 / (4 * h)] } })
+        bias = FloatBuffer(directions.flatMap { zip($0.biasIH, $0.biasHH).map(+) })
+    }
 
     /// Gate rows per direction (4H).
     var gateCount: Int { 4 * hiddenSize }
@@ -34,7 +45,7 @@ enum LSTMKernel {
                     let row = d * g + r
                     var sum = w.bias[row]
                     for i in 0..<w.inputSize { sum += w.weightIH[row * w.inputSize + i] * input[t * w.inputSize + i] }
-                    for j in 0..<h { sum += w.weightHH[row * h + j] * hidden[j] }
+                    for j in 0..<h { sum += w.weightHH[d * g * h + j * g + r] * hidden[j] }
                     gates[r] = sum
                 }
                 for u in 0..<h {
@@ -75,7 +86,7 @@ enum LSTMKernel {
                 let gates = projected + t * rowWidth + d * g
                 if step > 0 {
                     let previous = d == 0 ? t - 1 : t + 1
-                    BLAS.gemv(m: g, n: h, a: recurrent, lda: h, x: output + previous * width + d * h, y: gates, beta: 1)
+                    BLAS.gemv(m: g, n: h, a: recurrent, lda: g, transposeA: true, x: output + previous * width + d * h, y: gates, beta: 1)
                 }
                 updateCell(gates: gates, cell: cells + d * h, hidden: output + t * width + d * h, count: h)
             }
@@ -83,19 +94,28 @@ enum LSTMKernel {
     }
 
     /// `c = σ(f)·c + σ(i)·tanh(g)`, `h = σ(o)·tanh(c)` for gates laid out `[i | f | g | o]`, each `count` wide.
-    @inline(__always)
     static func updateCell(gates: UnsafeMutablePointer<Float>, cell: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>, count: Int) {
+        let width = FastMath.Vector.scalarCount
         var u = 0
-        while u < count {
-            let lanes = min(FastMath.Vector.scalarCount, count - u)
-            let i = FastMath.sigmoid(FastMath.load(gates + u, count: lanes))
-            let f = FastMath.sigmoid(FastMath.load(gates + count + u, count: lanes))
-            let c = FastMath.tanh(FastMath.load(gates + 2 * count + u, count: lanes))
-            let o = FastMath.sigmoid(FastMath.load(gates + 3 * count + u, count: lanes))
-            let newCell = f * FastMath.load(cell + u, count: lanes) + i * c
-            FastMath.store(newCell, to: cell + u, count: lanes)
-            FastMath.store(o * FastMath.tanh(newCell), to: hidden + u, count: lanes)
-            u += lanes
+        while u + width <= count {
+            updateCell(gates: gates + u, cell: cell + u, hidden: hidden + u, stride: count, lanes: width)
+            u += width
         }
+        if u < count { updateCell(gates: gates + u, cell: cell + u, hidden: hidden + u, stride: count, lanes: count - u) }
+    }
+
+    /// `updateCell` for `lanes` units; the gates of one unit are `stride` apart.
+    @inline(__always)
+    private static func updateCell(
+        gates: UnsafeMutablePointer<Float>, cell: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>,
+        stride: Int, lanes: Int
+    ) {
+        let i = FastMath.sigmoid(FastMath.load(gates, count: lanes))
+        let f = FastMath.sigmoid(FastMath.load(gates + stride, count: lanes))
+        let c = FastMath.tanh(FastMath.load(gates + 2 * stride, count: lanes))
+        let o = FastMath.sigmoid(FastMath.load(gates + 3 * stride, count: lanes))
+        let newCell = f * FastMath.load(cell, count: lanes) + i * c
+        FastMath.store(newCell, to: cell, count: lanes)
+        FastMath.store(o * FastMath.tanh(newCell), to: hidden, count: lanes)
     }
 }

@@ -8,24 +8,44 @@ enum PoolKernel {
         _ reduction: Reduction, input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
         window: Window, output: UnsafeMutablePointer<Float>
     ) {
-        let (k, s) = (window.kernel, window.stride)
-        let (outH, outW) = (window.outputSize(height), window.outputSize(width))
-        let scale = 1 / Float(k * k)
-        var out = output
-        for c in 0..<channels {
-            let plane = input + c * height * width
+        let planes = (channels: channels, height: height, width: width)
+        switch reduction {
+        case .max:
+            pool(input, planes, window, output, start: -.infinity, combine: Swift.max, finish: { $0 })
+        case .average:
+            let scale = 1 / Float(window.kernel * window.kernel)
+            pool(input, planes, window, output, start: 0, combine: +, finish: { $0 * scale })
+        }
+    }
+
+    @inline(__always)
+    private static func pool(
+        _ input: UnsafePointer<Float>, _ planes: (channels: Int, height: Int, width: Int), _ window: Window,
+        _ output: UnsafeMutablePointer<Float>,
+        start: Float, combine: (Float, Float) -> Float, finish: (Float) -> Float
+    ) {
+        let (k, s, width) = (window.kernel, window.stride, planes.width)
+        let (outH, outW) = (window.outputSize(planes.height), window.outputSize(width))
+        for c in 0..<planes.channels {
+            let plane = input + c * planes.height * width
             for y in 0..<outH {
-                for x in 0..<outW {
-                    let corner = plane + y * s * width + x * s
-                    var acc: Float = reduction == .max ? -.infinity : 0
-                    for i in 0..<k {
-                        let row = corner + i * width
-                        for j in 0..<k {
-                            acc = reduction == .max ? Swift.max(acc, row[j]) : acc + row[j]
-                        }
+                let top = plane + y * s * width
+                let out = output + (c * outH + y) * outW
+                if k == 2, s == 2 {
+                    // The common 2×2/2 case, without the window loops.
+                    let bottom = top + width
+                    for x in 0..<outW {
+                        out[x] = finish(combine(combine(top[2 * x], top[2 * x + 1]), combine(bottom[2 * x], bottom[2 * x + 1])))
                     }
-                    out.pointee = reduction == .max ? acc : acc * scale
-                    out += 1
+                    continue
+                }
+                for x in 0..<outW {
+                    var acc = start
+                    for i in 0..<k {
+                        let row = top + i * width + x * s
+                        for j in 0..<k { acc = combine(acc, row[j]) }
+                    }
+                    out[x] = finish(acc)
                 }
             }
         }

@@ -13,18 +13,13 @@ struct LSTM: Layer {
     init(params p: Params, weights: LayerWeights) throws {
         try requireParams(["inputSize": p.inputSize, "hiddenSize": p.hiddenSize], atLeast: 1)
         let (n, h) = (p.inputSize, p.hiddenSize)
-        var weightIH: [Float] = [], weightHH: [Float] = [], bias: [Float] = []
-        for suffix in p.bidirectional == true ? ["", "Reverse"] : [""] {
-            weightIH += try weights.require("weightIH" + suffix, shape: [4 * h, n])
-            weightHH += try weights.require("weightHH" + suffix, shape: [4 * h, h])
-            let zeros = [Float](repeating: 0, count: 4 * h)
-            let biasIH = try weights.optional("biasIH" + suffix, shape: [4 * h]) ?? zeros
-            let biasHH = try weights.optional("biasHH" + suffix, shape: [4 * h]) ?? zeros
-            bias += zip(biasIH, biasHH).map(+)
-        }
-        self.weights = LSTMWeights(
-            inputSize: n, hiddenSize: h, directions: p.bidirectional == true ? 2 : 1,
-            weightIH: FloatBuffer(weightIH), weightHH: FloatBuffer(weightHH), bias: FloatBuffer(bias))
+        let zeros = [Float](repeating: 0, count: 4 * h)
+        self.weights = LSTMWeights(inputSize: n, hiddenSize: h, pytorch: try (p.bidirectional == true ? ["", "Reverse"] : [""]).map { suffix in
+            (try weights.require("weightIH" + suffix, shape: [4 * h, n]),
+             try weights.require("weightHH" + suffix, shape: [4 * h, h]),
+             try weights.optional("biasIH" + suffix, shape: [4 * h]) ?? zeros,
+             try weights.optional("biasHH" + suffix, shape: [4 * h]) ?? zeros)
+        })
     }
 
     func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {

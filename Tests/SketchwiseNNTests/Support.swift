@@ -1,0 +1,102 @@
+import Foundation
+import SketchwiseTestSupport
+@testable import SketchwiseNN
+
+/// The parity fixtures written by training/tools/make_nn_fixtures.py.
+enum Fixtures {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func model(_ name: String) -> URL { folder.appendingPathComponent("\(name).json") }
+
+    /// PyTorch's inputs and outputs.
+    static let expected: SafeTensors = {
+        do {
+            return try SafeTensors(contentsOf: folder.appendingPathComponent("expected.safetensors"))
+        } catch {
+            fatalError("cannot read the expected outputs: \(error)")
+        }
+    }()
+
+    /// `(input, logits, embedding)` of every case of `model`.
+    static func cases(_ model: String) -> [(input: [Float], rows: Int, logits: [Float], embedding: [Float])] {
+        (0...).lazy.prefix { expected.entries["\(model).input.\($0)"] != nil }.map { i in
+            (expected.floats("\(model).input.\(i)") ?? [], expected.entries["\(model).input.\(i)"]?.shape[0] ?? 0,
+             expected.floats("\(model).logits.\(i)") ?? [], expected.floats("\(model).embedding.\(i)") ?? [])
+        }
+    }
+}
+
+/// Largest absolute difference; infinite when the counts differ.
+func maxDifference(_ a: some Collection<Float>, _ b: some Collection<Float>) -> Float {
+    guard a.count == b.count else { return .infinity }
+    return zip(a, b).map { abs($0 - $1) }.max() ?? 0
+}
+
+/// Deterministic pseudo-random floats in -1…1.
+func randomFloats(_ count: Int, seed: UInt64) -> [Float] {
+    var state = seed &* 6364136223846793005 &+ 1442695040888963407
+    return (0..<count).map { _ in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Float(Int64(bitPattern: state >> 11) % 2_000_001 - 1_000_000) / 1_000_000
+    }
+}
+
+/// A safetensors file: u64 header length, JSON header, F32 data (as the exporter writes it).
+func safetensorsData(_ tensors: [(name: String, shape: [Int], values: [Float])], header transform: (inout [String: Any]) -> Void = { _ in }) -> Data {
+    var header: [String: Any] = [:]
+    var body = Data()
+    for tensor in tensors {
+        header[tensor.name] = ["dtype": "F32", "shape": tensor.shape, "data_offsets": [body.count, body.count + 4 * tensor.values.count]]
+        tensor.values.withUnsafeBytes { body.append(contentsOf: $0) }
+    }
+    transform(&header)
+    var json = (try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) ?? Data()
+    json.append(contentsOf: [UInt8](repeating: 0x20, count: (8 - json.count % 8) % 8))
+    var data = Data()
+    withUnsafeBytes(of: UInt64(json.count).littleEndian) { data.append(contentsOf: $0) }
+    return data + json + body
+}
+
+/// A small valid model written to a temporary folder: dense 4→3 → relu → dense 3→2 (logits),
+/// l2normalize embedding. `spec` and `tensors` can be altered before writing.
+struct TinyModel {
+    var spec: [String: Any] = [
+        "format": "sketchwise-model", "formatVersion": 1, "name": "tiny", "version": "1",
+        "input": ["kind": "raster", "shape": [1, 2, 2], "raster": ["size": 2, "recipe": "quickdraw", "scale": 1.0 / 255]],
+        "labels": ["a", "b"],
+        "outputs": ["logits": "fc2", "embedding": "embedding"],
+        "layers": [
+            ["name": "flat", "type": "flatten"],
+            ["name": "fc1", "type": "dense", "params": ["inFeatures": 4, "outFeatures": 3],
+             "weights": ["weight": "fc1.weight", "bias": "fc1.bias"]],
+            ["name": "relu", "type": "relu"],
+            ["name": "embedding", "type": "l2normalize"],
+            ["name": "fc2", "type": "dense", "inputs": ["relu"], "params": ["inFeatures": 3, "outFeatures": 2],
+             "weights": ["weight": "fc2.weight", "bias": "fc2.bias"]],
+        ] as [[String: Any]],
+    ]
+    var tensors: [(name: String, shape: [Int], values: [Float])] = [
+        ("fc1.weight", [3, 4], randomFloats(12, seed: 1)), ("fc1.bias", [3], randomFloats(3, seed: 2)),
+        ("fc2.weight", [2, 3], randomFloats(6, seed: 3)), ("fc2.bias", [2], randomFloats(2, seed: 4)),
+    ]
+    var headerTransform: (inout [String: Any]) -> Void = { _ in }
+    /// Applied to the finished weights file.
+    var weightsTransform: (inout Data) -> Void = { _ in }
+
+    /// Changes layer `index` of the spec.
+    mutating func editLayer(_ index: Int, _ edit: (inout [String: Any]) -> Void) {
+        var layers = spec["layers"] as? [[String: Any]] ?? []
+        edit(&layers[index])
+        spec["layers"] = layers
+    }
+
+    /// Writes `tiny.json` and `tiny.safetensors` into `folder` and loads them.
+    func load(in folder: TemporaryFolder) throws -> Model {
+        let url = folder.url.appendingPathComponent("tiny.json")
+        try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys]).write(to: url)
+        var weights = safetensorsData(tensors, header: headerTransform)
+        weightsTransform(&weights)
+        try weights.write(to: folder.url.appendingPathComponent("tiny.safetensors"))
+        return try Model(contentsOf: url)
+    }
+}
