@@ -76,6 +76,14 @@ let package = Package(
             dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
         ),
         .testTarget(
+            name: "SketchwiseRecognitionTests",
+            dependencies: ["SketchwiseRecognition", "SketchwiseFormats", "SketchwiseTestSupport"]
+        ),
+        .testTarget(
+            name: "SketchwiseEvaluationTests",
+            dependencies: ["SketchwiseEvaluation", "SketchwiseFormats", "SketchwiseTestSupport"]
+        ),
+        .testTarget(
             name: "SketchwiseNNTests",
             dependencies: ["SketchwiseNN", "SketchwiseTestSupport"],
             exclude: ["Fixtures"]

@@ -81,6 +81,16 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
+    /// The model input for a sketch, exactly as `logProbabilities(_:)` feeds it: the values
+    /// (row-major) and their shape.
+    public func modelInput(for sketch: StrokeSketch) throws -> (values: [Float], shape: Shape) {
+        let simplified = try Self.simplified(sketch)
+        return try pool.with { worker in
+            let shape = try prepare(simplified, in: worker)
+            return (Array(worker.input[0..<shape.count]), shape)
+        }
+    }
+
     private static func simplified(_ sketch: StrokeSketch) throws -> StrokeSketch {
         GoogleSimplifier.isSimplified(sketch) ? sketch : try GoogleSimplifier().simplify(sketch)
     }

@@ -1,14 +1,28 @@
 import ArgumentParser
 import Foundation
 import SketchwiseConversion
+import SketchwiseCore
+import SketchwiseEvaluation
 import SketchwiseFormats
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks (build with -c release): preprocessing throughput on one core.",
-        discussion: "Times Google simplification and 28×28 rendering of real drawings held in memory; prints medians over rounds."
+        abstract: "Benchmarks (build with -c release): preprocessing throughput and recogniser latency.",
+        discussion: """
+        Times Google simplification and 28×28 rendering of real drawings held in memory (one core, \
+        medians over rounds), then, when models are found, each recogniser's single-sketch latency \
+        (p50/p99 at 1 thread, with and without preprocessing) and its throughput on 2 threads.
+        """
     )
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Flag(help: "Only the preprocessing benchmark.")
+    var preprocessingOnly = false
+
+    @Option(help: "How many sketches to time the recognisers on.")
+    var modelSketches = 300
 
     @Option(help: "Drawings to time: a file or folder (raw Quick, Draw! strokes are the realistic input).")
     var data: String
@@ -26,14 +40,32 @@ struct BenchCommand: AsyncParsableCommand {
         #if DEBUG
         StandardError.print("warning: this is a debug build; speed figures are meaningless (use swift run -c release)")
         #endif
-        let result = try PreprocessBenchmark.run(source: try DrawingSource(path: data), limit: limit, rounds: rounds)
+        let source = try DrawingSource(path: data)
+        let result = try PreprocessBenchmark.run(source: source, limit: limit, rounds: rounds)
+        var models: ModelBenchmark?
+        if !preprocessingOnly {
+            var sketches: [StrokeSketch] = []
+            try source.forEach(onError: { _ in }) { drawing in
+                if sketches.count < modelSketches, case let .strokes(record) = drawing.content, !record.drawing.isEmpty {
+                    sketches.append(record.drawing)
+                }
+            }
+            models = try ModelBenchmark.run(recognizers: try modelOptions.load(), sketches: sketches)
+        }
         if json {
-            print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+            struct Report: Encodable { var preprocessing: PreprocessBenchmark; var models: ModelBenchmark? }
+            print(String(decoding: try JSONEncoder().encode(Report(preprocessing: result, models: models)), as: UTF8.self))
         } else {
             print("preprocessing, 1 thread, \(result.drawings) drawings, median of \(result.rounds) rounds:")
             print("  simplify           \(Int(result.simplifyPerSecond)) drawings/s")
             print("  render 28×28       \(Int(result.renderPerSecond)) drawings/s")
             print("  simplify + render  \(Int(result.simplifyAndRenderPerSecond)) drawings/s")
+            if let models {
+                print("recognisers, \(models.sketches) sketches; latency in ms at 1 thread (p50 / p99):")
+                for f in models.figures {
+                    print("  \(f.model.padding(toLength: 9, withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads")
+                }
+            }
         }
     }
 }

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import SketchwiseCore
+import SketchwiseNN
+import SketchwiseRecognition
+
+/// Latency and throughput of the recognisers on real sketches (build with `-c release`).
+public struct ModelBenchmark: Sendable, Codable {
+    public struct Figures: Sendable, Codable {
+        public var model: String
+        /// Milliseconds per sketch on one thread, from strokes to guesses (simplify, render or
+        /// encode, infer, softmax).
+        public var p50WithPreprocessing: Double
+        public var p99WithPreprocessing: Double
+        /// Milliseconds per prepared input tensor on one thread (inference alone).
+        public var p50Inference: Double
+        public var p99Inference: Double
+        /// Sketches per second, strokes to guesses, with `threads` threads in parallel.
+        public var throughput: Double
+        public var threads: Int
+    }
+
+    public var sketches: Int
+    public var figures: [Figures]
+
+    /// Times each recogniser over `sketches` (each timed `rounds` times).
+    public static func run(recognizers: RecognizerSet, sketches: [StrokeSketch], rounds: Int = 3, threads: Int = 2) throws -> ModelBenchmark {
+        var figures: [Figures] = []
+        for kind in RecognizerKind.allCases {
+            let recognizer = recognizers.recognizer(kind)
+            for sketch in sketches.prefix(20) { _ = try recognizer.logProbabilities(sketch) }   // warm up
+            var endToEnd: [Double] = []
+            for _ in 0..<rounds {
+                for sketch in sketches {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = try recognizer.classify(sketch, top: 5)
+                    endToEnd.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                }
+            }
+            let inference = try inferenceTimes(recognizers: recognizers, kind: kind, sketches: sketches, rounds: rounds)
+            let throughput = try parallelThroughput(recognizer, sketches: sketches, threads: threads)
+            figures.append(Figures(model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
+                                   p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
+                                   p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads))
+        }
+        return ModelBenchmark(sketches: sketches.count, figures: figures)
+    }
+
+    /// Inference alone: the members' sessions run on inputs prepared beforehand.
+    private static func inferenceTimes(recognizers: RecognizerSet, kind: RecognizerKind, sketches: [StrokeSketch], rounds: Int) throws -> [Double] {
+        let members: [ModelRecognizer] = switch kind {
+        case .raster: [recognizers.raster]
+        case .strokes: [recognizers.strokes]
+        case .ensemble: recognizers.ensemble.members
+        }
+        let prepared = try members.map { member in try sketches.map { try member.modelInput(for: $0) } }
+        let sessions = members.map { $0.model.makeSession() }
+        var times: [Double] = []
+        for _ in 0..<rounds {
+            for i in sketches.indices {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for (m, session) in sessions.enumerated() {
+                    try prepared[m][i].values.withUnsafeBufferPointer { input in
+                        try session.run(input: input, shape: prepared[m][i].shape) { _ in }
+                    }
+                }
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        return times
+    }
+
+    private static func parallelThroughput(_ recognizer: SketchRecognizer, sketches: [StrokeSketch], threads: Int) throws -> Double {
+        let failures = ResultSlots<Bool>(count: threads)
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            var ok = true
+            for i in stride(from: worker, to: sketches.count, by: threads) {
+                if (try? recognizer.classify(sketches[i], top: 5)) == nil { ok = false }
+            }
+            failures[worker] = !ok
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if failures.values.contains(true) { throw RecognitionError("a sketch failed during the throughput run") }
+        return Double(sketches.count) / seconds
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
+    }
+}
