@@ -58,14 +58,9 @@ public final class ModelRecognizer: Sendable {
     /// Log-probabilities for a bitmap (raster models only): `image` must have the model's size,
     /// 0 background … 255 ink.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        guard case let .raster(raster) = model.spec.input.kind else {
-            throw RecognitionError("model \(name) reads strokes; a bitmap can only go to a raster model")
-        }
-        guard image.width == raster.size, image.height == raster.size else {
-            throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")
-        }
+        try checkImage(image)
         return try pool.with { worker in
-            Self.scale(image.pixels, by: raster.scale, into: &worker.input)
+            Self.scale(image.pixels, by: rasterScale, into: &worker.input)
             return try run(worker, shape: model.inputShape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
         }
     }
@@ -81,6 +76,17 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
+    /// The embedding of an image of the model's size (0 background … 255 ink), such as a
+    /// picture rendered by the raster recipe's conventions.
+    public func embedding(_ image: GrayImage) throws -> [Float] {
+        guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
+        try checkImage(image)
+        return try pool.with { worker in
+            Self.scale(image.pixels, by: rasterScale, into: &worker.input)
+            return try run(worker, shape: model.inputShape) { Array($0.embedding!) }
+        }
+    }
+
     /// The model input for a sketch, exactly as `logProbabilities(_:)` feeds it: the values
     /// (row-major) and their shape.
     public func modelInput(for sketch: StrokeSketch) throws -> (values: [Float], shape: Shape) {
@@ -88,6 +94,20 @@ public final class ModelRecognizer: Sendable {
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
             return (Array(worker.input[0..<shape.count]), shape)
+        }
+    }
+
+    private var rasterScale: Double {
+        if case let .raster(raster) = model.spec.input.kind { return raster.scale }
+        return 1
+    }
+
+    private func checkImage(_ image: GrayImage) throws {
+        guard case let .raster(raster) = model.spec.input.kind else {
+            throw RecognitionError("model \(name) reads strokes; an image can only go to a raster model")
+        }
+        guard image.width == raster.size, image.height == raster.size else {
+            throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")
         }
     }
 
