@@ -10,11 +10,13 @@ let package = Package(
         .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
         .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
         .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
+        .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // The sketch model and its geometry. No I/O.
@@ -28,8 +30,12 @@ let package = Package(
         .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore"]),
         // libcairo, as a module.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        // Rasterising sketches to grayscale buffers and PNG.
-        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo"]),
+        // librsvg (SVG documents drawn with Cairo), as a module.
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // FreeType and Cairo's FreeType font backend (colour emoji glyphs), as a module.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
+        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo", "CRSVG", "CFreeType"]),
         // OpenBLAS (cblas), as a module.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
@@ -38,6 +44,14 @@ let package = Package(
         .target(
             name: "SketchwiseRecognition",
             dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN"]
+        ),
+        // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
+        .target(
+            name: "SketchwiseLibrary",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
@@ -54,7 +68,7 @@ let package = Package(
             name: "sketchwise",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
-                "SketchwiseRecognition", "SketchwiseEvaluation",
+                "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -82,6 +96,13 @@ let package = Package(
         .testTarget(
             name: "SketchwiseEvaluationTests",
             dependencies: ["SketchwiseEvaluation", "SketchwiseFormats", "SketchwiseTestSupport"]
+        ),
+        .testTarget(
+            name: "SketchwiseLibraryTests",
+            dependencies: [
+                "SketchwiseLibrary", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "SketchwiseNNTests",

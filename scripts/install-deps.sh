@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, OpenBLAS,
-# zlib) and, with --python, the Python packages of training/ (PyTorch CPU, pinned).
+# Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, FreeType,
+# OpenBLAS, SQLite, zlib), the suggestion library's pictures (Open Clip Art SVGs, Noto Color
+# Emoji) and, with --python, the Python packages of training/ (PyTorch CPU, pinned).
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev librsvg2-dev libopenblas-dev zlib1g-dev)
+packages=(pkg-config libcairo2-dev librsvg2-dev libfreetype-dev libopenblas-dev libsqlite3-dev zlib1g-dev
+  openclipart-svg fonts-noto-color-emoji)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

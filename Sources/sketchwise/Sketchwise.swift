@@ -13,7 +13,7 @@ struct Sketchwise: AsyncParsableCommand {
         """,
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
-            ClassifyCommand.self, EvalCommand.self, BenchCommand.self,
+            ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self,
         ]
     )
 }

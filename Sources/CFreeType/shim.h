@@ -1,0 +1,3 @@
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <cairo-ft.h>

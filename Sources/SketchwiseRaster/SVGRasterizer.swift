@@ -1,0 +1,69 @@
+import CRSVG
+
+/// Renders SVG documents with librsvg by a ``PictureRecipe`` into N×N outlines (ink 255 on 0)
+/// and colour thumbnails. External files an SVG refers to are not loaded. Reuses its surfaces:
+/// not thread-safe, use one per thread.
+public final class SVGRasterizer {
+    private let canvas: PictureCanvas
+
+    /// - Throws: ``RasterError`` when a size is out of range or Cairo cannot make a surface.
+    public init(size: Int, recipe: PictureRecipe = .outline, thumbnailSize: Int = 96) throws(RasterError) {
+        canvas = try PictureCanvas(size: size, recipe: recipe, thumbnailSize: thumbnailSize)
+    }
+
+    public var size: Int { canvas.size }
+
+    /// Renders the SVG document in `bytes`: its page (size in pixels, else viewBox), or, for a
+    /// document without either, the whole drawing by its ink extents.
+    /// - Throws: ``PictureError`` for a document librsvg cannot read, one with neither a page nor
+    ///   ink, one that shows nothing, or one whose drawing fails.
+    public func render(_ bytes: [UInt8]) throws(PictureError) -> RenderedPicture {
+        guard !bytes.isEmpty else { throw PictureError(.unreadable, "empty file") }
+        var error: UnsafeMutablePointer<GError>?
+        let handle = bytes.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
+        guard let handle else { throw PictureError(.unreadable, Self.consume(error)) }
+        defer { g_object_unref(handle) }
+        if let (width, height) = Self.pageSize(handle) {
+            return try render(width: width, height: height) { rsvg_handle_render_document(handle, $0, $1, $2) }
+        }
+        var ink = RsvgRectangle(), logical = RsvgRectangle()
+        guard rsvg_handle_get_geometry_for_element(handle, nil, &ink, &logical, &error) != 0 else {
+            throw PictureError(.noSize, Self.consume(error))
+        }
+        guard ink.width > 0, ink.height > 0 else { throw PictureError(.noSize, "no size, no viewBox and no ink") }
+        return try render(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) }
+    }
+
+    /// Renders a picture of `width`×`height` that librsvg draws with `draw` into a viewport of
+    /// that size (the context, the viewport, the error).
+    private func render(
+        width: Double, height: Double,
+        _ draw: (OpaquePointer, UnsafePointer<RsvgRectangle>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> gboolean
+    ) throws(PictureError) -> RenderedPicture {
+        try canvas.render(width: width, height: height) { cr throws(PictureError) in
+            var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
+            var error: UnsafeMutablePointer<GError>?
+            guard draw(cr, &viewport, &error) != 0 else { throw PictureError(.renderFailed, Self.consume(error)) }
+        }
+    }
+
+    /// The page's size in pixels when the document gives one, else its viewBox's.
+    private static func pageSize(_ handle: UnsafeMutablePointer<RsvgHandle>) -> (Double, Double)? {
+        var width = 0.0, height = 0.0
+        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0, width > 0, height > 0 {
+            return (width, height)
+        }
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var w = RsvgLength(), h = RsvgLength(), viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &w, &hasHeight, &h, &hasViewBox, &viewBox)
+        guard hasViewBox != 0, viewBox.width > 0, viewBox.height > 0 else { return nil }
+        return (viewBox.width, viewBox.height)
+    }
+
+    /// The message of a GError, which is freed.
+    private static func consume(_ error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "librsvg gave no reason" }
+        defer { g_error_free(error) }
+        return error.pointee.message.map { String(cString: $0) } ?? "librsvg gave no reason"
+    }
+}

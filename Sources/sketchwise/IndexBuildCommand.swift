@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import SketchwiseLibrary
+
+struct IndexBuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build or update the library index: render, embed and store every drawing and emoji.",
+        discussion: """
+        Each picture is drawn as an outline with the sketch pen (docs/library.md), embedded and \
+        classified by the raster model, and stored with its title, keywords, licence and a \
+        thumbnail in an SQLite database. Unchanged files are skipped; a killed build resumes; \
+        malformed files are skipped and counted by reason.
+        """
+    )
+
+    @Option(help: "Comma-separated sources: clipart, emoji (default: both).", transform: { try LibrarySource.list($0) })
+    var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
+
+    @Option(help: "The index database (created if missing).")
+    var db = LibraryDatabase.defaultPath
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "The folder of SVG clip-art.")
+    var clipartDir = LibraryLocations.debianClipart.path
+
+    @Option(help: "The colour emoji font.")
+    var emojiFont = LibraryLocations.debianEmojiFont.path
+
+    @Option(help: "Threads rendering and embedding.")
+    var threads = 2
+
+    func validate() throws {
+        guard (1...64).contains(threads) else { throw ValidationError("--threads must be within 1…64") }
+    }
+
+    func run() async throws {
+        let embedder = try PictureEmbedder(recognizer: try modelOptions.load().raster)
+        let database = try LibraryDatabase(path: db)
+        var builder = IndexBuilder(
+            sources: sources,
+            locations: LibraryLocations(clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont))
+        )
+        builder.threads = threads
+        let report = try builder.build(into: database, embedder: embedder) { progress in
+            StandardError.progress("indexed \(progress.done)/\(progress.total)")
+        }
+        StandardError.progress("")
+        print(report.summary)
+    }
+}
