@@ -1,0 +1,68 @@
+import Foundation
+import SketchwiseCore
+import SketchwiseNN
+import SketchwiseRecognition
+import SketchwiseTestSupport
+import Testing
+
+/// The bundled models against PyTorch: fixtures written by training/fixtures.py hold synthetic
+/// drawings, the model input PyTorch's side prepared from them, and PyTorch's logits and
+/// embeddings. Proves the runtime (input → outputs, ≤ 1e-4) and the preprocessing (drawing →
+/// input) agree with training.
+@Suite struct BundledModelParityTests {
+    struct Fixture: Decodable {
+        struct Case: Decodable {
+            struct Input: Decodable {
+                var shape: [Int]
+                var data: [Float]
+            }
+            var name: String
+            var kind: String
+            var strokes: [[[Double]]]?
+            var input: Input
+            var logits: [Float]
+            var embedding: [Float]
+        }
+        var model: String
+        var tolerance: Float
+        var cases: [Case]
+    }
+
+    static let folder = SharedData.packageRoot.appendingPathComponent("Tests/SketchwiseNNTests/Fixtures/parity")
+
+    func fixture(_ name: String) throws -> Fixture {
+        try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: Self.folder.appendingPathComponent("\(name).json")))
+    }
+
+    func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
+        a.count == b.count ? zip(a, b).map { abs($0 - $1) }.max() ?? 0 : .infinity
+    }
+
+    @Test(arguments: ["raster-cnn", "stroke-rnn"])
+    func runtimeOutputsEqualPyTorch(model name: String) throws {
+        let fixture = try fixture(name)
+        let model = try Model(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
+        let session = model.makeSession()
+        #expect(fixture.cases.count >= 5)
+        for c in fixture.cases {
+            let shape = try #require(Shape(c.input.shape))
+            let outputs = try session.run(input: c.input.data, shape: shape)
+            #expect(maxDifference(outputs.logits, c.logits) <= fixture.tolerance, "\(name) \(c.name): logits")
+            #expect(maxDifference(outputs.embedding ?? [], c.embedding) <= fixture.tolerance, "\(name) \(c.name): embedding")
+        }
+    }
+
+    @Test(arguments: ["raster-cnn", "stroke-rnn"])
+    func preprocessingEqualsTraining(model name: String) throws {
+        let fixture = try fixture(name)
+        let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
+        let drawings = fixture.cases.filter { $0.kind == "drawing" && !($0.strokes ?? []).isEmpty }
+        #expect(drawings.count >= 4)
+        for c in drawings {
+            let sketch = StrokeSketch(strokes: try (c.strokes ?? []).map { try Stroke(xs: $0[0], ys: $0[1]) })
+            let (values, shape) = try recognizer.modelInput(for: sketch)
+            #expect(shape.dims == c.input.shape, "\(name) \(c.name): shape")
+            #expect(maxDifference(values, c.input.data) <= 1e-6, "\(name) \(c.name): input")
+        }
+    }
+}
