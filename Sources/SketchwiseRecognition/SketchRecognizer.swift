@@ -40,6 +40,8 @@ public final class RecognizerSet: Sendable {
         } catch {
             throw RecognitionError("\(ensembleURL.path): not a valid ensemble file (\(error))")
         }
+        guard raster.readsImages else { throw RecognitionError("\(folder.path)/raster-cnn.json is not a raster model (it reads strokes)") }
+        guard !strokes.readsImages else { throw RecognitionError("\(folder.path)/stroke-rnn.json is not a stroke model (it reads images)") }
         let byName = [raster.name: raster, strokes.name: strokes]
         let members = try file.members.map { name in
             guard let member = byName[name] else { throw RecognitionError("\(ensembleURL.path): unknown member \(name)") }
