@@ -1,0 +1,115 @@
+import GRDB
+import SketchwiseRecognition
+
+/// What suggesting needs of an indexed picture: its words, the model's view of it, no images.
+public struct IndexedPicture: Sendable, Equatable, Codable, FetchableRecord {
+    public var id: String
+    public var source: LibrarySource
+    public var title: String
+    public var keywords: [String]
+    /// The raster model's embedding of the picture's outline.
+    public var embedding: [Float]
+    /// The raster model's most probable classes for the picture.
+    public var topClasses: [Guess]
+
+    public init(id: String, source: LibrarySource, title: String, keywords: [String], embedding: [Float], topClasses: [Guess]) {
+        self.id = id
+        self.source = source
+        self.title = title
+        self.keywords = keywords
+        self.embedding = embedding
+        self.topClasses = topClasses
+    }
+
+    /// The words that say what the picture shows: the title's, then each keyword's, kept apart so
+    /// that phrases do not run across them. Keywords naming an outer folder of a clip-art drawing
+    /// (`computer` for `computer/icons/…`) name a whole collection, not the picture, and are left
+    /// out; the innermost folder (`shapes/stars`) is kept.
+    var describingWords: [[String]] {
+        let folders = id.hasPrefix("clipart:") ? id.dropFirst("clipart:".count).split(separator: "/").dropLast(2) : []
+        let outer = Set(folders.map { WordMatcher.words(String($0)) })
+        return ([title] + keywords).map(WordMatcher.words).filter { !outer.contains($0) }
+    }
+
+    public init(row: Row) throws {
+        let item = try LibraryItem(row: row)
+        self.init(
+            id: item.id, source: item.source, title: item.title, keywords: item.keywords,
+            embedding: item.embeddingVector, topClasses: item.topClasses
+        )
+    }
+}
+
+extension LibraryDatabase {
+    /// Every indexed picture, without its thumbnail and raster, ordered by id.
+    public func pictures() throws(LibraryError) -> [IndexedPicture] {
+        try read { db in
+            try IndexedPicture.fetchAll(db, sql: """
+                SELECT id, source, path, title, sourceTitle, keywords, licence, embedding, topClasses,
+                       fileHash, fileSize, fileModified, pipeline, x'' AS thumbnail, x'' AS raster, 0 AS rasterSize
+                FROM item ORDER BY id
+                """)
+        }
+    }
+}
+
+/// Why a picture is a candidate for a class.
+public enum MatchReason: Sendable, Hashable, Codable {
+    /// Its title or a keyword contains this word of the class's synonyms.
+    case synonym(String)
+    /// The raster model gives the class this probability among the picture's top classes.
+    case predictedClass(Double)
+}
+
+/// A picture that may illustrate a class, and why.
+public struct Candidate: Sendable, Equatable {
+    public var picture: IndexedPicture
+    public var reason: MatchReason
+}
+
+/// The pictures that may illustrate each class: those whose title or keywords contain one of the
+/// class's synonyms (``ClassSynonyms``), then those the raster model itself puts in that class.
+public struct CandidateFinder: Sendable {
+    /// The least probability with which the model must give a picture a class for the picture to be
+    /// a candidate of that class without a matching word.
+    public let minimumPredictedProbability: Double
+    public let synonyms: ClassSynonyms
+    private let pictures: [IndexedPicture]
+    /// Each picture's ``IndexedPicture/describingWords``.
+    private let words: [[[String]]]
+
+    /// - Parameters:
+    ///   - pictures: the library (``LibraryDatabase/pictures()``).
+    ///   - minimumPredictedProbability: see ``minimumPredictedProbability``.
+    public init(pictures: [IndexedPicture], synonyms: ClassSynonyms = .quickDraw, minimumPredictedProbability: Double = 0.9) {
+        self.pictures = pictures
+        self.synonyms = synonyms
+        self.minimumPredictedProbability = minimumPredictedProbability
+        self.words = pictures.map(\.describingWords)
+    }
+
+    /// The candidates for `label`: synonym matches first (in the order of the class's words), then
+    /// pictures predicted as `label`, most probable first; each picture once.
+    public func candidates(for label: String) -> [Candidate] {
+        var found: [Candidate] = []
+        var seen: Set<String> = []
+        for word in synonyms.words(for: label) {
+            let phrase = WordMatcher.words(word)
+            for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
+                if words[index].contains(where: { WordMatcher.contains(phrase, in: $0) }) {
+                    seen.insert(picture.id)
+                    found.append(Candidate(picture: picture, reason: .synonym(word)))
+                }
+            }
+        }
+        let predicted = pictures.compactMap { picture -> (IndexedPicture, Double)? in
+            guard !seen.contains(picture.id),
+                  let guess = picture.topClasses.first(where: { $0.label == label }),
+                  guess.probability >= minimumPredictedProbability
+            else { return nil }
+            return (picture, guess.probability)
+        }
+        found += predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1)) }
+        return found
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// How many candidates the library has for each class (``CandidateFinder``), to show where it is thin.
+public struct LibraryCoverage: Sendable, Equatable, Codable {
+    /// The candidates of one class.
+    public struct ClassCount: Sendable, Equatable, Codable {
+        public var label: String
+        /// Pictures whose title or keywords match a synonym of the class.
+        public var bySynonym: Int
+        /// Further pictures the model puts in the class.
+        public var byPrediction: Int
+        public var total: Int { bySynonym + byPrediction }
+    }
+
+    /// Every class, in the order given.
+    public var classes: [ClassCount]
+    /// The probability ``CandidateFinder/minimumPredictedProbability`` the counts were made with.
+    public var minimumPredictedProbability: Double
+
+    /// Counts the candidates of each of `labels`.
+    public init(labels: [String], finder: CandidateFinder) {
+        minimumPredictedProbability = finder.minimumPredictedProbability
+        classes = labels.map { label in
+            let candidates = finder.candidates(for: label)
+            let bySynonym = candidates.filter { if case .synonym = $0.reason { true } else { false } }.count
+            return ClassCount(label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym)
+        }
+    }
+
+    /// The coverage of the Quick, Draw! classes (``ClassSynonyms/quickDraw``) by the pictures of `database`.
+    public init(database: LibraryDatabase, minimumPredictedProbability: Double = 0.9) throws(LibraryError) {
+        let finder = CandidateFinder(pictures: try database.pictures(), minimumPredictedProbability: minimumPredictedProbability)
+        self.init(labels: finder.synonyms.labels, finder: finder)
+    }
+
+    /// The coverage as JSON: the figures and every class's counts.
+    public func json() throws(LibraryError) -> String {
+        struct Report: Encodable {
+            var classesWithAtLeastOne, classesWithAtLeastFive, classCount: Int
+            var coverage: LibraryCoverage
+        }
+        let report = Report(
+            classesWithAtLeastOne: classes(withAtLeast: 1).count, classesWithAtLeastFive: classes(withAtLeast: 5).count,
+            classCount: classes.count, coverage: self
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            return String(decoding: try encoder.encode(report), as: UTF8.self)
+        } catch {
+            throw LibraryError("cannot encode the coverage: \(error)")
+        }
+    }
+
+    /// The classes with at least `count` candidates in all, or by synonym only.
+    public func classes(withAtLeast count: Int, bySynonymOnly: Bool = false) -> [ClassCount] {
+        classes.filter { (bySynonymOnly ? $0.bySynonym : $0.total) >= count }
+    }
+
+    /// A report for people: the figures, then the thin classes (fewer than 5 candidates) with their counts.
+    public var summary: String {
+        func figure(_ count: Int) -> String {
+            "≥ \(count) candidates: \(classes(withAtLeast: count).count) of \(classes.count) classes "
+                + "(by synonym alone: \(classes(withAtLeast: count, bySynonymOnly: true).count))"
+        }
+        var lines = [figure(1), figure(5), "predicted classes count from probability \(minimumPredictedProbability)"]
+        let thin = classes.filter { $0.total < 5 }.sorted { ($0.total, $0.label) < ($1.total, $1.label) }
+        if !thin.isEmpty {
+            lines.append("thin (< 5): " + thin.map { "\($0.label) \($0.total)" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

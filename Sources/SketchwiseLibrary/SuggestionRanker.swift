@@ -1,0 +1,85 @@
+import SketchwiseRecognition
+
+/// One suggested picture for a sketch, with where it came from.
+public struct Suggestion: Sendable, Equatable, Codable {
+    /// The class guessed for the sketch that the picture illustrates.
+    public var label: String
+    /// The order of suggestions: the guess's probability times the similarity (0…1).
+    public var score: Double
+    /// The guess's probability.
+    public var probability: Double
+    /// The cosine similarity of the sketch's embedding and the picture's (negative taken as 0).
+    public var similarity: Double
+    public var source: LibrarySource
+    public var itemID: String
+    public var title: String
+    /// Why the picture is a candidate for ``label``.
+    public var reason: MatchReason
+}
+
+/// Orders the candidates of a sketch's guesses by how much their pictures look like the sketch.
+public struct SuggestionRanker: Sendable {
+    public let finder: CandidateFinder
+    /// How many guesses get suggestions.
+    public var guessCount = 4
+    /// How many suggestions each guess gets at most.
+    public var perGuess = 3
+    /// A candidate whose embedding is more similar than this to one already chosen for the same
+    /// guess is a near duplicate and is skipped.
+    public var duplicateSimilarity = 0.97
+
+    public init(finder: CandidateFinder) {
+        self.finder = finder
+    }
+
+    /// The suggestions for a sketch: for each of its `guessCount` most probable guesses, the
+    /// `perGuess` candidates most similar to `embedding` (near duplicates skipped), all merged,
+    /// best ``Suggestion/score`` first, each picture once (under its best guess).
+    /// Candidates whose embedding does not have the sketch's length are left out.
+    public func suggestions(guesses: [Guess], embedding: [Float]) -> [Suggestion] {
+        var merged: [String: Suggestion] = [:]
+        for guess in guesses.sorted(by: { $0.probability > $1.probability }).prefix(max(0, guessCount)) {
+            for suggestion in suggestions(for: guess, embedding: embedding)
+            where suggestion.score > (merged[suggestion.itemID]?.score ?? -1) {
+                merged[suggestion.itemID] = suggestion
+            }
+        }
+        return merged.values.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+    }
+
+    /// The best `perGuess` candidates of one guess, most similar first.
+    func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
+        let scored = finder.candidates(for: guess.label).compactMap { candidate -> (Candidate, Double)? in
+            guard let similarity = Self.cosine(candidate.picture.embedding, embedding) else { return nil }
+            return (candidate, similarity)
+        }.sorted { ($0.1, $1.0.picture.id) > ($1.1, $0.0.picture.id) }
+        var chosen: [(Candidate, Double)] = []
+        for (candidate, similarity) in scored where chosen.count < perGuess {
+            let duplicate = chosen.contains { other in
+                (Self.cosine(other.0.picture.embedding, candidate.picture.embedding) ?? 0) > duplicateSimilarity
+            }
+            if !duplicate { chosen.append((candidate, similarity)) }
+        }
+        return chosen.map { candidate, similarity in
+            let similarity = max(0, similarity)
+            return Suggestion(
+                label: guess.label, score: guess.probability * similarity, probability: guess.probability, similarity: similarity,
+                source: candidate.picture.source, itemID: candidate.picture.id, title: candidate.picture.title, reason: candidate.reason
+            )
+        }
+    }
+
+    /// The cosine of two vectors; nil when their lengths differ or either is zero or not finite.
+    static func cosine(_ a: [Float], _ b: [Float]) -> Double? {
+        guard a.count == b.count, !a.isEmpty else { return nil }
+        var (dot, aa, bb) = (0.0, 0.0, 0.0)
+        for i in a.indices {
+            let (x, y) = (Double(a[i]), Double(b[i]))
+            dot += x * y
+            aa += x * x
+            bb += y * y
+        }
+        let cosine = dot / (aa * bb).squareRoot()
+        return cosine.isFinite ? cosine : nil
+    }
+}

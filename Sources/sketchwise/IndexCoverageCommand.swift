@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import SketchwiseLibrary
+
+struct IndexCoverageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coverage",
+        abstract: "How many library pictures may illustrate each Quick, Draw! class.",
+        discussion: """
+        A picture is a candidate for a class when its title or keywords name it (a curated synonym \
+        table) or the raster model gives it that class with at least --min-probability. Prints the \
+        classes with at least 1 and at least 5 candidates, and the thin ones.
+        """
+    )
+
+    @Option(help: "The index database.")
+    var db = LibraryDatabase.defaultPath
+
+    @Option(help: "The least probability of a predicted class that makes a picture a candidate (0…1).")
+    var minProbability = 0.9
+
+    @Flag(help: "Print every class's counts as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (0...1).contains(minProbability) else { throw ValidationError("--min-probability must be within 0…1") }
+        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("\(db) does not exist; run sketchwise index build") }
+    }
+
+    func run() throws {
+        let coverage = try LibraryCoverage(database: LibraryDatabase(path: db), minimumPredictedProbability: minProbability)
+        print(json ? try coverage.json() : coverage.summary)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import SketchwiseCore
+import SketchwiseLibrary
+import SketchwiseRecognition
+import SketchwiseTestSupport
+import Testing
+
+/// Candidates, ranking and coverage over a fresh database per test, with injected embeddings.
+@Suite struct SuggestionTests {
+    let folder = TemporaryFolder()
+
+    func item(_ id: String, title: String, keywords: [String] = [], embedding: [Float], top: [Guess] = []) -> LibraryItem {
+        LibraryItem(
+            id: id, source: id.hasPrefix("emoji") ? .emoji : .clipart, path: "/x/\(id)", title: title, sourceTitle: nil,
+            keywords: keywords, licence: "public domain", thumbnail: Data([1]), raster: GrayImage(width: 1, height: 1, pixels: [0]),
+            embedding: embedding, topClasses: top, file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
+        )
+    }
+
+    /// A database holding `items`, and its pictures.
+    func pictures(_ items: [LibraryItem]) throws -> [IndexedPicture] {
+        let database = try LibraryDatabase(path: folder.path("index.sqlite"))
+        try database.pool.write { db in for item in items { try item.insert(db) } }
+        return try database.pictures()
+    }
+
+    var boats: [LibraryItem] {
+        [
+            item("clipart:a.svg", title: "Red sailboat", embedding: [1, 0, 0]),
+            item("clipart:b.svg", title: "Ships in harbour", keywords: ["transport"], embedding: [0.9, 0.43, 0]),
+            item("clipart:c.svg", title: "Boat", embedding: [0.995, 0.099, 0.001]),
+            item("clipart:d.svg", title: "Scatter plot", keywords: ["category"], embedding: [0, 1, 0]),
+            item("emoji:U+1F408", title: "cat", embedding: [0, 0, 1], top: [Guess(label: "cat", probability: 0.9)]),
+            item("clipart:e.svg", title: "Something", embedding: [0, 0.6, 0.8], top: [Guess(label: "cat", probability: 0.95)]),
+            item("clipart:f.svg", title: "Other", embedding: [0, 0.8, 0.6], top: [Guess(label: "cat", probability: 0.3)]),
+        ]
+    }
+
+    @Test func wordsMatchAtWordBoundariesIgnoringCaseAndPlurals() {
+        let words = WordMatcher.words("Two BOATS, three Berries & flip-flops (food/fruit) boxes glass bus")
+        #expect(words == ["two", "boat", "three", "berry", "flip", "flop", "food", "fruit", "box", "glass", "bus"])
+        #expect(WordMatcher.contains(["flip", "flop"], in: words))
+        #expect(WordMatcher.contains(WordMatcher.words("berries"), in: words))
+        #expect(!WordMatcher.contains(["boat", "box"], in: words))
+        #expect(!WordMatcher.contains(["cat"], in: WordMatcher.words("scatter category")))
+        #expect(!WordMatcher.contains([], in: words) && !WordMatcher.contains(["a", "b"], in: ["a"]))
+    }
+
+    @Test func theTableCoversTheQuickDrawClassesWithWords() throws {
+        let table = ClassSynonyms.quickDraw
+        #expect(table.labels.count == 345)
+        #expect(table.table.values.allSatisfy { !$0.isEmpty && $0.allSatisfy { !WordMatcher.words($0).isEmpty } })
+        #expect(table.words(for: "The Eiffel Tower").contains("eiffel"))
+        #expect(table.words(for: "Unknown Thing") == ["unknown thing"])
+        let categories = SharedData.quickDraw("categories.txt")
+        if let text = try? String(contentsOf: categories, encoding: .utf8) {
+            let names = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(Set(names) == Set(table.labels))
+        }
+    }
+
+    @Test func picturesComeBackWithoutImages() throws {
+        let read = try pictures(boats)
+        #expect(read.count == 7)
+        let cat = try #require(read.first { $0.id == "emoji:U+1F408" })
+        #expect(cat.source == .emoji && cat.embedding == [0, 0, 1] && cat.topClasses.first?.label == "cat")
+    }
+
+    @Test func candidatesMatchSynonymsThenPredictedClasses() throws {
+        let library = try pictures(boats)
+        let finder = CandidateFinder(pictures: library)
+        let sail = finder.candidates(for: "sailboat")
+        #expect(sail.map(\.picture.id) == ["clipart:a.svg", "clipart:c.svg", "clipart:b.svg"])
+        #expect(sail.first?.reason == .synonym("sailboat") && sail.last?.reason == .synonym("ship"))
+        let cat = finder.candidates(for: "cat")
+        #expect(cat.map(\.picture.id) == ["emoji:U+1F408", "clipart:e.svg"])
+        #expect(cat.last?.reason == .predictedClass(0.95))
+        let lenient = CandidateFinder(pictures: library, minimumPredictedProbability: 0.2)
+        #expect(lenient.candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408", "clipart:e.svg", "clipart:f.svg"])
+        #expect(finder.candidates(for: "giraffe").isEmpty)
+        #expect(CandidateFinder(pictures: []).candidates(for: "cat").isEmpty)
+    }
+
+    @Test func outerFolderKeywordsDoNotMakeCandidates() throws {
+        let finder = CandidateFinder(pictures: try pictures([
+            item("clipart:computer/icons/disk.svg", title: "Disk", keywords: ["icon", "computer", "icons"], embedding: [1]),
+            item("clipart:shapes/stars/s1.svg", title: "Shape one", keywords: ["shapes", "stars"], embedding: [1]),
+            item("clipart:computer/pc.svg", title: "PC", keywords: ["computer"], embedding: [1]),
+        ]))
+        #expect(finder.candidates(for: "computer").map(\.picture.id) == ["clipart:computer/pc.svg"])
+        #expect(finder.candidates(for: "star").map(\.picture.id) == ["clipart:shapes/stars/s1.svg"])
+        #expect(finder.candidates(for: "square").isEmpty)
+    }
+
+    @Test func rankingOrdersBySimilarityAndSkipsNearDuplicates() throws {
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
+        ranker.perGuess = 2
+        let suggestions = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
+        // c is a near duplicate of a (cosine > 0.97), so the less similar b comes second.
+        #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg"])
+        #expect(suggestions[0].score == 0.8 && suggestions[0].label == "sailboat" && suggestions[0].title == "Red sailboat")
+        ranker.duplicateSimilarity = 1.01
+        let withDuplicates = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
+        #expect(withDuplicates.map(\.itemID) == ["clipart:a.svg", "clipart:c.svg"])
+    }
+
+    @Test func guessesAreMergedByScoreWithProvenance() throws {
+        let ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
+        let guesses = [
+            Guess(label: "cat", probability: 0.5), Guess(label: "sailboat", probability: 0.3),
+            Guess(label: "giraffe", probability: 0.1), Guess(label: "dog", probability: 0.06), Guess(label: "boat", probability: 0.05),
+        ]
+        let suggestions = ranker.suggestions(guesses: guesses, embedding: [0.5, 0, 0.5])
+        #expect(suggestions.map(\.score) == suggestions.map(\.score).sorted(by: >))
+        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == .emoji)
+        #expect(Set(suggestions.map(\.label)) == ["cat", "sailboat"])
+        #expect(Set(suggestions.map(\.itemID)).count == suggestions.count)
+        #expect(suggestions.contains { $0.reason == .predictedClass(0.95) })
+    }
+
+    @Test func badInputGivesNoSuggestionsRatherThanACrash() throws {
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
+        #expect(ranker.suggestions(guesses: [], embedding: [1, 0, 0]).isEmpty)
+        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [1, 0]).isEmpty)
+        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [0, 0, 0]).isEmpty)
+        ranker.guessCount = -3
+        ranker.perGuess = -1
+        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [1, 0, 0]).isEmpty)
+    }
+
+    @Test func coverageCountsAndNamesTheThinClasses() throws {
+        let database = try LibraryDatabase(path: folder.path("index.sqlite"))
+        try database.pool.write { db in for item in boats { try item.insert(db) } }
+        let coverage = try LibraryCoverage(database: database)
+        #expect(coverage.classes.count == 345)
+        let sail = try #require(coverage.classes.first { $0.label == "sailboat" })
+        #expect(sail.bySynonym == 3 && sail.byPrediction == 0)
+        #expect(coverage.classes(withAtLeast: 1).map(\.label).contains("cat"))
+        #expect(coverage.classes(withAtLeast: 5).isEmpty)
+        #expect(coverage.summary.contains("≥ 5 candidates: 0 of 345"))
+        #expect(coverage.summary.contains("thin (< 5): "))
+        let json = try coverage.json()
+        #expect(json.contains("\"classesWithAtLeastFive\" : 0") && json.contains("\"bySynonym\" : 3"))
+    }
+
+    @Test func realEmbeddingsFromTheFixtureModelRankTheirOwnPictureFirst() throws {
+        let embedder = try LibraryFixtures.embedder()
+        let size = embedder.inputSize
+        func image(_ draw: (Int, Int) -> Bool) -> GrayImage {
+            GrayImage(width: size, height: size, pixels: (0..<size * size).map { draw($0 % size, $0 / size) ? 255 : 0 })
+        }
+        let bar = try embedder.describe(image { x, _ in x == size / 2 }).embedding
+        let box = try embedder.describe(image { x, y in [2, size - 3].contains(x) || [2, size - 3].contains(y) }).embedding
+        let finder = CandidateFinder(pictures: try pictures([
+            item("clipart:bar.svg", title: "line", embedding: bar), item("clipart:box.svg", title: "lines", embedding: box),
+        ]))
+        let suggestions = SuggestionRanker(finder: finder).suggestions(guesses: [Guess(label: "line", probability: 1)], embedding: box)
+        #expect(suggestions.first?.itemID == "clipart:box.svg")
+        #expect(abs((suggestions.first?.similarity ?? 0) - 1) < 1e-5)
+    }
+}
