@@ -1,0 +1,276 @@
+"""Export to the Sketchwise model format (docs/model-format.md) and run exported models back.
+
+* :func:`write_safetensors` / :func:`read_safetensors` -- the plain layout (u64 LE header
+  length, JSON header, F32 data), no third-party package.
+* :func:`export_model` -- ``<name>.safetensors`` + ``<name>.json`` for a RasterCNN / StrokeRNN.
+* :class:`SpecModel` -- an independent interpreter of a spec + weights file (numpy/torch
+  functional ops, one drawing at a time, sequences UNPADDED as the Swift runtime feeds them),
+  used by evaluate.py and the parity fixtures so export bugs show up as accuracy loss.
+"""
+from __future__ import annotations
+
+import json
+import math
+import struct
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+FORMAT = "sketchwise-model"
+ATTRIBUTION = "Quick, Draw! dataset by Google, licensed under CC BY 4.0"
+
+
+# ------------------------------------------------------------------ safetensors
+def write_safetensors(path: Path, tensors: dict[str, np.ndarray], metadata: dict[str, str] | None = None):
+    header: dict = {}
+    blobs = []
+    offset = 0
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(np.asarray(tensors[name], dtype="<f4"))
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"tensor {name} has NaN or infinite values")
+        b = a.tobytes()
+        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + len(b)]}
+        blobs.append(b)
+        offset += len(b)
+    if metadata:
+        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
+    hb = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    hb += b" " * (-len(hb) % 8)  # align data to 8 bytes (allowed by the format: trailing spaces)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(hb)))
+        f.write(hb)
+        for b in blobs:
+            f.write(b)
+
+
+def read_safetensors(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+    raw = Path(path).read_bytes()
+    if len(raw) < 8:
+        raise ValueError(f"{path}: too short")
+    (n,) = struct.unpack("<Q", raw[:8])
+    if 8 + n > len(raw):
+        raise ValueError(f"{path}: header length {n} beyond the file")
+    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    meta = header.pop("__metadata__", {})
+    data = raw[8 + n:]
+    out = {}
+    spans = []
+    for name, h in header.items():
+        if h["dtype"] != "F32":
+            raise ValueError(f"{path}: {name} has dtype {h['dtype']}")
+        b, e = h["data_offsets"]
+        if not (0 <= b <= e <= len(data)):
+            raise ValueError(f"{path}: {name} offsets outside the file")
+        count = int(np.prod(h["shape"])) if h["shape"] else 1
+        if e - b != 4 * count:
+            raise ValueError(f"{path}: {name} size does not match its shape")
+        spans.append((b, e, name))
+        out[name] = np.frombuffer(data[b:e], dtype="<f4").reshape(h["shape"]).copy()
+    spans.sort()
+    for (b0, e0, n0), (b1, e1, n1) in zip(spans, spans[1:]):
+        if b1 < e0:
+            raise ValueError(f"{path}: {n0} and {n1} overlap")
+    return out, meta
+
+
+# ------------------------------------------------------------------ export
+def weight_names(layers) -> list[str]:
+    names = []
+    for l in layers:
+        names += list(l.get("weights", {}).values())
+    return names
+
+
+def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, description: str,
+                 version: str = "1.0.0", notes: str = "", extra_training: dict | None = None) -> tuple[Path, Path]:
+    """Write ``<out_dir>/<name>.safetensors`` and ``<name>.json``; only tensors the spec names."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    layers = model.spec_layers()
+    sd = {k: v.detach().cpu().float().numpy() for k, v in model.state_dict().items()}
+    tensors = {n: sd[n] for n in weight_names(layers)}
+    if kind == "raster":
+        inp = {"kind": "raster", "shape": [1, model.size, model.size],
+               "raster": {"size": model.size, "recipe": "quickdraw", "scale": 1.0 / 255.0}}
+        outputs = {"logits": "fc2", "embedding": "embedding"}
+    else:
+        from pipeline import MAX_LENGTH, NORMALIZATION
+        inp = {"kind": "strokes", "shape": [MAX_LENGTH, 3],
+               "strokes": {"maxLength": MAX_LENGTH, "normalization": NORMALIZATION}}
+        outputs = {"logits": "fc", "embedding": "embedding"}
+    training = {"data": ATTRIBUTION, "notes": notes}
+    if extra_training:
+        training.update(extra_training)
+    spec = {"format": FORMAT, "formatVersion": 1, "name": name, "version": version,
+            "description": description, "input": inp, "labels": list(labels), "outputs": outputs,
+            "layers": layers, "training": training}
+    st = out_dir / f"{name}.safetensors"
+    js = out_dir / f"{name}.json"
+    write_safetensors(st, tensors, {"format": FORMAT, "name": name, "version": version,
+                                    "license": "CC BY 4.0", "data": ATTRIBUTION})
+    js.write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return st, js
+
+
+# ------------------------------------------------------------------ interpreter
+class SpecModel:
+    """Runs an exported model from its files, one input at a time (no batch, no padding)."""
+
+    def __init__(self, directory: Path, name: str):
+        directory = Path(directory)
+        self.spec = json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+        if self.spec.get("format") != FORMAT or self.spec.get("formatVersion") != 1:
+            raise ValueError(f"{name}.json: not a sketchwise-model v1 spec")
+        w, _ = read_safetensors(directory / f"{name}.safetensors")
+        self.w = {k: torch.from_numpy(v) for k, v in w.items()}
+        self._lstm_cache = {}
+        self.labels = self.spec["labels"]
+        self.input = self.spec["input"]
+        names = set()
+        for l in self.spec["layers"]:
+            if l["name"] in names or l["name"] == "input":
+                raise ValueError(f"{name}.json: duplicate layer name {l['name']}")
+            for i in l.get("inputs", []):
+                if i != "input" and i not in names:
+                    raise ValueError(f"{name}.json: layer {l['name']} reads unknown or later {i}")
+            names.add(l["name"])
+            for t in l.get("weights", {}).values():
+                if t not in self.w:
+                    raise ValueError(f"{name}.safetensors: missing {t}")
+
+    def _t(self, l, key):
+        return self.w[l["weights"][key]]
+
+    @torch.no_grad()
+    def run(self, x) -> dict[str, np.ndarray]:
+        """x: raster [1, H, W] or sequence rows [T, 3] (unpadded). Returns every output."""
+        vals = {"input": torch.as_tensor(np.asarray(x, np.float32))}
+        prev = "input"
+        for l in self.spec["layers"]:
+            ins = [vals[i] for i in l.get("inputs", [prev])]
+            vals[l["name"]] = self._layer(l, ins)
+            prev = l["name"]
+        return {k: vals[v].numpy() for k, v in self.spec["outputs"].items()}
+
+    def _layer(self, l, ins):
+        t, p, x = l["type"], l.get("params", {}), ins[0]
+        if t == "conv2d":
+            return F.conv2d(x[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
+        if t == "conv1d":  # [T, C] description; PyTorch works on [C, T]
+            y = F.conv1d(x.T[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
+            return y.T.contiguous()
+        if t == "batchnorm":
+            g, b, m, v = (self._t(l, k) for k in ("gamma", "beta", "mean", "variance"))
+            eps = p.get("epsilon", 1e-5)
+            scale = g / torch.sqrt(v + eps)
+            if x.dim() == 3:  # [C, H, W]
+                return x * scale[:, None, None] + (b - m * scale)[:, None, None]
+            return x * scale + (b - m * scale)  # [T, C] or [C]
+        if t == "relu":
+            return torch.relu(x)
+        if t == "maxpool2d":
+            return F.max_pool2d(x[None], p["kernel"], p["stride"])[0]
+        if t == "avgpool2d":
+            return F.avg_pool2d(x[None], p["kernel"], p["stride"])[0]
+        if t == "globalavgpool2d":
+            return x.mean(dim=(1, 2))
+        if t == "flatten":
+            return x.reshape(-1)
+        if t == "dense":
+            return self._t(l, "weight") @ x + self._t(l, "bias")
+        if t == "lstm":
+            return self._lstm(l, x)
+        if t == "sumtime":
+            return x.sum(0)
+        if t == "meantime":
+            return x.mean(0)
+        if t == "maxtime":
+            return x.max(0).values
+        if t == "concat":
+            return torch.cat(ins)
+        if t == "softmax":
+            return torch.softmax(x, 0)
+        if t == "l2normalize":
+            return x / torch.clamp(x.norm(), min=p.get("epsilon", 1e-12))
+        raise ValueError(f"unknown layer type {t}")
+
+    def _lstm(self, l, x):
+        """One LSTM layer on the unpadded sequence (torch's fused kernel, weights from the file)."""
+        p = l["params"]
+        key = l["name"]
+        if key not in self._lstm_cache:
+            m = torch.nn.LSTM(p["inputSize"], p["hiddenSize"], batch_first=True, bidirectional=p.get("bidirectional", False))
+            sd = {"weight_ih_l0": self._t(l, "weightIH"), "weight_hh_l0": self._t(l, "weightHH"),
+                  "bias_ih_l0": self._t(l, "biasIH"), "bias_hh_l0": self._t(l, "biasHH")}
+            if p.get("bidirectional", False):
+                sd.update({k + "_reverse": self._t(l, w + "Reverse") for k, w in
+                           [("weight_ih_l0", "weightIH"), ("weight_hh_l0", "weightHH"), ("bias_ih_l0", "biasIH"), ("bias_hh_l0", "biasHH")]})
+            m.load_state_dict(sd)
+            m.eval()
+            self._lstm_cache[key] = m
+        return self._lstm_cache[key](x[None])[0][0]
+
+    def lstm_reference(self, l, x):
+        """Step-by-step LSTM in plain ops (gate order i, f, g, o) -- a check of the fused path."""
+        p = l["params"]
+        h_size = p["hiddenSize"]
+
+        def direction(seq, suffix):
+            wih, whh = self._t(l, "weightIH" + suffix), self._t(l, "weightHH" + suffix)
+            b = self._t(l, "biasIH" + suffix) + self._t(l, "biasHH" + suffix)
+            gx = seq @ wih.T + b
+            h = torch.zeros(h_size)
+            c = torch.zeros(h_size)
+            outs = []
+            for k in range(seq.shape[0]):
+                g = gx[k] + whh @ h
+                i, f, gg, o = g.split(h_size)
+                c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(gg)
+                h = torch.sigmoid(o) * torch.tanh(c)
+                outs.append(h)
+            return torch.stack(outs)
+
+        fwd = direction(x, "")
+        if not p.get("bidirectional", False):
+            return fwd
+        bwd = direction(x.flip(0), "Reverse").flip(0)
+        return torch.cat([fwd, bwd], 1)
+
+
+def log_softmax_np(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def count_macs(spec: dict, steps: int | None = None) -> int:
+    """MACs of a spec's conv/dense/lstm layers (sequence models at ``steps`` time steps)."""
+    shp = spec["input"]["shape"]
+    if spec["input"]["kind"] == "strokes":
+        T = steps or shp[0]
+        total = 0
+        for l in spec["layers"]:
+            p = l.get("params", {})
+            if l["type"] == "conv1d":
+                total += T * p["inChannels"] * p["outChannels"] * p["kernel"]
+            elif l["type"] == "lstm":
+                total += (2 if p["bidirectional"] else 1) * T * 4 * p["hiddenSize"] * (p["inputSize"] + p["hiddenSize"])
+            elif l["type"] == "dense":
+                total += p["inFeatures"] * p["outFeatures"]
+        return total
+    c, h, w = shp
+    total = 0
+    for l in spec["layers"]:
+        p = l.get("params", {})
+        if l["type"] == "conv2d":
+            h = (h + 2 * p["padding"] - p["kernel"]) // p["stride"] + 1
+            w = (w + 2 * p["padding"] - p["kernel"]) // p["stride"] + 1
+            total += h * w * p["outChannels"] * p["inChannels"] * p["kernel"] ** 2
+        elif l["type"] in ("maxpool2d", "avgpool2d"):
+            h = (h - p["kernel"]) // p["stride"] + 1
+            w = (w - p["kernel"]) // p["stride"] + 1
+        elif l["type"] == "dense":
+            total += p["inFeatures"] * p["outFeatures"]
+    return total

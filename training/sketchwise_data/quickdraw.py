@@ -1,0 +1,160 @@
+"""Loaders for every format of Google's Quick, Draw! dataset, and the validation split.
+
+Formats (as Google publishes them, so the full files drop in unchanged):
+
+* ``raw/<class>.ndjson`` and ``simplified/<class>.ndjson``: one JSON record per line
+  (``word``, ``countrycode``, ``timestamp``, ``recognized``, ``key_id``, ``drawing``).
+  Read line by line (:func:`iter_ndjson`), never loaded whole; ``limit`` stops early.
+* ``sketchrnn/<class>.npz``: Sketch-RNN stroke-3 object arrays (keys ``train``/``valid``/
+  ``test``, each an object array of ``(n, 3)`` int16 ``(dx, dy, pen_lifted)``), read with
+  ``np.load(allow_pickle=True, encoding="latin1")``.
+* ``bitmap/<class>.npy``: ``numpy_bitmap``, ``(n, 784)`` uint8, opened memory-mapped.
+
+Strokes are returned in Google's format: a list of strokes, each ``[xs, ys]`` (raw data
+``[xs, ys, ts]``) as numpy arrays.
+
+Validation split (:func:`is_validation`): stroke records by a hash of their ``key_id``
+alone -- so the raw and the simplified copy of a drawing always land on the same side --
+and bitmaps / npz drawings by a hash of ``"<format>/<class>/<index>"``. SHA-1 based,
+hence deterministic across runs, machines and Python versions.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_DATA", "VAL_FRACTION", "load_categories", "iter_ndjson", "parse_drawing",
+    "load_npz", "stroke3_to_strokes", "load_bitmaps", "hash_fraction", "is_validation",
+    "key_is_validation", "get_simplify", "simplify_strokes", "simplified_is_google",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = Path(os.environ.get("SKETCHWISE_DATA", ROOT.parent / "shared" / "data"))
+VAL_FRACTION = 0.15
+
+
+# ------------------------------------------------------------------ categories
+def load_categories(qd_dir: Path) -> list[str]:
+    """The 345 class names of ``categories.txt`` in file order (= label order)."""
+    with open(Path(qd_dir) / "categories.txt", encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+# ------------------------------------------------------------------ ndjson
+def parse_drawing(drawing: Sequence) -> list[list[np.ndarray]]:
+    """Google's ``drawing`` field -> list of strokes, each a list of float64 rows."""
+    return [[np.asarray(row, dtype=np.float64) for row in stroke] for stroke in drawing]
+
+
+def iter_ndjson(path: Path, limit: int | None = None, parse: bool = True) -> Iterator[dict]:
+    """Stream the records of a Quick, Draw! ``.ndjson`` file (raw or simplified).
+
+    Each yielded dict is the record with ``drawing`` parsed by :func:`parse_drawing`
+    (unless ``parse=False``). Blank lines are skipped; a malformed line raises
+    ``ValueError`` naming the file and line.
+    """
+    n = 0
+    with open(path, "r", encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if limit is not None and n >= limit:
+                return
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+                if parse:
+                    rec["drawing"] = parse_drawing(rec["drawing"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"{path}:{lineno}: not a Quick, Draw! record ({e})") from e
+            n += 1
+            yield rec
+
+
+# ------------------------------------------------------------------ stroke-3
+def stroke3_to_strokes(rows: np.ndarray) -> list[list[np.ndarray]]:
+    """Stroke-3 ``(n, 3)`` rows -> strokes (as Swift's ``StrokeSketch(stroke3:)``: the first
+    offset is taken from the origin, a stroke ends on a row with pen_lifted != 0)."""
+    rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+    if rows.shape[0] == 0:
+        return []
+    x = np.cumsum(rows[:, 0])
+    y = np.cumsum(rows[:, 1])
+    ends = np.flatnonzero(rows[:, 2] != 0)
+    strokes = []
+    start = 0
+    for e in ends:
+        strokes.append([x[start:e + 1], y[start:e + 1]])
+        start = e + 1
+    if start < rows.shape[0]:
+        strokes.append([x[start:], y[start:]])
+    return strokes
+
+
+def load_npz(path: Path, keys: Sequence[str] = ("train", "valid", "test")) -> list[tuple[str, int, np.ndarray]]:
+    """All drawings of a Sketch-RNN ``.npz`` as ``(key, index, stroke3 rows)`` for the keys present."""
+    out = []
+    with np.load(path, allow_pickle=True, encoding="latin1") as d:
+        for k in keys:
+            if k in d.files:
+                for i, a in enumerate(d[k]):
+                    out.append((k, i, np.asarray(a)))
+    return out
+
+
+# ------------------------------------------------------------------ bitmaps
+def load_bitmaps(path: Path) -> np.ndarray:
+    """``numpy_bitmap`` ``(n, 784)`` uint8, memory-mapped (the full files are large)."""
+    a = np.load(path, mmap_mode="r")
+    if a.ndim != 2 or a.shape[1] != 784 or a.dtype != np.uint8:
+        raise ValueError(f"{path}: expected (n, 784) uint8, got {a.shape} {a.dtype}")
+    return a
+
+
+# ------------------------------------------------------------------ split
+def hash_fraction(text: str) -> float:
+    """A deterministic number in [0, 1) from a string (SHA-1)."""
+    h = hashlib.sha1(text.encode("utf-8")).digest()
+    return int.from_bytes(h[:8], "big") / 2.0 ** 64
+
+
+def key_is_validation(key_id: str | int, fraction: float = VAL_FRACTION) -> bool:
+    """Split rule for stroke records: by ``key_id`` only (raw and simplified agree)."""
+    return hash_fraction(f"key/{key_id}") < fraction
+
+
+def is_validation(fmt: str, cls: str, index: int, fraction: float = VAL_FRACTION) -> bool:
+    """Split rule for bitmaps (``fmt="bitmap"``) and npz (``fmt="npz/<key>"``): by index hash."""
+    return hash_fraction(f"{fmt}/{cls}/{index}") < fraction
+
+
+# ------------------------------------------------------------------ simplification
+def get_simplify():
+    """The project's Google-exact simplification (``sketchwise_data.simplify``), the same
+    algorithm the Swift side runs on raw input."""
+    from . import simplify as mod
+    fn = getattr(mod, "simplify_drawing", None) or getattr(mod, "simplify")
+    return fn
+
+
+def simplified_is_google() -> bool:
+    """Kept for callers and cache keys: simplification is always ``sketchwise_data.simplify``."""
+    return True
+
+
+def simplify_strokes(strokes: Sequence) -> list[list[np.ndarray]]:
+    """Google-simplify a raw drawing -> strokes ``[xs, ys]`` as float64 arrays."""
+    res = get_simplify()(strokes)
+    out = []
+    for s in res:
+        xs = np.asarray(s[0], dtype=np.float64).ravel()
+        ys = np.asarray(s[1], dtype=np.float64).ravel()
+        if xs.size:
+            out.append([xs, ys])
+    return out

@@ -1,0 +1,86 @@
+import json
+
+import numpy as np
+import torch
+
+import export as ex
+import pipeline as pl
+from models import RasterCNN, StrokeRNN
+
+
+def _randomise_bn(model, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    for name, buf in model.named_buffers():
+        if name.endswith("running_mean"):
+            buf.copy_(torch.randn(buf.shape, generator=g) * 0.1)
+        elif name.endswith("running_var"):
+            buf.copy_(torch.rand(buf.shape, generator=g) + 0.5)
+
+
+def test_safetensors_roundtrip(tmp_path):
+    t = {"a.weight": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.ones(5, np.float32)}
+    ex.write_safetensors(tmp_path / "x.safetensors", t, {"k": "v"})
+    raw = (tmp_path / "x.safetensors").read_bytes()
+    n = int.from_bytes(raw[:8], "little")
+    hdr = json.loads(raw[8:8 + n])
+    assert hdr["a.weight"]["dtype"] == "F32" and hdr["__metadata__"] == {"k": "v"}
+    back, meta = ex.read_safetensors(tmp_path / "x.safetensors")
+    np.testing.assert_array_equal(back["a.weight"], t["a.weight"])
+
+
+def test_raster_export_parity(tmp_path):
+    torch.manual_seed(0)
+    m = RasterCNN(12)
+    _randomise_bn(m)
+    m.eval()
+    labels = [f"c{i}" for i in range(12)]
+    ex.export_model(m, tmp_path, "raster-cnn", labels, "raster", "test")
+    spec = json.loads((tmp_path / "raster-cnn.json").read_text())
+    assert spec["outputs"] == {"logits": "fc2", "embedding": "embedding"} and spec["labels"] == labels
+    sm = ex.SpecModel(tmp_path, "raster-cnn")
+    x = torch.rand(3, 1, 28, 28)
+    with torch.no_grad():
+        lo, em = m(x)
+    for k in range(3):
+        r = sm.run(x[k].numpy())
+        np.testing.assert_allclose(r["logits"], lo[k].numpy(), atol=1e-4)
+        np.testing.assert_allclose(r["embedding"], em[k].numpy(), atol=1e-5)
+    assert ex.count_macs(spec) == m.macs()
+
+
+def test_stroke_padded_batch_equals_unpadded_run(tmp_path):
+    torch.manual_seed(1)
+    m = StrokeRNN(7, hidden=16, lstm_layers=2)
+    # train-mode step so masked batch-norm statistics move, then evaluate
+    x, lengths = pl.pad_rows([np.random.default_rng(i).normal(size=(n, 3)).astype(np.float32) for i, n in enumerate([5, 1, 17])])
+    m.train()
+    m(x, lengths)
+    _randomise_bn(m, 3)
+    m.eval()
+    ex.export_model(m, tmp_path, "stroke-rnn", [str(i) for i in range(7)], "strokes", "test")
+    sm = ex.SpecModel(tmp_path, "stroke-rnn")
+    with torch.no_grad():
+        lo, em = m(x, lengths)
+    for k, n in enumerate(lengths.tolist()):
+        r = sm.run(x[k, :n].numpy())
+        np.testing.assert_allclose(r["logits"], lo[k].numpy(), atol=1e-4)
+        np.testing.assert_allclose(r["embedding"], em[k].numpy(), atol=1e-5)
+    # the fused LSTM path of the interpreter equals the step-by-step reference
+    layer = next(l for l in sm.spec["layers"] if l["type"] == "lstm")
+    seq = torch.randn(9, layer["params"]["inputSize"])
+    with torch.no_grad():
+        np.testing.assert_allclose(sm._lstm(layer, seq).numpy(), sm.lstm_reference(layer, seq).numpy(), atol=1e-5)
+
+
+def test_masked_batchnorm_ignores_padding():
+    from models import MaskedBatchNorm1d
+    bn = MaskedBatchNorm1d(2)
+    x = torch.randn(2, 2, 6)
+    mask = torch.tensor([[1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 1, 1.0]])[:, None, :]
+    y1 = bn(x, mask)
+    x2 = x.clone()
+    x2[0, :, 3:] = 1000.0  # garbage in padding
+    bn2 = MaskedBatchNorm1d(2)
+    y2 = bn2(x2, mask)
+    torch.testing.assert_close(y1 * mask, y2 * mask)
+    torch.testing.assert_close(bn.running_mean, bn2.running_mean)

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Train, export and combine Sketchwise's recognisers from scratch.
+
+    python3 training/train.py all        # raster CNN, stroke RNN, ensemble weight, fixtures
+    python3 training/train.py raster     # only the raster CNN (exports raster-cnn.*)
+    python3 training/train.py strokes    # only the stroke RNN (exports stroke-rnn.*)
+    python3 training/train.py ensemble   # choose the weight on validation -> ensemble.json
+    python3 training/train.py fixtures   # parity fixtures from the exported models
+    python3 training/train.py export raster --checkpoint RUN/raster/ckpt.pt   # re-export
+    ... --smoke   # 1 epoch on a tiny subset, exports to a temporary directory (< 2 min)
+
+Options: --data (default ../shared/data), --out (default Models/), --run-dir (checkpoints,
+default /tmp/sketchwise_runs), --minutes / --epochs (budget per model), --threads, --resume.
+Training runs until the time budget: after the first epoch the number of epochs is fixed from
+its duration and the learning rate follows a cosine over them; the final weights are exported
+(no selection on the validation split).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch.utils.data import DataLoader  # noqa: E402
+
+import export as ex  # noqa: E402
+import pipeline as pl  # noqa: E402
+from models import RasterCNN, StrokeRNN  # noqa: E402
+from sketchwise_data import quickdraw as qd  # noqa: E402
+from sketchwise_data.augment import bitmap_affine  # noqa: E402
+from sketchwise_data.corpus import build_corpus  # noqa: E402
+
+ROOT = HERE.parent
+MODELS = ROOT / "Models"
+FIXTURES = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity"
+
+RASTER_CFG = {"widths": [24, 48, 96], "fc": 256, "dropout": 0.2, "input_dropout": 0.05}
+STROKE_CFG = {"convs": [[48, 5], [64, 5], [96, 3]], "hidden": 64, "lstm_layers": 3, "dropout": 0.3}
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def lr_at(step, total, warm, base):
+    if step < warm:
+        return base * (step + 1) / warm
+    return base * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, total - warm))))
+
+
+def _val_sets(corpus, mode, smoke):
+    """Validation inputs for progress output (the full evaluation is evaluate.py)."""
+    out = {}
+    for name in ("raw", "simplified", "npz"):
+        labels, drawings = corpus.val[name]
+        if len(labels) == 0:
+            continue
+        x = pl.raster_inputs(drawings) if mode == "raster" else pl.sequence_inputs(drawings)
+        out[name] = (x, labels)
+    if mode == "raster" and len(corpus.bitmap_val):
+        n = len(corpus.bitmap_val) if not smoke else min(200, len(corpus.bitmap_val))
+        out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n]), corpus.bitmap_val_labels[:n])
+    return out
+
+
+def _evaluate(model, mode, vsets):
+    res = {}
+    for name, (x, labels) in vsets.items():
+        lp = pl.predict_raster(model, x) if mode == "raster" else pl.predict_strokes(model, x)
+        res[name] = pl.topk(lp, labels)
+    return res
+
+
+def _fmt(res):
+    return "  ".join(f"{k}: " + "/".join(f"{100 * v[t]:.1f}" for t in ("top1", "top3", "top5")) for k, v in res.items())
+
+
+def train_model(mode, corpus, args, run_dir: Path):
+    torch.manual_seed(args.seed)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_path = run_dir / "ckpt.pt"
+    if mode == "raster":
+        cfg = dict(RASTER_CFG)
+        model = RasterCNN(len(corpus.classes), **cfg)
+        per_class, batch, base_lr, wd = args.per_class or 64, 128, 2e-3, 5e-4
+    else:
+        cfg = dict(STROKE_CFG)
+        model = StrokeRNN(len(corpus.classes), **cfg)
+        per_class, batch, base_lr, wd = args.per_class or 48, 64, 2e-3, 1e-4
+    if args.smoke:
+        per_class = 4
+    boost = args.boost_cap if args.boost_cap is not None else (4.0 if mode == "raster" else 1.0)
+    draws = pl.class_draws(corpus, per_class, mode == "raster", boost)
+    log_prior = np.log(np.maximum(draws, 1) / per_class)
+    opt = torch.optim.AdamW(model.parameters(), lr=base_lr, weight_decay=wd)
+    state = {"epoch": 0, "total_epochs": args.epochs, "step": 0, "history": [], "seconds": 0.0}
+    if args.resume and ckpt_path.exists():
+        ck = torch.load(ckpt_path, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        state = ck["state"]
+        log(f"{mode}: resumed from {ckpt_path} at epoch {state['epoch']}/{state['total_epochs']}")
+        if state["total_epochs"] is not None and state["epoch"] >= state["total_epochs"]:
+            # finished run: start a new cosine cycle (warm restart) for --minutes / --epochs more
+            state["cycle_start_epoch"] = state["epoch"]
+            state["cycle_start_step"] = state["step"]
+            state["cycle_lr"] = base_lr * args.restart_lr
+            state["total_epochs"] = None if args.epochs is None else state["epoch"] + args.epochs
+            log(f"{mode}: new cosine cycle from epoch {state['epoch']}, peak lr {state['cycle_lr']:.1e}")
+    vsets = _val_sets(corpus, mode, args.smoke)
+    steps_per_epoch = math.ceil(int(draws.sum()) / batch)
+    state.setdefault("log_prior", log_prior.tolist())
+    log(f"{mode}: {sum(p.numel() for p in model.parameters())} parameters, {per_class} draws/class/epoch, "
+        f"{steps_per_epoch} steps/epoch, config {cfg}")
+    gen = torch.Generator().manual_seed(args.seed)
+    while state["total_epochs"] is None or state["epoch"] < state["total_epochs"]:
+        ep = state["epoch"]
+        t0 = time.time()
+        rows = pl.balanced_epoch(corpus, draws, args.seed, ep, use_bitmaps=(mode == "raster"))
+        ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True)
+        dl = DataLoader(ds, batch_size=batch, shuffle=False, num_workers=args.workers,
+                        collate_fn=pl.collate_raster if mode == "raster" else pl.collate_strokes)
+        model.train()
+        c_ep, c_step = state.get("cycle_start_epoch", 0), state.get("cycle_start_step", 0)
+        peak = state.get("cycle_lr", base_lr)
+        total_steps = ((state["total_epochs"] or 10 ** 6) - c_ep) * steps_per_epoch
+        tot_loss, n_seen, correct = 0.0, 0, 0
+        for bi, b in enumerate(dl):
+            lr = lr_at(state["step"] - c_step, total_steps, steps_per_epoch // 2 + 1, peak)
+            for g in opt.param_groups:
+                g["lr"] = lr
+            if mode == "raster":
+                x, y, isbm = b
+                if isbm.any():
+                    sel = isbm & (torch.rand(len(isbm), generator=gen) < 0.75)
+                    if sel.any():
+                        x[sel] = bitmap_affine(x[sel], generator=gen)
+                logits, _ = model(x)
+            else:
+                x, lengths, y = b
+                logits, _ = model(x, lengths)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.1)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            opt.step()
+            state["step"] += 1
+            tot_loss += float(loss.detach()) * len(y)
+            n_seen += len(y)
+            correct += int((logits.argmax(1) == y).sum())
+            if args.smoke and bi >= 8:
+                break
+            if bi % 50 == 0 and bi:
+                log(f"{mode} epoch {ep + 1}: step {bi}/{steps_per_epoch} loss {tot_loss / n_seen:.3f} lr {lr:.2e}")
+        dt = time.time() - t0
+        state["seconds"] += dt
+        state["epoch"] += 1
+        if state["total_epochs"] is None:
+            budget = args.minutes * 60.0
+            state["total_epochs"] = state["epoch"] - 1 + max(1, int(budget // dt))
+            log(f"{mode}: epoch took {dt:.0f}s -> training {state['total_epochs']} epochs ({args.minutes} min)")
+        last = state["epoch"] >= state["total_epochs"]
+        msg = f"{mode} epoch {state['epoch']}/{state['total_epochs']} {dt:.0f}s train loss {tot_loss / max(1, n_seen):.3f} acc {100 * correct / max(1, n_seen):.1f}%"
+        if last or state["epoch"] % args.eval_every == 0:
+            res = _evaluate(model, mode, vsets)
+            state["history"].append({"epoch": state["epoch"], "val": res})
+            msg += "  | val top1/3/5 " + _fmt(res)
+        log(msg)
+        tmp = ckpt_path.with_suffix(".tmp")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "cfg": cfg, "mode": mode}, tmp)
+        os.replace(tmp, ckpt_path)
+    return model, state, cfg
+
+
+def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
+    tau = args.tau
+    if state.get("log_prior") is not None and tau:
+        # logit adjustment: remove tau x the log sampling prior of class-boosted training
+        lp = torch.tensor(state["log_prior"], dtype=torch.float32)
+        head = model.fc2 if mode == "raster" else model.fc
+        with torch.no_grad():
+            head.bias -= tau * lp
+    notes = (f"Trained by training/train.py {mode} for {state['epoch']} epochs ({state['seconds'] / 60:.1f} min on "
+             f"{torch.get_num_threads()} CPU threads); validation split by key_id/index hash "
+             f"({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
+    extra = {"config": cfg, "epochs": state["epoch"], "minutes": round(state["seconds"] / 60, 1),
+             "logitAdjustmentTau": tau}
+    if mode == "raster":
+        extra["macs"] = model.macs()
+        return ex.export_model(model, out_dir, "raster-cnn", corpus.classes, "raster",
+                               f"28x28 CNN over all {len(corpus.classes)} Quick, Draw! classes", notes=notes,
+                               extra_training=extra)
+    extra["macsPerStep"] = model.macs_per_step()
+    return ex.export_model(model, out_dir, "stroke-rnn", corpus.classes, "strokes",
+                           f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(corpus.classes)} Quick, Draw! classes",
+                           notes=notes, extra_training=extra)
+
+
+# ------------------------------------------------------------------ ensemble
+def stroke_val_logprobs(models_dir: Path, corpus, subsets=("raw", "simplified", "npz")):
+    """Log-probabilities of the exported models (run from the files) on the stroke validation
+    subsets -> {subset: (raster_lp, stroke_lp, labels)}."""
+    rm = ex.SpecModel(models_dir, "raster-cnn")
+    sm = ex.SpecModel(models_dir, "stroke-rnn")
+    out = {}
+    for name in subsets:
+        labels, drawings = corpus.val[name]
+        if len(labels) == 0:
+            continue
+        xr = pl.raster_inputs(drawings).numpy()
+        xs = pl.sequence_inputs(drawings)
+        lr = np.stack([rm.run(x)["logits"] for x in xr])
+        ls = np.stack([sm.run(x)["logits"] for x in xs])
+        out[name] = (ex.log_softmax_np(lr), ex.log_softmax_np(ls), np.asarray(labels))
+    return out
+
+
+def choose_weight(lps) -> tuple[float, dict]:
+    """w maximising top-1 (ties: top-5) of w*raster + (1-w)*stroke log-probabilities over all
+    stroke validation drawings pooled."""
+    lr = np.concatenate([v[0] for v in lps.values()])
+    ls = np.concatenate([v[1] for v in lps.values()])
+    y = np.concatenate([v[2] for v in lps.values()])
+    best, table = None, {}
+    for w in np.round(np.arange(0.0, 1.0001, 0.05), 2):
+        r = pl.topk(torch.from_numpy(w * lr + (1 - w) * ls), y)
+        table[float(w)] = r
+        key = (r["top1"], r["top5"])
+        if best is None or key > best[0]:
+            best = (key, float(w))
+    return best[1], table
+
+
+def run_ensemble(models_dir: Path, corpus):
+    torch.set_num_threads(1)  # one drawing at a time: more threads only add overhead
+    lps = stroke_val_logprobs(models_dir, corpus)
+    w, table = choose_weight(lps)
+    log("ensemble: pooled stroke-validation top-1 by raster weight: " +
+        " ".join(f"{k:.2f}:{100 * v['top1']:.1f}" for k, v in table.items()))
+    spec = {"members": ["raster-cnn", "stroke-rnn"], "weights": [round(w, 2), round(1 - w, 2)]}
+    (Path(models_dir) / "ensemble.json").write_text(json.dumps(spec) + "\n")
+    log(f"ensemble: weights {spec['weights']} -> {Path(models_dir) / 'ensemble.json'}")
+    return spec
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["all", "raster", "strokes", "ensemble", "fixtures", "export"])
+    ap.add_argument("which", nargs="?", choices=["raster", "strokes"], help="for export")
+    ap.add_argument("--smoke", action="store_true", help="1 epoch on a tiny subset, export to a temp dir")
+    ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
+    ap.add_argument("--out", type=Path, default=None, help="export directory (default Models/)")
+    ap.add_argument("--fixtures", type=Path, default=None, help="parity fixture directory")
+    ap.add_argument("--run-dir", type=Path, default=Path("/tmp/sketchwise_runs"))
+    ap.add_argument("--minutes", type=float, default=30.0, help="training budget per model")
+    ap.add_argument("--epochs", type=int, default=None, help="fixed epoch count (overrides --minutes)")
+    ap.add_argument("--per-class", type=int, default=None, help="draws per class per epoch")
+    ap.add_argument("--eval-every", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=None,
+                    help="torch threads (default 2; 1 for --smoke; use 1 on a busy machine)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--boost-cap", type=float, default=None,
+                    help="max oversampling of data-rich classes (default 4 raster, 1 strokes)")
+    ap.add_argument("--tau", type=float, default=0.0,
+                    help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue from RUN_DIR/<model>/ckpt.pt; a finished run gets a new cosine cycle")
+    ap.add_argument("--restart-lr", type=float, default=0.5, help="peak lr of a new cycle, relative")
+    ap.add_argument("--checkpoint", type=Path, default=None, help="for export")
+    args = ap.parse_args(argv)
+    if args.threads is None:
+        args.threads = 1 if args.smoke else 2
+    torch.set_num_threads(args.threads)
+    if not (args.data / "quickdraw" / "categories.txt").exists():
+        sys.exit(f"no Quick, Draw! data under {args.data}/quickdraw (use --data)")
+    if args.smoke:
+        args.epochs = 1
+        args.eval_every = 1
+        if args.out is None:
+            args.out = Path(tempfile.mkdtemp(prefix="sketchwise_smoke_"))
+        if args.out.resolve() == MODELS.resolve():
+            sys.exit("--smoke never writes to Models/")
+        args.run_dir = args.out / "runs"
+        args.resume = False
+        if args.fixtures is None:
+            args.fixtures = args.out / "parity"
+    out = args.out or MODELS
+    fixtures = args.fixtures or FIXTURES
+    t0 = time.time()
+    log(f"data {args.data}, export to {out}")
+    corpus = build_corpus(args.data, classes_limit=None, per_class_limit=3 if args.smoke else None, log=log,
+                          use_cache=True)
+    log(f"split sizes: {corpus.sizes()}")
+    if args.command == "export":
+        ck = torch.load(args.checkpoint, weights_only=False)
+        mode = ck["mode"]
+        model = (RasterCNN if mode == "raster" else StrokeRNN)(len(corpus.classes), **ck["cfg"])
+        model.load_state_dict(ck["model"])
+        model.eval()
+        for p in export_trained(mode, model, ck["state"], ck["cfg"], corpus, out, args):
+            log(f"exported {p} ({p.stat().st_size} bytes)")
+        return
+    for mode in ("raster", "strokes"):
+        if args.command in (mode, "all"):
+            model, state, cfg = train_model(mode, corpus, args, args.run_dir / mode)
+            model.eval()
+            for p in export_trained(mode, model, state, cfg, corpus, out, args):
+                log(f"exported {p} ({p.stat().st_size} bytes)")
+    if args.command in ("ensemble", "all"):
+        run_ensemble(out, corpus)
+    if args.command in ("fixtures", "all"):
+        import fixtures as fx
+        for p in fx.write_fixtures(out, fixtures):
+            log(f"fixture {p} ({p.stat().st_size} bytes)")
+    log(f"done in {time.time() - t0:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
