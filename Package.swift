@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SketchwiseEvaluationTests",
-            dependencies: ["SketchwiseEvaluation", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseEvaluation", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseTestSupport"]
         ),
         .testTarget(
             name: "SketchwiseLibraryTests",
