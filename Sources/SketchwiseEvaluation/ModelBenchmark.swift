@@ -18,6 +18,12 @@ public struct ModelBenchmark: Sendable, Codable {
         /// Sketches per second, strokes to guesses, with `threads` threads in parallel.
         public var throughput: Double
         public var threads: Int
+        /// Sequence models only: milliseconds per inference on one fixed input of the model's
+        /// maximum length (`fixedLength` rows: the prepared sketches' rows concatenated in order,
+        /// cut there), for comparisons at a known T.
+        public var fixedLength: Int? = nil
+        public var p50InferenceFixedLength: Double? = nil
+        public var p99InferenceFixedLength: Double? = nil
     }
 
     public var sketches: Int
@@ -39,9 +45,15 @@ public struct ModelBenchmark: Sendable, Codable {
             }
             let inference = try inferenceTimes(recognizers: recognizers, kind: kind, sketches: sketches, rounds: rounds)
             let throughput = try parallelThroughput(recognizer, sketches: sketches, threads: threads)
-            figures.append(Figures(model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
-                                   p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
-                                   p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads))
+            var entry = Figures(model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
+                                p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
+                                p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads)
+            if kind == .strokes, let fixed = try fixedLengthTimes(recognizers.strokes, sketches: sketches, rounds: rounds) {
+                entry.fixedLength = fixed.length
+                entry.p50InferenceFixedLength = percentile(fixed.times, 0.5)
+                entry.p99InferenceFixedLength = percentile(fixed.times, 0.99)
+            }
+            figures.append(entry)
         }
         return ModelBenchmark(sketches: sketches.count, figures: figures)
     }
@@ -68,6 +80,31 @@ public struct ModelBenchmark: Sendable, Codable {
             }
         }
         return times
+    }
+
+    /// Inference alone on one input of the model's maximum length: the rows of the prepared
+    /// sketches concatenated in order and cut at `maxLength` (nil when they are fewer).
+    private static func fixedLengthTimes(_ member: ModelRecognizer, sketches: [StrokeSketch], rounds: Int) throws -> (length: Int, times: [Double])? {
+        guard let length = member.model.maxLength else { return nil }
+        let channels = member.model.inputShape[1]
+        var rows: [Float] = []
+        for sketch in sketches where rows.count < length * channels {
+            rows += try member.modelInput(for: sketch).values
+        }
+        guard rows.count >= length * channels else { return nil }
+        rows.removeLast(rows.count - length * channels)
+        let session = member.model.makeSession()
+        let shape = Shape.sequence(length: length, channels: channels)
+        var times: [Double] = []
+        try rows.withUnsafeBufferPointer { input in
+            for _ in 0..<10 { try session.run(input: input, shape: shape) { _ in } }   // warm up
+            for _ in 0..<rounds * max(100, sketches.count / 2) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try session.run(input: input, shape: shape) { _ in }
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        return (length, times)
     }
 
     private static func parallelThroughput(_ recognizer: SketchRecognizer, sketches: [StrokeSketch], threads: Int) throws -> Double {

@@ -22,6 +22,48 @@ import Testing
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
+    @Test(arguments: [(8, 5, 14, 14, 1), (8, 3, 7, 7, 1), (9, 4, 6, 9, 1), (4, 2, 5, 4, 0), (16, 3, 9, 7, 2), (8, 4, 3, 3, 1), (5, 6, 2, 2, 1)])
+    func conv2DWinogradMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, padding: Int) {
+        let g = Conv2DGeometry(channels: channels, height: height, width: width, outChannels: outChannels, window: Window(kernel: 3, stride: 1, padding: padding))
+        #expect(WinogradKernel.applies(to: g))
+        let input = randomFloats(channels * height * width, seed: 7).map { $0 * 2 }
+        let weight = randomFloats(outChannels * g.patchSize, seed: 8), bias = randomFloats(outChannels, seed: 9)
+        let filters = WinogradKernel.transformFilters(weight, outChannels: outChannels, channels: channels)
+        var expected = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), actual = expected
+        var scratch = [Float](repeating: .nan, count: WinogradGeometry(g).scratchCount)
+        Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
+        WinogradKernel.forward(g, input: input, filters: filters, bias: bias, activation: .none, pool: false, output: &actual, scratch: &scratch)
+        #expect(maxDifference(actual, expected) <= 2e-5)
+
+        // Fused relu and 2×2/2 max pooling.
+        let pool = Window(kernel: 2, stride: 2, padding: 0)
+        let (pooledHeight, pooledWidth) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))
+        var pooledExpected = [Float](repeating: .nan, count: outChannels * pooledHeight * pooledWidth), pooled = pooledExpected
+        PoolKernel.pool2D(.max, input: expected.map { max($0, 0) }, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool, output: &pooledExpected)
+        WinogradKernel.forward(g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &scratch)
+        #expect(maxDifference(pooled, pooledExpected) <= 2e-5)
+    }
+
+    @Test(arguments: [(1, 4, 9, 9, Window(kernel: 2, stride: 2, padding: 0)), (2, 3, 11, 7, Window(kernel: 3, stride: 2, padding: 0)), (3, 2, 6, 6, Window(kernel: 2, stride: 1, padding: 0))])
+    func conv2DPoolingEpilogueMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, pool: Window) {
+        let g = Conv2DGeometry(channels: channels, height: height, width: width, outChannels: outChannels, window: Window(kernel: 3, stride: 1, padding: 1))
+        let input = randomFloats(channels * height * width, seed: 11)
+        let weight = randomFloats(outChannels * g.patchSize, seed: 12), bias = randomFloats(outChannels, seed: 13)
+        var unpooled = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), conv = unpooled
+        var scratch = [Float](repeating: .nan, count: max(g.scratchCount, 1))
+        Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &conv)
+        Conv2DKernel.gemm(g, input: input, weight: weight, output: &unpooled, scratch: &scratch)
+        let count = outChannels * pool.outputSize(g.outHeight) * pool.outputSize(g.outWidth)
+        for activation in [Activation.none, .relu] {
+            var expected = [Float](repeating: .nan, count: count), actual = expected
+            PoolKernel.pool2D(.max, input: activation == .relu ? conv.map { max($0, 0) } : conv, channels: outChannels,
+                              height: g.outHeight, width: g.outWidth, window: pool, output: &expected)
+            Epilogue.maxPoolBias(unpooled, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
+                                 bias: bias, activation: activation, output: &actual)
+            #expect(maxDifference(actual, expected) <= 1e-5)
+        }
+    }
+
     @Test(arguments: [
         (9, 3, 4, Window(kernel: 5, stride: 1, padding: 2)), (7, 2, 3, Window(kernel: 3, stride: 2, padding: 0)),
         (5, 4, 2, Window(kernel: 1, stride: 1, padding: 0)), (3, 2, 2, Window(kernel: 3, stride: 1, padding: 4)),
@@ -35,12 +77,14 @@ import Testing
         var expected = [Float](repeating: .nan, count: g.outLength * outChannels), actual = expected
         var scratch = [Float](repeating: .nan, count: max(g.scratchCount, 1))
         Conv1DKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
-        Conv1DKernel.gemm(g, input: input, packedWeight: packed, output: &actual, scratch: &scratch)
+        let transposed = Conv1DKernel.transposed(packed: packed, outChannels: outChannels)
+        Conv1DKernel.gemm(g, input: input, weight: transposed, output: &actual, scratch: &scratch)
         Epilogue.biasPerColumn(&actual, rows: g.outLength, columns: outChannels, bias: bias, activation: .none)
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
-    @Test(arguments: [(1, 3, 5, true), (6, 4, 10, true), (17, 7, 16, false), (9, 2, 8, true), (3, 5, 19, false)])
+    /// (Hidden sizes 40 and 64 split the recurrent sgemv in parts, in alternating order.)
+    @Test(arguments: [(1, 3, 5, true), (6, 4, 10, true), (17, 7, 16, false), (9, 2, 8, true), (3, 5, 19, false), (7, 3, 64, true), (6, 5, 40, false)])
     func lstmGemmMatchesReference(length: Int, inputSize: Int, hidden: Int, bidirectional: Bool) {
         let directions = (0..<(bidirectional ? 2 : 1)).map { d in
             (weightIH: randomFloats(4 * hidden * inputSize, seed: 10 + UInt64(d)),
@@ -51,26 +95,56 @@ import Testing
         let input = randomFloats(length * inputSize, seed: 50).map { $0 * 3 }
         var expected = [Float](repeating: .nan, count: length * w.outputWidth), actual = expected
         var scratch = [Float](repeating: .nan, count: LSTMKernel.scratchCount(w, length: length))
+        #expect(hidden < 40 || LSTMKernel.recurrentPartRows(w) < hidden)
         LSTMKernel.reference(w, input: input, length: length, output: &expected)
         LSTMKernel.fast(w, input: input, length: length, output: &actual, scratch: &scratch)
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
-    @Test func fastMathMatchesLibm() {
-        let xs = stride(from: Float(-120), through: 120, by: 0.0173).map { $0 }
-        var worstExp: Float = 0, worstSigmoid: Float = 0, worstTanh: Float = 0
-        let width = FastMath.Vector.scalarCount
-        for start in stride(from: 0, to: xs.count - width, by: width) {
-            let x = FastMath.Vector(xs[start..<start + width])
-            let (e, s, t) = (FastMath.exp(x), FastMath.sigmoid(x), FastMath.tanh(x))
-            for lane in 0..<width {
-                let v = Double(x[lane])
-                if abs(v) <= 80 { worstExp = max(worstExp, Float(abs(Double(e[lane]) / Foundation.exp(v) - 1))) }
-                worstSigmoid = max(worstSigmoid, Float(abs(Double(s[lane]) - 1 / (1 + Foundation.exp(-v)))))
-                worstTanh = max(worstTanh, Float(abs(Double(t[lane]) - Foundation.tanh(v))))
+    /// Products too large for one OpenBLAS small-matrix call are cut into blocks of rows.
+    @Test(arguments: [(40, 300, 100), (9, 700, 200), (130, 64, 150)])
+    func blasGemmMatchesNaive(m: Int, n: Int, k: Int) {
+        let a = randomFloats(m * k, seed: 60), b = randomFloats(k * n, seed: 61), start = randomFloats(m * n, seed: 62)
+        var expected = [Float](repeating: 0, count: m * n)
+        for i in 0..<m {
+            for j in 0..<n {
+                var sum = 0.5 * Double(start[i * n + j])
+                for p in 0..<k { sum += Double(a[i * k + p]) * Double(b[p * n + j]) }
+                expected[i * n + j] = Float(sum)
             }
         }
-        #expect(worstExp < 5e-7 && worstSigmoid < 5e-7 && worstTanh < 1e-6)
+        var actual = start
+        BLAS.gemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: &actual, ldc: n, beta: 0.5)
+        #expect(maxDifference(actual, expected) <= 1e-4)
+    }
+
+    @Test func fastMathMatchesLibm() {
+        let xs = stride(from: Float(-120), through: 120, by: 0.0173).map { $0 }
+        let width = FastMath.Vector.scalarCount
+        var worstExp: Float = 0
+        for start in stride(from: 0, to: xs.count - width, by: width) {
+            let x = FastMath.Vector(xs[start..<start + width])
+            let e = FastMath.exp(x)
+            for lane in 0..<width where abs(x[lane]) <= 80 {
+                worstExp = max(worstExp, Float(abs(Double(e[lane]) / Foundation.exp(Double(x[lane])) - 1)))
+            }
+        }
+        #expect(worstExp < 5e-7)
+
+        // e^(−x) and e^(−2x) as the LSTM gates use them: arguments up to 29, then clamped.
+        var worstNegative: Float = 0
+        for start in stride(from: 0, to: xs.count - width, by: width) {
+            let x = FastMath.Vector(xs[start..<start + width])
+            let (single, double) = (FastMath.expNegative(x, upTo: 29), FastMath.expNegative(x, double: true, upTo: 29))
+            for lane in 0..<width {
+                let v = Double(x[lane])
+                for (got, argument) in [(single[lane], -v), (double[lane], -2 * v)] where argument >= -80 {
+                    let expected = Foundation.exp(min(argument, 29))
+                    worstNegative = max(worstNegative, Float(abs(Double(got) / expected - 1)))
+                }
+            }
+        }
+        #expect(worstNegative < 5e-7)
     }
 
     @Test func windowValidOutputsMatchBruteForce() {

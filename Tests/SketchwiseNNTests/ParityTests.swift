@@ -37,8 +37,13 @@ import Testing
     @Test func batchNormAndReluAreFoldedIntoConvolutionsAndDense() throws {
         let cnn = try Model(contentsOf: Fixtures.model("cnn"))
         let names = cnn.program.steps.map(\.name)
-        // conv1+bn1+relu1, conv2+bn2+relu2, conv3+relu3, bn_cat stays (after concat), fc1+bn_fc1+relu_fc1.
-        #expect(names.contains("relu1") && !names.contains("conv1") && !names.contains("bn1"))
+        // conv1+bn1+relu1+pool1 (max), conv2+bn2+relu2 (then an average pool), conv3+relu3, bn_cat stays
+        // (after concat), fc1+bn_fc1+relu_fc1.
+        #expect(names.contains("pool1") && !names.contains("relu1") && !names.contains("conv1") && !names.contains("bn1"))
+        #expect(names.contains("relu2") && names.contains("pool2"))
+        // conv2 (3×3, 6 channels) runs as Winograd F(2×2, 3×3); conv1 (1 channel) as im2col + sgemm.
+        let conv = { (name: String) in cnn.program.steps.first { $0.name == name }?.layer as? Conv2D }
+        #expect(conv("relu2")?.winogradFilters != nil && conv("pool1")?.winogradFilters == nil)
         #expect(names.contains("relu3") && names.contains("bn3") && names.contains("relu3b"))
         #expect(names.contains("bn_cat") && names.contains("relu_fc1") && !names.contains("bn_fc1"))
         #expect(cnn.program.steps.count < cnn.spec.layers.count - 6)

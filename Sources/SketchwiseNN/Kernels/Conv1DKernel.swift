@@ -13,6 +13,16 @@ struct Conv1DGeometry: Sendable {
 
 /// conv1d on `[T, C]` rows: plain loops (reference) and im2col + sgemm (fast).
 enum Conv1DKernel {
+    /// `[O, k·C]` weights (as `pack` returns them) transposed to `[k·C, O]`, the operand of `gemm`.
+    static func transposed(packed: [Float], outChannels: Int) -> [Float] {
+        let rowLength = packed.count / max(outChannels, 1)
+        var result = [Float](repeating: 0, count: packed.count)
+        for o in 0..<outChannels {
+            for i in 0..<rowLength { result[i * outChannels + o] = packed[o * rowLength + i] }
+        }
+        return result
+    }
+
     /// PyTorch's `[O, C, k]` weights reordered to `[O, k, C]`, the order of an im2col row.
     static func pack(weight: [Float], outChannels: Int, channels: Int, kernel: Int) -> [Float] {
         var packed = [Float](repeating: 0, count: weight.count)
@@ -47,9 +57,11 @@ enum Conv1DKernel {
         }
     }
 
-    /// `out[T', O] = im2col(in)[T', k·C] · packed[O, k·C]ᵀ`, without bias; `scratch` holds `g.scratchCount` floats.
+    /// `out[T', O] = im2col(in)[T', k·C] · weight[k·C, O]`, without bias (`weight` is `pack`'s
+    /// result `transposed`: no transpose in the sgemm, which lets OpenBLAS use its faster
+    /// small-matrix kernels); `scratch` holds `g.scratchCount` floats.
     static func gemm(
-        _ g: Conv1DGeometry, input: UnsafePointer<Float>, packedWeight: UnsafePointer<Float>,
+        _ g: Conv1DGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
         let matrix: UnsafePointer<Float>
@@ -61,7 +73,7 @@ enum Conv1DKernel {
         }
         BLAS.gemm(
             m: g.outLength, n: g.outChannels, k: g.patchSize, a: matrix, lda: g.patchSize,
-            b: packedWeight, ldb: g.patchSize, transposeB: true, c: output, ldc: g.outChannels)
+            b: weight, ldb: g.outChannels, c: output, ldc: g.outChannels)
     }
 
     /// Row `t` of the result is input rows `t·s − p ..< t·s − p + k` side by side, zeros outside the sequence.

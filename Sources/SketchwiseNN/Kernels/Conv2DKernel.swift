@@ -10,8 +10,14 @@ struct Conv2DGeometry: Sendable {
     var patchSize: Int { channels * window.kernel * window.kernel }
     /// A 1×1, stride-1, unpadded convolution reads its input as the im2col matrix directly.
     var isPointwise: Bool { window == Window(kernel: 1, stride: 1, padding: 0) }
-    /// Floats of scratch for the im2col matrix.
-    var scratchCount: Int { isPointwise ? 0 : patchSize * outHeight * outWidth }
+    /// Stride-1 convolutions copy im2col rows from a zero-padded copy of the input.
+    var padsInput: Bool { window.stride == 1 && window.padding > 0 }
+    var paddedHeight: Int { height + 2 * window.padding }
+    var paddedWidth: Int { width + 2 * window.padding }
+    /// Floats of scratch: the im2col matrix, then the padded input.
+    var scratchCount: Int {
+        isPointwise ? 0 : patchSize * outHeight * outWidth + (padsInput ? channels * paddedHeight * paddedWidth : 0)
+    }
 }
 
 /// conv2d: plain loops (reference) and im2col + sgemm (fast).
@@ -63,7 +69,11 @@ enum Conv2DKernel {
     }
 
     /// Row `(c·k + i)·k + j` of the result holds `in[c, y·s − p + i, x·s − p + j]` for every output `(y, x)`.
+    /// Stride-1 convolutions use the scratch after the matrix for a zero-padded copy of the input.
     static func im2col(_ g: Conv2DGeometry, input: UnsafePointer<Float>, into matrix: UnsafeMutablePointer<Float>) {
+        if g.window.stride == 1 {
+            return im2colUnitStride(g, input: input, into: matrix)
+        }
         let (k, s, p) = (g.window.kernel, g.window.stride, g.window.padding)
         let (outH, outW) = (g.outHeight, g.outWidth)
         var row = matrix
@@ -75,15 +85,43 @@ enum Conv2DKernel {
                     let xs = g.window.validOutputs(tap: j, size: g.width, outputs: outW)
                     if ys.count < outH || xs.count < outW { row.update(repeating: 0, count: outW * outH) }
                     for y in ys {
-                        let src = plane + (y * s - p + i) * g.width - p + j
-                        let dst = row + y * outW
-                        if s == 1 {
-                            (dst + xs.lowerBound).update(from: src + xs.lowerBound, count: xs.count)
-                        } else {
-                            for x in xs { dst[x] = src[x * s] }
-                        }
+                        let (src, dst) = (plane + (y * s - p + i) * g.width - p + j, row + y * outW)
+                        for x in xs { dst[x] = src[x * s] }
                     }
                     row += outH * outW
+                }
+            }
+        }
+    }
+
+    /// `im2col` for stride 1: the input is copied once into a zero-padded plane (unless unpadded),
+    /// then every matrix row is `outHeight` straight copies of `outWidth` floats, without bounds
+    /// checks (branchy per-row clipping and memmove calls per row cost more than the copying).
+    private static func im2colUnitStride(_ g: Conv2DGeometry, input: UnsafePointer<Float>, into matrix: UnsafeMutablePointer<Float>) {
+        let (k, p) = (g.window.kernel, g.window.padding)
+        let (outH, outW, width) = (g.outHeight, g.outWidth, g.paddedWidth)
+        let planeSize = g.paddedHeight &* width
+        let source: UnsafePointer<Float>
+        if g.padsInput {
+            // (One memset of everything measured faster than zeroing the borders.)
+            let padded = matrix + (g.patchSize &* outH &* outW)
+            padded.update(repeating: 0, count: g.channels &* planeSize)
+            for c in 0..<g.channels {
+                for y in 0..<g.height {
+                    Rows.copy(input + (c &* g.height &+ y) &* g.width, to: padded + (c &* planeSize &+ (y &+ p) &* width &+ p), count: g.width)
+                }
+            }
+            source = UnsafePointer(padded)
+        } else {
+            source = input
+        }
+        var row = matrix
+        for c in 0..<g.channels {
+            for i in 0..<k {
+                for j in 0..<k {
+                    let first = source + (c &* planeSize &+ i &* width &+ j)
+                    for y in 0..<outH { Rows.copy(first + y &* width, to: row + y &* outW, count: outW) }
+                    row += outH &* outW
                 }
             }
         }

@@ -12,6 +12,8 @@ struct Conv1D: FoldingLayer {
     let window: Window
     /// `[O, k, C]`.
     let weight: FloatBuffer
+    /// `weight` transposed, `[k·C, O]`: what the sgemm reads.
+    let gemmWeight: FloatBuffer
     let bias: FloatBuffer
     let activation: Activation
 
@@ -23,7 +25,9 @@ struct Conv1D: FoldingLayer {
         outputChannels = p.outChannels
         window = Window(kernel: p.kernel, stride: stride, padding: padding)
         let pytorchWeight = try weights.require("weight", shape: [p.outChannels, p.inChannels, p.kernel])
-        weight = FloatBuffer(Conv1DKernel.pack(weight: pytorchWeight, outChannels: p.outChannels, channels: p.inChannels, kernel: p.kernel))
+        let packed = Conv1DKernel.pack(weight: pytorchWeight, outChannels: p.outChannels, channels: p.inChannels, kernel: p.kernel)
+        weight = FloatBuffer(packed)
+        gemmWeight = FloatBuffer(Conv1DKernel.transposed(packed: packed, outChannels: p.outChannels))
         bias = try Self.readBias(weights, count: p.outChannels)
         activation = .none
     }
@@ -31,6 +35,7 @@ struct Conv1D: FoldingLayer {
     private init(_ other: Conv1D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation) {
         (inChannels, outputChannels, window) = (other.inChannels, other.outputChannels, other.window)
         (self.weight, self.bias, self.activation) = (weight, bias, activation)
+        gemmWeight = FloatBuffer(Conv1DKernel.transposed(packed: weight.array, outChannels: other.outputChannels))
     }
 
     func with(weight: FloatBuffer, bias: FloatBuffer, activation: Activation) -> Conv1D {
@@ -55,7 +60,7 @@ struct Conv1D: FoldingLayer {
 
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
         let g = geometry(inputs[0].shape)
-        Conv1DKernel.gemm(g, input: inputs[0].data, packedWeight: weight.base, output: output.data, scratch: scratch)
+        Conv1DKernel.gemm(g, input: inputs[0].data, weight: gemmWeight.base, output: output.data, scratch: scratch)
         Epilogue.biasPerColumn(output.data, rows: g.outLength, columns: outputChannels, bias: bias.base, activation: activation)
     }
 }

@@ -1,4 +1,8 @@
-/// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding on all sides; im2col + sgemm.
+/// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding on all sides; im2col + sgemm, or Winograd
+/// F(2×2, 3×3) for 3×3 stride-1 kernels over 4 or more channels (`WinogradKernel`). A following
+/// batchnorm and relu are folded in (`FoldingLayer`), and so is a following `maxpool2d`: the
+/// epilogue then pools, adds the bias and applies the relu in one pass over the sgemm's result
+/// (`max(x) + b` and `relu(max(x + b))` are `max(x + b)` and `max(relu(x + b))`).
 struct Conv2D: FoldingLayer {
     struct Params: Decodable {
         let inChannels, outChannels, kernel: Int
@@ -13,6 +17,10 @@ struct Conv2D: FoldingLayer {
     let weight: FloatBuffer
     let bias: FloatBuffer
     let activation: Activation
+    /// The window of a folded-in max pooling.
+    let pool: Window?
+    /// `[16, C, O]` Winograd-transformed filters, for the kernels `WinogradKernel` computes.
+    let winogradFilters: FloatBuffer?
 
     init(params p: Params, weights: LayerWeights) throws {
         let (stride, padding) = (p.stride ?? 1, p.padding ?? 0)
@@ -24,15 +32,42 @@ struct Conv2D: FoldingLayer {
         weight = FloatBuffer(try weights.require("weight", shape: [p.outChannels, p.inChannels, p.kernel, p.kernel]))
         bias = try Self.readBias(weights, count: p.outChannels)
         activation = .none
+        pool = nil
+        winogradFilters = Self.winograd(weight, window: window, outChannels: outputChannels, channels: inChannels)
     }
 
-    private init(_ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation) {
+    private init(_ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation, pool: Window?) {
         (inChannels, outputChannels, window) = (other.inChannels, other.outputChannels, other.window)
-        (self.weight, self.bias, self.activation) = (weight, bias, activation)
+        (self.weight, self.bias, self.activation, self.pool) = (weight, bias, activation, pool)
+        winogradFilters = weight === other.weight
+            ? other.winogradFilters : Self.winograd(weight, window: window, outChannels: outputChannels, channels: inChannels)
+    }
+
+    private static func winograd(_ weight: FloatBuffer, window: Window, outChannels: Int, channels: Int) -> FloatBuffer? {
+        let probe = Conv2DGeometry(channels: channels, height: 8, width: 8, outChannels: outChannels, window: window)
+        guard WinogradKernel.applies(to: probe) else { return nil }
+        return FloatBuffer(WinogradKernel.transformFilters(weight.array, outChannels: outChannels, channels: channels))
+    }
+
+    /// Whether this input goes through `WinogradKernel` (which pools only 2×2/2 itself).
+    private func usesWinograd(_ g: Conv2DGeometry) -> Bool {
+        winogradFilters != nil && WinogradKernel.applies(to: g) && (pool == nil || pool == Window(kernel: 2, stride: 2, padding: 0))
     }
 
     func with(weight: FloatBuffer, bias: FloatBuffer, activation: Activation) -> Conv2D {
-        Conv2D(self, weight: weight, bias: bias, activation: activation)
+        Conv2D(self, weight: weight, bias: bias, activation: activation, pool: pool)
+    }
+
+    func fused(with next: any Layer) -> (any Layer)? {
+        if pool != nil {
+            // Only a relu commutes with the max; a batchnorm may scale by a negative number.
+            guard next is ReLU, activation == .none else { return nil }
+            return with(weight: weight, bias: bias, activation: .relu)
+        }
+        if let maxPool = next as? MaxPool2D {
+            return Conv2D(self, weight: weight, bias: bias, activation: activation, pool: maxPool.window)
+        }
+        return folded(with: next)
     }
 
     func geometry(_ input: Shape) -> Conv2DGeometry {
@@ -46,14 +81,38 @@ struct Conv2D: FoldingLayer {
         guard g.outHeight > 0, g.outWidth > 0 else {
             throw LayerProblem(.layerShape, "input \(inputs[0]) is smaller than the \(window.kernel)×\(window.kernel) kernel")
         }
-        return .image(channels: outputChannels, height: g.outHeight, width: g.outWidth)
+        guard let pool else { return .image(channels: outputChannels, height: g.outHeight, width: g.outWidth) }
+        let (h, w) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))
+        guard h > 0, w > 0 else {
+            throw LayerProblem(.layerShape, "convolution output \(g.outHeight)×\(g.outWidth) is smaller than the \(pool.kernel)×\(pool.kernel) pooling window")
+        }
+        return .image(channels: outputChannels, height: h, width: w)
     }
 
-    func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int { geometry(inputs[0]).scratchCount }
+    /// Winograd's buffers, or the im2col matrix, then (when pooling) the unpooled result.
+    func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int {
+        let g = geometry(inputs[0])
+        if usesWinograd(g) { return WinogradGeometry(g).scratchCount }
+        return g.scratchCount + (pool == nil ? 0 : outputChannels * g.outHeight * g.outWidth)
+    }
 
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
         let g = geometry(inputs[0].shape)
-        Conv2DKernel.gemm(g, input: inputs[0].data, weight: weight.base, output: output.data, scratch: scratch)
-        Epilogue.biasPerRow(output.data, rows: outputChannels, columns: g.outHeight * g.outWidth, bias: bias.base, activation: activation)
+        if let winogradFilters, usesWinograd(g) {
+            WinogradKernel.forward(
+                g, input: inputs[0].data, filters: winogradFilters.base, bias: bias.base, activation: activation,
+                pool: pool != nil, output: output.data, scratch: scratch)
+            return
+        }
+        guard let pool else {
+            Conv2DKernel.gemm(g, input: inputs[0].data, weight: weight.base, output: output.data, scratch: scratch)
+            Epilogue.biasPerRow(output.data, rows: outputChannels, columns: g.outHeight * g.outWidth, bias: bias.base, activation: activation)
+            return
+        }
+        let unpooled = scratch + g.scratchCount
+        Conv2DKernel.gemm(g, input: inputs[0].data, weight: weight.base, output: unpooled, scratch: scratch)
+        Epilogue.maxPoolBias(
+            unpooled, channels: outputChannels, height: g.outHeight, width: g.outWidth, window: pool,
+            bias: bias.base, activation: activation, output: output.data)
     }
 }

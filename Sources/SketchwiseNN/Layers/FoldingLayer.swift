@@ -11,7 +11,10 @@ protocol FoldingLayer: Layer {
 }
 
 extension FoldingLayer {
-    func fused(with next: any Layer) -> (any Layer)? {
+    func fused(with next: any Layer) -> (any Layer)? { folded(with: next) }
+
+    /// This layer with `next` folded in, if `next` is a batchnorm of its channels or a relu.
+    func folded(with next: any Layer) -> Self? {
         guard activation == .none else { return nil }
         if let norm = next as? BatchNorm, norm.channels == outputChannels {
             let rowLength = weight.count / outputChannels

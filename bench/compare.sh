@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Swift runtime vs ONNX Runtime vs PyTorch on the same weights and inputs, one thread each.
+# Dev-only: not part of the tests or CI. See bench/compare.py for what is measured and how.
+#
+#   bench/compare.sh [--models DIR | --random] [--rounds N] [--sketches N] [--scratch PATH]
+#
+#   --models DIR   folder with raster-cnn.{json,safetensors} and stroke-rnn.{json,safetensors}
+#                  (default: Models/ when both are there, else --random)
+#   --random       the architectures of training/train.py with random weights, in a temp folder
+#   --rounds N     interleaved rounds, the median is reported (default 5)
+#   --sketches N   real drawings timed (default 345: one per class)
+#   --scratch PATH SwiftPM scratch path of the release build (default .build-bench; never the
+#                  lead's .build)
+#   --data DIR     Quick, Draw! raw ndjson folder (default ../shared/data/quickdraw/raw)
+# Installs onnx and onnxruntime with pip when missing. Nothing is written into the repo but the
+# scratch build folder; drawings and ONNX files go to a temporary folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+models="" random=0 rounds=5 sketches=345 scratch=".build-bench" data="../shared/data/quickdraw/raw"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --models) models="$2"; shift 2 ;;
+        --random) random=1; shift ;;
+        --rounds) rounds="$2"; shift 2 ;;
+        --sketches) sketches="$2"; shift 2 ;;
+        --scratch) scratch="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+        *) echo "unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+python3 -c "import onnx, onnxruntime" 2>/dev/null || python3 -m pip install -q onnx onnxruntime
+
+swift build -c release --scratch-path "$scratch" --product sketchwise >&2
+binary="$scratch/release/sketchwise"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/sketchwise-compare.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/models"
+make_random=()
+if [ -z "$models" ] && [ "$random" = 0 ] && [ -f Models/raster-cnn.json ] && [ -f Models/stroke-rnn.json ]; then
+    models="Models"
+fi
+if [ -n "$models" ]; then
+    for f in raster-cnn.json raster-cnn.safetensors stroke-rnn.json stroke-rnn.safetensors; do
+        [ -f "$models/$f" ] || { echo "$models/$f is missing" >&2; exit 1; }
+        ln -s "$(cd "$models" && pwd)/$f" "$work/models/$f"
+    done
+    if [ -f "$models/ensemble.json" ]; then
+        ln -s "$(cd "$models" && pwd)/ensemble.json" "$work/models/ensemble.json"
+    else
+        echo '{"members": ["raster-cnn", "stroke-rnn"], "weights": [0.5, 0.5]}' > "$work/models/ensemble.json"
+    fi
+    echo "models: $models" >&2
+else
+    make_random=(--make-random)
+    echo "models: random weights, architectures of training/train.py" >&2
+fi
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
+python3 bench/compare.py --models "$work/models" "${make_random[@]}" --work "$work" --swift "$binary" \
+    --raw "$data" --rounds "$rounds" --sketches "$sketches"
