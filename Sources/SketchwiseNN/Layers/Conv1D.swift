@@ -1,11 +1,7 @@
 /// `conv1d` over a sequence: `[T, C]` → `[T', O]`, zero padding at both ends; im2col + sgemm.
 /// PyTorch's `[O, C, k]` weights are reordered to `[O, k, C]` at load.
 struct Conv1D: FoldingLayer {
-    struct Params: Decodable {
-        let inChannels, outChannels, kernel: Int
-        var stride: Int? = 1
-        var padding: Int? = 0
-    }
+    typealias Params = ConvolutionParams
 
     static let typeName = "conv1d"
     let inChannels, outputChannels: Int

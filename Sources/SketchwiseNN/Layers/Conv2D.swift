@@ -4,11 +4,7 @@
 /// epilogue then pools, adds the bias and applies the relu in one pass over the sgemm's result
 /// (`max(x) + b` and `relu(max(x + b))` are `max(x + b)` and `max(relu(x + b))`).
 struct Conv2D: FoldingLayer {
-    struct Params: Decodable {
-        let inChannels, outChannels, kernel: Int
-        var stride: Int? = 1
-        var padding: Int? = 0
-    }
+    typealias Params = ConvolutionParams
 
     static let typeName = "conv2d"
     let inChannels, outputChannels: Int
