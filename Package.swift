@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // The sketch model and its geometry. No I/O.
@@ -35,7 +38,9 @@ let package = Package(
         // FreeType and Cairo's FreeType font backend (colour emoji glyphs), as a module.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
-        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo", "CRSVG", "CFreeType"]),
+        // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"]),
         // OpenBLAS (cblas), as a module.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
@@ -53,6 +58,23 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Guesses plus pictures for a sketch: providers (local library, web image search), the
+        // service and the latest-wins query pipeline.
+        .target(
+            name: "SketchwiseSuggestions",
+            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary"]
+        ),
+        // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
+        .target(
+            name: "SketchwiseServer",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Web"]
+        ),
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
@@ -68,8 +90,9 @@ let package = Package(
             name: "sketchwise",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
-                "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary",
+                "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).

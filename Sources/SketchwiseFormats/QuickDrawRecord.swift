@@ -48,11 +48,7 @@ extension QuickDrawRecord {
         guard case let .array(strokesJSON)? = object["drawing"] else {
             throw RecordError("missing \"drawing\": a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]")
         }
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(strokesJSON.count)
-        for (index, strokeJSON) in strokesJSON.enumerated() {
-            strokes.append(try Self.stroke(strokeJSON, index: index))
-        }
+        let strokes = try Self.strokes(strokesJSON)
         let word: String
         switch object["word"] {
         case let .string(w)?: word = w
@@ -71,6 +67,17 @@ extension QuickDrawRecord {
         self.keyID = keyID
         self.drawing = StrokeSketch(strokes: strokes, label: word)
         self.extraFields = object.filter { !Self.knownKeys.contains($0.key) }
+    }
+
+    /// Parses Quick, Draw! strokes, `[[[x…],[y…]] or [[x…],[y…],[t…]], …]`, checking every
+    /// number (finite, within ±1e9) and that each stroke's arrays have one length.
+    public static func strokes(_ json: [JSONValue]) throws(RecordError) -> [Stroke] {
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(json.count)
+        for (index, strokeJSON) in json.enumerated() {
+            strokes.append(try stroke(strokeJSON, index: index))
+        }
+        return strokes
     }
 
     private static func stroke(_ json: JSONValue, index: Int) throws(RecordError) -> Stroke {

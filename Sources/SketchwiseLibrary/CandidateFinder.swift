@@ -11,14 +11,19 @@ public struct IndexedPicture: Sendable, Equatable, Codable, FetchableRecord {
     public var embedding: [Float]
     /// The raster model's most probable classes for the picture.
     public var topClasses: [Guess]
+    /// The width of the picture's ink box over its height.
+    public var aspect: Double
 
-    public init(id: String, source: LibrarySource, title: String, keywords: [String], embedding: [Float], topClasses: [Guess]) {
+    public init(
+        id: String, source: LibrarySource, title: String, keywords: [String], embedding: [Float], topClasses: [Guess], aspect: Double = 1
+    ) {
         self.id = id
         self.source = source
         self.title = title
         self.keywords = keywords
         self.embedding = embedding
         self.topClasses = topClasses
+        self.aspect = aspect
     }
 
     /// The words that say what the picture shows: the title's, then each keyword's, kept apart so
@@ -35,7 +40,7 @@ public struct IndexedPicture: Sendable, Equatable, Codable, FetchableRecord {
         let item = try LibraryItem(row: row)
         self.init(
             id: item.id, source: item.source, title: item.title, keywords: item.keywords,
-            embedding: item.embeddingVector, topClasses: item.topClasses
+            embedding: item.embeddingVector, topClasses: item.topClasses, aspect: item.aspect
         )
     }
 }
@@ -45,7 +50,7 @@ extension LibraryDatabase {
     public func pictures() throws(LibraryError) -> [IndexedPicture] {
         try read { db in
             try IndexedPicture.fetchAll(db, sql: """
-                SELECT id, source, path, title, sourceTitle, keywords, licence, embedding, topClasses,
+                SELECT id, source, path, title, sourceTitle, keywords, licence, aspect, embedding, topClasses,
                        fileHash, fileSize, fileModified, pipeline, x'' AS thumbnail, x'' AS raster, 0 AS rasterSize
                 FROM item ORDER BY id
                 """)
@@ -57,6 +62,8 @@ extension LibraryDatabase {
 public enum MatchReason: Sendable, Hashable, Codable {
     /// Its title or a keyword contains this word of the class's synonyms.
     case synonym(String)
+    /// A web image search for the class's name found it.
+    case webSearch
     /// The raster model gives the class this probability among the picture's top classes.
     case predictedClass(Double)
 }

@@ -45,7 +45,7 @@ public struct IndexBuilder: Sendable {
         guard (1...64).contains(threads), (1...100_000).contains(batchSize) else {
             throw LibraryError("threads must be within 1…64 and the batch size within 1…100000")
         }
-        let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize)"
+        let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect"
         let emojiFont = sources.contains(.emoji) ? locations.emojiFont : nil
         if let emojiFont, !FileManager.default.fileExists(atPath: emojiFont.path) {
             throw LibraryError("emoji font \(emojiFont.path) not found: install fonts-noto-color-emoji (scripts/install-deps.sh) or pass another font")

@@ -103,7 +103,7 @@ final class IndexWorker {
         let (embedding, top) = try embedder.describe(picture.raster)
         return .indexed(LibraryItem(
             id: id, source: source, path: path, title: title, sourceTitle: sourceTitle, keywords: keywords, licence: licence,
-            thumbnail: Data(picture.thumbnailPNG), raster: picture.raster, embedding: embedding, topClasses: top, file: file
+            thumbnail: Data(picture.thumbnailPNG), aspect: picture.aspect, raster: picture.raster, embedding: embedding, topClasses: top, file: file
         ))
     }
 }

@@ -35,6 +35,11 @@ extension LibraryDatabase {
                 t.column("pipeline", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: picture aspect") { db in
+            try db.alter(table: LibraryItem.databaseTableName) { t in
+                t.add(column: "aspect", .double).notNull().defaults(to: 1)
+            }
+        }
         return migrator
     }
 }

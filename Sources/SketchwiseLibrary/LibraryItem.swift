@@ -22,6 +22,8 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var licence: String
     /// The colour picture as a PNG, fitted like ``raster``.
     public var thumbnail: Data
+    /// The width of the picture's ink box over its height.
+    public var aspect: Double
     /// The outline rendered by the picture recipe at the raster model's size, ink 255 on 0, row-major.
     public var raster: Data
     public var rasterSize: Int
@@ -36,7 +38,7 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
 
     public init(
         id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?, keywords: [String], licence: String,
-        thumbnail: Data, raster: GrayImage, embedding: [Float], topClasses: [Guess], file: FileStamp
+        thumbnail: Data, aspect: Double, raster: GrayImage, embedding: [Float], topClasses: [Guess], file: FileStamp
     ) {
         self.id = id
         self.source = source
@@ -46,6 +48,7 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
         self.keywords = keywords
         self.licence = licence
         self.thumbnail = thumbnail
+        self.aspect = aspect
         self.raster = Data(raster.pixels)
         self.rasterSize = raster.width
         self.embedding = Data(embedding.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })

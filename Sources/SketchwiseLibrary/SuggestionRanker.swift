@@ -10,11 +10,30 @@ public struct Suggestion: Sendable, Equatable, Codable {
     public var probability: Double
     /// The cosine similarity of the sketch's embedding and the picture's (negative taken as 0).
     public var similarity: Double
-    public var source: LibrarySource
+    /// Where the picture comes from: a ``LibrarySource`` name (`clipart`, `emoji`) or `web`.
+    public var source: String
+    /// The picture's id in its source (for the web, the image's address).
     public var itemID: String
     public var title: String
+    /// The width of the picture's ink box over its height.
+    public var aspect: Double
     /// Why the picture is a candidate for ``label``.
     public var reason: MatchReason
+
+    public init(
+        label: String, score: Double, probability: Double, similarity: Double, source: String, itemID: String, title: String,
+        aspect: Double, reason: MatchReason
+    ) {
+        self.label = label
+        self.score = score
+        self.probability = probability
+        self.similarity = similarity
+        self.source = source
+        self.itemID = itemID
+        self.title = title
+        self.aspect = aspect
+        self.reason = reason
+    }
 }
 
 /// Orders the candidates of a sketch's guesses by how much their pictures look like the sketch.
@@ -64,13 +83,14 @@ public struct SuggestionRanker: Sendable {
             let similarity = max(0, similarity)
             return Suggestion(
                 label: guess.label, score: guess.probability * similarity, probability: guess.probability, similarity: similarity,
-                source: candidate.picture.source, itemID: candidate.picture.id, title: candidate.picture.title, reason: candidate.reason
+                source: candidate.picture.source.rawValue, itemID: candidate.picture.id, title: candidate.picture.title,
+                aspect: candidate.picture.aspect, reason: candidate.reason
             )
         }
     }
 
     /// The cosine of two vectors; nil when their lengths differ or either is zero or not finite.
-    static func cosine(_ a: [Float], _ b: [Float]) -> Double? {
+    public static func cosine(_ a: [Float], _ b: [Float]) -> Double? {
         guard a.count == b.count, !a.isEmpty else { return nil }
         var (dot, aa, bb) = (0.0, 0.0, 0.0)
         for i in a.indices {

@@ -1,18 +1,26 @@
 import CCairo
 
-/// A square Cairo ARGB32 image surface reused from drawing to drawing. Each drawing gets a fresh
-/// Cairo context, so an error a drawing leaves in its context never reaches the next one.
+/// A Cairo ARGB32 image surface (square unless made otherwise) reused from drawing to drawing.
+/// Each drawing gets a fresh Cairo context, so an error a drawing leaves in its context never
+/// reaches the next one.
 final class ColourSurface {
+    /// The width (the side of a square surface).
     let side: Int
+    let height: Int
     let surface: OpaquePointer
     /// Bytes from one row to the next.
     let stride: Int
 
-    init(side: Int) throws(RasterError) {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side)),
+    convenience init(side: Int) throws(RasterError) {
+        try self.init(width: side, height: side)
+    }
+
+    init(width: Int, height: Int) throws(RasterError) {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
-        else { throw RasterError("cairo cannot create a \(side)×\(side) colour surface") }
-        self.side = side
+        else { throw RasterError("cairo cannot create a \(width)×\(height) colour surface") }
+        self.side = width
+        self.height = height
         self.surface = surface
         self.stride = Int(cairo_image_surface_get_stride(surface))
     }

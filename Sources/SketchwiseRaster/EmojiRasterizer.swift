@@ -47,6 +47,19 @@ public final class EmojiRasterizer {
     /// Renders the font's glyph for `scalar`.
     /// - Throws: ``PictureError`` when the font has no such glyph or it shows nothing.
     public func render(_ scalar: Unicode.Scalar) throws(PictureError) -> RenderedPicture {
+        let (width, height, drawing) = try glyph(scalar)
+        return try canvas.render(width: width, height: height, drawing)
+    }
+
+    /// The glyph in colour, cropped to its ink, longer side `maxSide` pixels.
+    /// - Throws: ``PictureError`` as ``render(_:)``.
+    public func picture(_ scalar: Unicode.Scalar, maxSide: Int) throws(PictureError) -> PicturePNG {
+        let (width, height, drawing) = try glyph(scalar)
+        return try canvas.picture(width: width, height: height, maxSide: maxSide, drawing)
+    }
+
+    /// The glyph's size and how to draw it with its top-left corner at the origin.
+    private func glyph(_ scalar: Unicode.Scalar) throws(PictureError) -> (Double, Double, PictureCanvas.Drawing) {
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
         let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
         guard index != 0 else { throw PictureError(.unreadable, "the font has no glyph for \(code)") }
@@ -55,10 +68,11 @@ public final class EmojiRasterizer {
         cairo_scaled_font_glyph_extents(scaledFont, &glyph, 1, &extents)
         glyph.x = -extents.x_bearing
         glyph.y = -extents.y_bearing
-        return try canvas.render(width: extents.width, height: extents.height) { cr in
-            cairo_set_scaled_font(cr, scaledFont)
+        let font = scaledFont
+        return (extents.width, extents.height, { cr in
+            cairo_set_scaled_font(cr, font)
             cairo_show_glyphs(cr, &glyph, 1)
-        }
+        })
     }
 }
 

@@ -1,4 +1,5 @@
 import CCairo
+import SketchwiseCore
 
 /// A matrix drawn as a heat map (white 0 … dark blue 1) with a title, axis labels when there are
 /// few enough rows to read them, and lines of notes beside it — for confusion matrices and
@@ -11,13 +12,20 @@ public struct HeatmapPicture: Sendable {
     public var columnLabels: [String]
     /// Text lines printed to the right of the map (for example the largest confusions).
     public var notes: [String]
+    /// Pictures (ink 255 on 0) of the rows of a square map, shown on both axes, such as the
+    /// drawings of a similarity map; used when there is one per row.
+    public var thumbnails: [GrayImage]
 
-    public init(title: String, values: [[Double]], rowLabels: [String] = [], columnLabels: [String] = [], notes: [String] = []) {
+    public init(
+        title: String, values: [[Double]], rowLabels: [String] = [], columnLabels: [String] = [], notes: [String] = [],
+        thumbnails: [GrayImage] = []
+    ) {
         self.title = title
         self.values = values
         self.rowLabels = rowLabels
         self.columnLabels = columnLabels
         self.notes = notes
+        self.thumbnails = thumbnails
     }
 
     /// Writes the picture as PNG; cells are `cellSize` pixels square.
@@ -28,7 +36,8 @@ public struct HeatmapPicture: Sendable {
         }
         let cell = Double(cellSize ?? max(2, min(24, 900 / max(rows, columns))))
         let showLabels = cell >= 10 && rowLabels.count == rows && columnLabels.count == columns
-        let labelSpace = showLabels ? 140.0 : 20.0
+        let showThumbnails = cell >= 16 && rows == columns && thumbnails.count == rows
+        let labelSpace = (showLabels ? 140.0 : 20.0) + (showThumbnails ? cell + 4 : 0)
         let mapWidth = cell * Double(columns), mapHeight = cell * Double(rows)
         let notesWidth = notes.isEmpty ? 0.0 : 420.0
         let width = Int(labelSpace + mapWidth + 20 + notesWidth), height = Int(60 + labelSpace + mapHeight + 20)
@@ -74,6 +83,13 @@ public struct HeatmapPicture: Sendable {
                 cairo_restore(cr)
             }
         }
+        if showThumbnails {
+            for (i, image) in thumbnails.enumerated() {
+                let along = Double(i) * cell
+                Self.draw(image, on: cr, x: left - cell - 2, y: top + along, side: cell)
+                Self.draw(image, on: cr, x: left + along, y: top - cell - 2, side: cell)
+            }
+        }
         cairo_set_font_size(cr, 12)
         for (i, line) in notes.enumerated() {
             cairo_move_to(cr, left + mapWidth + 20, top + 14 + Double(i) * 16)
@@ -84,5 +100,28 @@ public struct HeatmapPicture: Sendable {
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RasterError("cannot write PNG \(path): \(String(cString: cairo_status_to_string(status)))")
         }
+    }
+
+    /// Draws a grayscale picture (ink 255 on 0) as dark ink on white into a square.
+    private static func draw(_ image: GrayImage, on cr: OpaquePointer, x: Double, y: Double, side: Double) {
+        guard image.width > 0, image.height > 0,
+              let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.width), Int32(image.height))
+        else { return }
+        defer { cairo_surface_destroy(surface) }
+        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
+        let pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!).assumingMemoryBound(to: UInt32.self)
+        for row in 0..<image.height {
+            for column in 0..<image.width {
+                let v = UInt32(255 - image.pixels[row * image.width + column])
+                pixels[row * stride + column] = v << 16 | v << 8 | v
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, side / Double(image.width), side / Double(image.height))
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
     }
 }

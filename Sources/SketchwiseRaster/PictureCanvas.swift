@@ -55,9 +55,34 @@ final class PictureCanvas {
         let raster = outline()
         guard raster.pixels.contains(where: { $0 > 0 }) else { throw PictureError(.blank, "no outline: nothing contrasts enough") }
         do {
-            return RenderedPicture(raster: raster, thumbnailPNG: try thumbnailPNG())
+            return RenderedPicture(raster: raster, thumbnailPNG: try thumbnailPNG(), aspect: box.width / box.height)
         } catch {
             throw PictureError(.renderFailed, error.description)
+        }
+    }
+
+    /// The picture in colour, cropped to its ink box and scaled so that its longer side is
+    /// `maxSide` pixels.
+    func picture(width: Double, height: Double, maxSide: Int, _ drawing: Drawing) throws(PictureError) -> PicturePNG {
+        guard width.isFinite, height.isFinite, width > 0, height > 0, max(width, height) / min(width, height) < 1e6 else {
+            throw PictureError(.noSize, "size \(width)×\(height)")
+        }
+        guard (1...4096).contains(maxSide) else { throw PictureError(.renderFailed, "picture side \(maxSide) is outside 1…4096") }
+        let box = try inkBox(width: width, height: height, drawing)
+        let scale = Double(maxSide) / max(box.width, box.height)
+        let (w, h) = (max(1, Int((box.width * scale).rounded())), max(1, Int((box.height * scale).rounded())))
+        do {
+            let surface = try ColourSurface(width: w, height: h)
+            try drawChecked(on: surface) { cr throws(PictureError) in
+                cairo_scale(cr, scale, scale)
+                cairo_translate(cr, -box.minX, -box.minY)
+                try drawing(cr)
+            }
+            return PicturePNG(bytes: try surface.pngBytes(), width: w, height: h)
+        } catch let error as PictureError {
+            throw error
+        } catch {
+            throw PictureError(.renderFailed, "\(error)")
         }
     }
 

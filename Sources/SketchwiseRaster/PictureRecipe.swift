@@ -67,13 +67,23 @@ public struct RenderedPicture: Sendable {
     public var raster: GrayImage
     /// The colour picture as a PNG with transparency, fitted like the raster.
     public var thumbnailPNG: [UInt8]
+    /// The width of the picture's ink box over its height.
+    public var aspect: Double
+}
+
+/// A picture drawn in colour, cropped to its ink box, for placing on a canvas.
+public struct PicturePNG: Sendable {
+    /// PNG bytes with transparency.
+    public var bytes: [UInt8]
+    public var width: Int
+    public var height: Int
 }
 
 /// Why a picture cannot be rendered.
 public struct PictureError: Error, Sendable, CustomStringConvertible, Equatable {
     public enum Reason: String, Sendable, CaseIterable, Codable {
-        /// Not a document the renderer can read (broken XML, not SVG, empty file).
-        case unreadable = "not a readable SVG"
+        /// Not a file the renderer can read (broken XML, not SVG, not an image, empty file).
+        case unreadable = "unreadable"
         /// No usable width, height or viewBox.
         case noSize = "no usable size"
         /// Nothing visible: no pixel differs from white.

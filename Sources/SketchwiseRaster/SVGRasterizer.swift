@@ -18,32 +18,49 @@ public final class SVGRasterizer {
     /// - Throws: ``PictureError`` for a document librsvg cannot read, one with neither a page nor
     ///   ink, one that shows nothing, or one whose drawing fails.
     public func render(_ bytes: [UInt8]) throws(PictureError) -> RenderedPicture {
+        try withDocument(bytes) { width, height, drawing throws(PictureError) in
+            try canvas.render(width: width, height: height, drawing)
+        }
+    }
+
+    /// The document drawn in colour, cropped to its ink, longer side `maxSide` pixels.
+    /// - Throws: ``PictureError`` as ``render(_:)``.
+    public func picture(_ bytes: [UInt8], maxSide: Int) throws(PictureError) -> PicturePNG {
+        try withDocument(bytes) { width, height, drawing throws(PictureError) in
+            try canvas.picture(width: width, height: height, maxSide: maxSide, drawing)
+        }
+    }
+
+    /// Reads the document and calls `body` with its size and how to draw it.
+    private func withDocument<T>(
+        _ bytes: [UInt8], _ body: (Double, Double, PictureCanvas.Drawing) throws(PictureError) -> T
+    ) throws(PictureError) -> T {
         guard !bytes.isEmpty else { throw PictureError(.unreadable, "empty file") }
         var error: UnsafeMutablePointer<GError>?
         let handle = bytes.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
-        guard let handle else { throw PictureError(.unreadable, Self.consume(error)) }
+        guard let handle else { throw PictureError(.unreadable, GLibError.message(consuming: error)) }
         defer { g_object_unref(handle) }
         if let (width, height) = Self.pageSize(handle) {
-            return try render(width: width, height: height) { rsvg_handle_render_document(handle, $0, $1, $2) }
+            return try body(width, height, Self.drawing(width: width, height: height) { rsvg_handle_render_document(handle, $0, $1, $2) })
         }
         var ink = RsvgRectangle(), logical = RsvgRectangle()
         guard rsvg_handle_get_geometry_for_element(handle, nil, &ink, &logical, &error) != 0 else {
-            throw PictureError(.noSize, Self.consume(error))
+            throw PictureError(.noSize, GLibError.message(consuming: error))
         }
         guard ink.width > 0, ink.height > 0 else { throw PictureError(.noSize, "no size, no viewBox and no ink") }
-        return try render(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) }
+        return try body(ink.width, ink.height, Self.drawing(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) })
     }
 
-    /// Renders a picture of `width`×`height` that librsvg draws with `draw` into a viewport of
-    /// that size (the context, the viewport, the error).
-    private func render(
+    /// A picture of `width`×`height` that librsvg draws with `draw` into a viewport of that size
+    /// (the context, the viewport, the error).
+    private static func drawing(
         width: Double, height: Double,
-        _ draw: (OpaquePointer, UnsafePointer<RsvgRectangle>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> gboolean
-    ) throws(PictureError) -> RenderedPicture {
-        try canvas.render(width: width, height: height) { cr throws(PictureError) in
+        _ draw: @escaping (OpaquePointer, UnsafePointer<RsvgRectangle>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> gboolean
+    ) -> PictureCanvas.Drawing {
+        { cr throws(PictureError) in
             var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
             var error: UnsafeMutablePointer<GError>?
-            guard draw(cr, &viewport, &error) != 0 else { throw PictureError(.renderFailed, Self.consume(error)) }
+            guard draw(cr, &viewport, &error) != 0 else { throw PictureError(.renderFailed, GLibError.message(consuming: error)) }
         }
     }
 
@@ -58,12 +75,5 @@ public final class SVGRasterizer {
         rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &w, &hasHeight, &h, &hasViewBox, &viewBox)
         guard hasViewBox != 0, viewBox.width > 0, viewBox.height > 0 else { return nil }
         return (viewBox.width, viewBox.height)
-    }
-
-    /// The message of a GError, which is freed.
-    private static func consume(_ error: UnsafeMutablePointer<GError>?) -> String {
-        guard let error else { return "librsvg gave no reason" }
-        defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) } ?? "librsvg gave no reason"
     }
 }

@@ -21,10 +21,14 @@ public final class EnsembleRecognizer: Sendable {
     public var labels: [String] { members[0].labels }
 
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
+        combine(try members.map { try $0.logProbabilities(sketch) })
+    }
+
+    /// The ensemble's answer from its members' answers (one per member, in member order).
+    public func combine(_ answers: [LogProbabilities]) -> LogProbabilities {
         var combined = [Float](repeating: 0, count: labels.count)
-        for (member, weight) in zip(members, weights) {
-            let values = try member.logProbabilities(sketch).values
-            for i in combined.indices { combined[i] += weight * values[i] }
+        for (answer, weight) in zip(answers, weights) {
+            for i in combined.indices { combined[i] += weight * answer.values[i] }
         }
         return combined.withUnsafeBufferPointer { LogProbabilities(labels: labels, logits: $0) }
     }

@@ -76,6 +76,18 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
+    /// Log-probabilities and, for models that declare one, the embedding of a sketch, from a
+    /// single run of the model.
+    public func describe(_ sketch: StrokeSketch) throws -> (logProbabilities: LogProbabilities, embedding: [Float]?) {
+        let simplified = try Self.simplified(sketch)
+        return try pool.with { worker in
+            let shape = try prepare(simplified, in: worker)
+            return try run(worker, shape: shape) { output in
+                (LogProbabilities(labels: model.labels, logits: output.logits), output.embedding.map(Array.init))
+            }
+        }
+    }
+
     /// The embedding of an image of the model's size (0 background … 255 ink), such as a
     /// picture rendered by the raster recipe's conventions.
     public func embedding(_ image: GrayImage) throws -> [Float] {

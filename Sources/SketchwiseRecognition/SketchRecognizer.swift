@@ -84,8 +84,37 @@ public struct SketchRecognizer: Sendable {
         try logProbabilities(sketch).top(top)
     }
 
+    /// The `top` most probable labels and the embedding of a sketch, running the raster CNN only
+    /// once for both (the ensemble reuses its raster member's run).
+    public func analyze(_ sketch: StrokeSketch, top: Int = 5) throws -> SketchAnalysis {
+        let raster = try models.raster.describe(sketch)
+        guard let embedding = raster.embedding else { throw RecognitionError("model \(models.raster.name) has no embedding output") }
+        let answer: LogProbabilities = switch kind {
+        case .raster: raster.logProbabilities
+        case .strokes: try models.strokes.logProbabilities(sketch)
+        case .ensemble:
+            models.ensemble.combine(try models.ensemble.members.map { member in
+                member === models.raster ? raster.logProbabilities : try member.logProbabilities(sketch)
+            })
+        }
+        return SketchAnalysis(guesses: answer.top(top), embedding: embedding)
+    }
+
     /// The sketch's embedding for visual similarity (always from the raster CNN).
     public func embedding(_ sketch: StrokeSketch) throws -> [Float] {
         try models.raster.embedding(sketch)
+    }
+}
+
+/// What the recogniser makes of a sketch: its guesses and its embedding.
+public struct SketchAnalysis: Sendable, Equatable {
+    /// The most probable labels, most probable first.
+    public var guesses: [Guess]
+    /// The raster CNN's L2-normalised embedding.
+    public var embedding: [Float]
+
+    public init(guesses: [Guess], embedding: [Float]) {
+        self.guesses = guesses
+        self.embedding = embedding
     }
 }

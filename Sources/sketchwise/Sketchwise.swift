@@ -13,7 +13,8 @@ struct Sketchwise: AsyncParsableCommand {
         """,
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
-            ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self,
+            ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,
+            SimilarityCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -12,7 +12,7 @@ import Testing
     func item(_ id: String, title: String, keywords: [String] = [], embedding: [Float], top: [Guess] = []) -> LibraryItem {
         LibraryItem(
             id: id, source: id.hasPrefix("emoji") ? .emoji : .clipart, path: "/x/\(id)", title: title, sourceTitle: nil,
-            keywords: keywords, licence: "public domain", thumbnail: Data([1]), raster: GrayImage(width: 1, height: 1, pixels: [0]),
+            keywords: keywords, licence: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
             embedding: embedding, topClasses: top, file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
         )
     }
@@ -112,7 +112,7 @@ import Testing
         ]
         let suggestions = ranker.suggestions(guesses: guesses, embedding: [0.5, 0, 0.5])
         #expect(suggestions.map(\.score) == suggestions.map(\.score).sorted(by: >))
-        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == .emoji)
+        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == "emoji")
         #expect(Set(suggestions.map(\.label)) == ["cat", "sailboat"])
         #expect(Set(suggestions.map(\.itemID)).count == suggestions.count)
         #expect(suggestions.contains { $0.reason == .predictedClass(0.95) })

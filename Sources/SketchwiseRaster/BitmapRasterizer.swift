@@ -1,0 +1,95 @@
+import CCairo
+import CGdkPixbuf
+
+/// Renders bitmap images (PNG, JPEG, GIF and whatever else gdk-pixbuf's loaders read) by a
+/// ``PictureRecipe``, like ``SVGRasterizer`` does SVG documents: the outline at the model's size
+/// and a colour thumbnail. Used for pictures that come from outside the library (web search).
+/// Reuses its surfaces: not thread-safe, use one per thread.
+public final class BitmapRasterizer {
+    private let canvas: PictureCanvas
+    /// Images with more pixels than this are refused before decoding.
+    public static let maximumPixels = 40_000_000
+
+    /// - Throws: ``RasterError`` when a size is out of range or Cairo cannot make a surface.
+    public init(size: Int, recipe: PictureRecipe = .outline, thumbnailSize: Int = 96) throws(RasterError) {
+        canvas = try PictureCanvas(size: size, recipe: recipe, thumbnailSize: thumbnailSize)
+    }
+
+    public var size: Int { canvas.size }
+
+    /// Whether `bytes` start like an image file gdk-pixbuf knows (PNG, JPEG, GIF, WebP, BMP).
+    public static func looksLikeImage(_ bytes: some Collection<UInt8>) -> Bool {
+        let head = Array(bytes.prefix(12))
+        let signatures: [[UInt8]] = [[0x89, 0x50, 0x4E, 0x47], [0xFF, 0xD8, 0xFF], Array("GIF8".utf8), Array("BM".utf8)]
+        if signatures.contains(where: { head.starts(with: $0) }) { return true }
+        return head.count == 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
+    }
+
+    /// Renders the image file in `bytes`.
+    /// - Throws: ``PictureError`` for bytes that are not a readable image, a huge image, or one
+    ///   that shows nothing against white.
+    public func render(_ bytes: [UInt8]) throws(PictureError) -> RenderedPicture {
+        let image = try Self.decode(bytes)
+        return try canvas.render(width: Double(image.width), height: Double(image.height)) { cr in
+            cairo_set_source_surface(cr, image.surface, 0, 0)
+            cairo_paint(cr)
+        }
+    }
+
+    /// The image decoded into a Cairo surface (premultiplied ARGB).
+    private static func decode(_ bytes: [UInt8]) throws(PictureError) -> DecodedImage {
+        guard looksLikeImage(bytes) else { throw PictureError(.unreadable, "not an image file") }
+        guard let loader = gdk_pixbuf_loader_new() else { throw PictureError(.unreadable, "gdk-pixbuf has no loader") }
+        defer { g_object_unref(loader) }
+        var error: UnsafeMutablePointer<GError>?
+        let written = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed = gdk_pixbuf_loader_close(loader, &closeError)
+        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw PictureError(.unreadable, GLibError.message(consuming: error))
+        }
+        let (width, height) = (Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
+        guard width > 0, height > 0, width * height <= maximumPixels else {
+            throw PictureError(.noSize, "image of \(width)×\(height) pixels")
+        }
+        guard gdk_pixbuf_get_colorspace(pixbuf) == GDK_COLORSPACE_RGB, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8 else {
+            throw PictureError(.unreadable, "unsupported pixel format")
+        }
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        guard channels == (hasAlpha ? 4 : 3), let source = gdk_pixbuf_read_pixels(pixbuf) else {
+            throw PictureError(.unreadable, "unsupported pixel layout")
+        }
+        let image: DecodedImage
+        do { image = try DecodedImage(width: width, height: height) } catch { throw PictureError(.renderFailed, error.description) }
+        let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(image.surface)!).assumingMemoryBound(to: UInt32.self)
+        let targetRow = Int(cairo_image_surface_get_stride(image.surface)) / 4
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = source + y * rowStride + x * channels
+                let a = hasAlpha ? UInt32(p[3]) : 255
+                let (r, g, b) = (UInt32(p[0]) * a / 255, UInt32(p[1]) * a / 255, UInt32(p[2]) * a / 255)
+                target[y * targetRow + x] = a << 24 | r << 16 | g << 8 | b
+            }
+        }
+        cairo_surface_mark_dirty(image.surface)
+        return image
+    }
+}
+
+/// A decoded image as a Cairo surface, freed with it.
+private final class DecodedImage {
+    let surface: OpaquePointer
+    let width: Int
+    let height: Int
+
+    init(width: Int, height: Int) throws(RasterError) {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { throw RasterError("cairo cannot create a \(width)×\(height) surface") }
+        (self.surface, self.width, self.height) = (surface, width, height)
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}

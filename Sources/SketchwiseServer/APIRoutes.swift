@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import SketchwiseCore
+import SketchwiseFormats
+import SketchwiseLibrary
+import SketchwiseRecognition
+import SketchwiseSuggestions
+
+/// The JSON API under `/api`.
+struct APIRoutes: Sendable {
+    let recognizers: RecognizerSet
+    let service: SuggestionService
+    let images: PictureImages
+    let libraryItems: Int
+    let limits: ServerLimits
+    let openAPI: URL
+
+    var input: SketchInput { SketchInput(limits: limits) }
+
+    func add(to router: Router<some RequestContext>) {
+        let api = router.group("api")
+        api.post("classify") { request, context in try await classify(request, context: context) }
+        api.post("suggest") { request, context in try await suggest(request, context: context) }
+        api.get("library/:id/image") { _, context in try picture(context, thumbnail: false) }
+        api.get("library/:id/thumbnail") { _, context in try picture(context, thumbnail: true) }
+        api.get("health") { _, _ in
+            try json(HealthBody(status: "ok", models: RecognizerKind.allCases.map(\.rawValue), library: .init(items: libraryItems)))
+        }
+        api.get("openapi.yaml") { _, _ in
+            guard let data = FileManager.default.contents(atPath: openAPI.path) else {
+                throw APIError(.notFound, "the OpenAPI document is missing from the installation")
+            }
+            return Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+    }
+
+    private func body(_ request: Request) async throws -> [String: JSONValue] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
+        }
+        return try input.object(Data(buffer.readableBytesView))
+    }
+
+    private func classify(_ request: Request, context: some RequestContext) async throws -> Response {
+        let object = try await body(request)
+        let sketch = try input.sketch(object)
+        let top = try input.integer(object, "top", default: 5, in: 1...20)
+        let kind: RecognizerKind
+        switch object["model"] {
+        case nil, .null?: kind = .ensemble
+        case let .string(name)?:
+            guard let named = RecognizerKind(rawValue: name) else { throw APIError(.badRequest, "\"model\" must be raster, strokes or ensemble") }
+            kind = named
+        default: throw APIError(.badRequest, "\"model\" must be raster, strokes or ensemble")
+        }
+        guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
+        do {
+            let recognizer = recognizers.recognizer(kind)
+            let guesses = try await withTimeout(limits.requestTimeout) { try recognizer.classify(sketch, top: top) }
+            return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
+        } catch let error as SketchError {
+            throw APIError(.badRequest, error.description)
+        }
+    }
+
+    private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
+        let object = try await body(request)
+        let sketch = try input.sketch(object)
+        let labels = try input.integer(object, "labels", default: 4, in: 1...10)
+        let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
+        do {
+            let service = service
+            return try json(SuggestBody(try await withTimeout(limits.requestTimeout) {
+                try await service.suggest(sketch, labels: labels, perLabel: perLabel)
+            }))
+        } catch let error as SketchError {
+            throw APIError(.badRequest, error.description)
+        }
+    }
+
+    private func picture(_ context: some RequestContext, thumbnail: Bool) throws -> Response {
+        guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
+            throw APIError(.notFound, "no such picture")
+        }
+        let bytes: [UInt8]
+        if thumbnail {
+            guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
+            bytes = [UInt8](data)
+        } else {
+            guard let picture = try images.picture(id: id) else { throw APIError(.notFound, "no picture \(id)") }
+            bytes = picture.bytes
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}
+
+/// A JSON response.
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    let data = try encoder.encode(value)
+    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SketchwiseCore
+import SketchwiseFormats
+import SketchwiseSuggestions
+
+/// `/api/live`: one canvas per connection. The client sends strokes as they are drawn (or the
+/// whole sketch); the server answers each state with guesses and suggestions through a
+/// ``SuggestionPipeline``, so only the latest state's answer is ever sent.
+struct LiveSocket: Sendable {
+    let service: SuggestionService
+    let limits: ServerLimits
+
+    /// Serves one connection until the client closes it.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+        let pipeline = SuggestionPipeline(service: service)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await update in pipeline.updates {
+                    let text: String
+                    switch update.outcome {
+                    case let .success(result):
+                        text = try Self.encode(SuggestBody(result, type: "result", seq: update.query))
+                    case let .failure(error):
+                        let apiError = (error as? SketchError).map { APIError(.badRequest, $0.description) }
+                            ?? APIError(.internalError, "the server failed to answer")
+                        if apiError.code == .internalError { logger.error("live query failed", metadata: ["error": "\(error)"]) }
+                        text = try Self.encode(SocketErrorBody(seq: update.query, error: apiError.body.error))
+                    }
+                    try await outbound.write(.text(text))
+                }
+            }
+            defer { group.cancelAll() }
+            var session = LiveSession(input: SketchInput(limits: limits), rate: RateLimiter(perSecond: limits.messagesPerSecond))
+            do {
+                for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+                    let data: Data
+                    switch message {
+                    case let .text(text): data = Data(text.utf8)
+                    case let .binary(buffer): data = Data(buffer.readableBytesView)
+                    }
+                    do {
+                        if let (seq, sketch) = try session.receive(data) {
+                            await pipeline.submit(sketch, query: seq)
+                        }
+                    } catch let error as LiveSession.Refusal {
+                        try await outbound.write(.text(Self.encode(SocketErrorBody(seq: error.seq, error: error.error.body.error))))
+                    }
+                }
+            } catch {
+                logger.info("live connection ended", metadata: ["reason": "\(error)"])
+            }
+            await pipeline.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// The sketch of one connection and what its messages do to it.
+struct LiveSession {
+    /// A message that is refused, with the error to send back.
+    struct Refusal: Error {
+        var seq: UInt64?
+        var error: APIError
+    }
+
+    let input: SketchInput
+    var rate: RateLimiter
+    private(set) var strokes: [Stroke] = []
+    private var lastSeq: UInt64?
+
+    init(input: SketchInput, rate: RateLimiter) {
+        self.input = input
+        self.rate = rate
+    }
+
+    /// Applies one message; returns the sketch to answer and its number.
+    /// - Throws: ``Refusal`` for a message over the rate, one that is not understood, or one
+    ///   that would break the limits (the sketch is then unchanged).
+    mutating func receive(_ data: Data, now: ContinuousClock.Instant = .now) throws(Refusal) -> (UInt64, StrokeSketch)? {
+        let object: [String: JSONValue]
+        do { object = try input.object(data) } catch { throw Refusal(seq: nil, error: error) }
+        var seq: UInt64?
+        if case let .number(n)? = object["seq"], n >= 0, n == n.rounded(), n < 9e15 { seq = UInt64(n) }
+        guard rate.allow(now: now) else {
+            throw Refusal(seq: seq, error: APIError(.rateLimited, "more than \(Int(rate.perSecond)) messages per second"))
+        }
+        guard let seq else { throw Refusal(seq: nil, error: APIError(.badRequest, "\"seq\" must be a whole number ≥ 0")) }
+        if let lastSeq, seq <= lastSeq {
+            throw Refusal(seq: seq, error: APIError(.badRequest, "\"seq\" \(seq) is not above the last one, \(lastSeq)"))
+        }
+        var next = strokes
+        do {
+            switch object["type"] {
+            case .string("stroke")?:
+                guard let stroke = object["stroke"] else { throw APIError(.badRequest, "a stroke message needs \"stroke\"") }
+                next += try input.strokes([stroke])
+            case .string("undo")?: next = Array(next.dropLast())
+            case .string("clear")?: next = []
+            case .string("sketch")?: next = try input.sketch(object).strokes
+            default: throw APIError(.badRequest, "\"type\" must be stroke, undo, clear or sketch")
+            }
+            guard next.count <= input.limits.maximumStrokes else {
+                throw APIError(.tooLarge, "at most \(input.limits.maximumStrokes) strokes per sketch")
+            }
+            let points = next.reduce(0) { $0 + $1.points.count }
+            guard points <= input.limits.maximumPoints else { throw APIError(.tooLarge, "at most \(input.limits.maximumPoints) points per sketch") }
+        } catch let error as APIError {
+            throw Refusal(seq: seq, error: error)
+        } catch {
+            throw Refusal(seq: seq, error: APIError(.badRequest, "\(error)"))
+        }
+        strokes = next
+        lastSeq = seq
+        return (seq, StrokeSketch(strokes: strokes))
+    }
+}
+
+/// A token bucket: `perSecond` messages a second, with bursts of up to one second's worth.
+struct RateLimiter {
+    let perSecond: Double
+    private var tokens: Double
+    private var last: ContinuousClock.Instant?
+
+    init(perSecond: Double) {
+        self.perSecond = perSecond
+        tokens = perSecond
+    }
+
+    mutating func allow(now: ContinuousClock.Instant) -> Bool {
+        if let last {
+            let elapsed = now - last
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            tokens = min(perSecond, tokens + seconds * perSecond)
+        }
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// What one request or connection may ask of the server.
+public struct ServerLimits: Sendable, Equatable {
+    /// Largest request body, in bytes.
+    public var maximumBodyBytes = 1 << 20
+    /// Most strokes in one sketch.
+    public var maximumStrokes = 256
+    /// Most points in one sketch, all strokes together.
+    public var maximumPoints = 20_000
+    /// Largest WebSocket message, in bytes; a larger one closes the connection.
+    public var maximumMessageBytes = 256 << 10
+    /// WebSocket messages per second per connection; more are refused with `rate_limited`.
+    public var messagesPerSecond = 50.0
+    /// Longest time a request may take before it is answered with `timeout`.
+    public var requestTimeout: Duration = .seconds(10)
+
+    public init() {}
+}

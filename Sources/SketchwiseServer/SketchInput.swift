@@ -1,0 +1,49 @@
+import Foundation
+import SketchwiseCore
+import SketchwiseFormats
+
+/// Request bodies and messages that carry a sketch: Quick, Draw! raw strokes plus options,
+/// checked against the limits.
+struct SketchInput {
+    let limits: ServerLimits
+
+    /// The JSON object of a body or message.
+    func object(_ data: Data) throws(APIError) -> [String: JSONValue] {
+        do {
+            return try JSONDecoder().decode([String: JSONValue].self, from: data)
+        } catch {
+            throw APIError(.badRequest, "the body is not a JSON object")
+        }
+    }
+
+    /// The sketch under `key` (`strokes`); a missing key is an error.
+    func sketch(_ object: [String: JSONValue], key: String = "strokes") throws(APIError) -> StrokeSketch {
+        guard case let .array(json)? = object[key] else {
+            throw APIError(.badRequest, "missing \"\(key)\": a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]")
+        }
+        return StrokeSketch(strokes: try strokes(json))
+    }
+
+    /// Strokes from their JSON, within the limits.
+    func strokes(_ json: [JSONValue]) throws(APIError) -> [Stroke] {
+        guard json.count <= limits.maximumStrokes else {
+            throw APIError(.tooLarge, "\(json.count) strokes; at most \(limits.maximumStrokes) are accepted")
+        }
+        let strokes: [Stroke]
+        do { strokes = try QuickDrawRecord.strokes(json) } catch { throw APIError(.badRequest, error.description) }
+        let points = strokes.reduce(0) { $0 + $1.points.count }
+        guard points <= limits.maximumPoints else {
+            throw APIError(.tooLarge, "\(points) points; at most \(limits.maximumPoints) are accepted")
+        }
+        return strokes
+    }
+
+    /// An optional integer option within `range`.
+    func integer(_ object: [String: JSONValue], _ key: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
+        guard let json = object[key], json != .null else { return value }
+        guard case let .number(n) = json, n == n.rounded(), range.contains(Int(exactly: n) ?? Int.min) else {
+            throw APIError(.badRequest, "\"\(key)\" must be a whole number within \(range.lowerBound)…\(range.upperBound)")
+        }
+        return Int(n)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import SketchwiseLibrary
+import SketchwiseRecognition
+import SketchwiseSuggestions
+
+/// The web app and the HTTP/WebSocket API in one server: static files from the app folder,
+/// the JSON API under `/api`, live suggestions on `/api/live`.
+public struct SketchwiseServer: Sendable {
+    /// Where the server listens and what it serves.
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// Holds the library index (`library.sqlite`), built on first start.
+        public var dataDirectory = URL(fileURLWithPath: "out")
+        /// The web app (`index.html`, modules, `openapi.yaml`).
+        public var webFolder: URL
+        public var recognizers: RecognizerSet
+        public var limits = ServerLimits()
+        public var librarySources = Set(LibrarySource.allCases)
+        public var libraryLocations = LibraryLocations()
+
+        public init(webFolder: URL, recognizers: RecognizerSet) {
+            self.webFolder = webFolder
+            self.recognizers = recognizers
+        }
+    }
+
+    public let configuration: Configuration
+    public let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "sketchwise")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Brings the library index up to date (building it on first start), then serves until
+    /// SIGTERM or SIGINT, finishing the requests in flight.
+    public func run() async throws {
+        let database = try prepareLibrary()
+        let application = try makeApplication(database: database)
+        try await application.runService()
+    }
+
+    /// The index in the data folder, built or brought up to date with progress in the log.
+    public func prepareLibrary() throws -> LibraryDatabase {
+        let path = configuration.dataDirectory.appendingPathComponent("library.sqlite").path
+        let database = try LibraryDatabase(path: path)
+        var builder = IndexBuilder(sources: configuration.librarySources, locations: configuration.libraryLocations)
+        builder.threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        logger.info("checking the library index", metadata: ["db": "\(path)"])
+        var lastLogged = -1
+        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: configuration.recognizers.raster)) { progress in
+            let percent = progress.total == 0 ? 100 : 100 * progress.done / progress.total
+            if percent / 10 != lastLogged / 10 || progress.done == progress.total {
+                lastLogged = percent
+                logger.info("indexing the library: \(progress.done)/\(progress.total) (\(percent)%)")
+            }
+        }
+        logger.info("library ready", metadata: ["summary": "\(report.summary.replacingOccurrences(of: "\n", with: "; "))"])
+        return database
+    }
+
+    /// The application over a prepared index.
+    public func makeApplication(database: LibraryDatabase) throws -> some ApplicationProtocol {
+        let recognizers = configuration.recognizers
+        var providers: [any SuggestionProvider] = [try LibraryProvider(database: database)]
+        if let web = WebImageSearchConfiguration.fromEnvironment() {
+            logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
+            providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: recognizers.raster)))
+        }
+        let service = SuggestionService(recognizer: recognizers.recognizer(.ensemble), providers: providers)
+        let items = try database.itemCounts().values.reduce(0, +)
+        let limits = configuration.limits
+
+        let router = Router()
+        router.middlewares.add(ErrorMiddleware())
+        router.middlewares.add(LogRequestsMiddleware(.debug))
+        router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
+        APIRoutes(
+            recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,
+            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml")
+        ).add(to: router)
+
+        let live = LiveSocket(service: service, limits: limits)
+        let socketRouter = Router(context: BasicWebSocketRequestContext.self)
+        socketRouter.ws("/api/live") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            try await live.serve(inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+        var applicationConfiguration = ApplicationConfiguration(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise"
+        )
+        applicationConfiguration.backlog = 1024
+        let logger = logger
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: socketRouter, configuration: .init(maxFrameSize: limits.maximumMessageBytes)
+            ),
+            configuration: applicationConfiguration,
+            onServerRunning: { channel in
+                logger.info("Sketchwise is listening on http://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)")
+            },
+            logger: logger
+        )
+    }
+
+    /// Where the web app is looked for, in order: `$SKETCHWISE_WEB`, `Sources/SketchwiseServer/Web`
+    /// under the working folder, and under the package the executable was built in.
+    public static var defaultWebFolders: [URL] {
+        var folders: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["SKETCHWISE_WEB"] { folders.append(URL(fileURLWithPath: override)) }
+        let relative = "Sources/SketchwiseServer/Web"
+        folders.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative))
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            folder = folder.deletingLastPathComponent()
+            folders.append(folder.appendingPathComponent(relative))
+        }
+        return folders
+    }
+}

@@ -1,0 +1,75 @@
+import SketchwiseCore
+import SketchwiseLibrary
+import SketchwiseRecognition
+
+/// Guesses and pictures for one state of a sketch.
+public struct SuggestionResult: Sendable, Equatable {
+    /// The most probable labels, most probable first (empty for an empty sketch).
+    public var guesses: [Guess]
+    /// Every provider's pictures merged, best score first, each picture once.
+    public var suggestions: [Suggestion]
+    /// Providers that failed, with their reasons; the others' pictures are still there.
+    public var problems: [String]
+
+    public init(guesses: [Guess], suggestions: [Suggestion], problems: [String] = []) {
+        self.guesses = guesses
+        self.suggestions = suggestions
+        self.problems = problems
+    }
+
+    public static let empty = SuggestionResult(guesses: [], suggestions: [])
+}
+
+/// Turns a sketch into guesses and suggested pictures: classify → ask every provider (at the
+/// same time) → merge and order. Task cancellation is checked between the stages, so a query
+/// whose sketch is already outdated stops early. Thread-safe.
+public struct SuggestionService: Sendable {
+    public let recognizer: SketchRecognizer
+    public let providers: [any SuggestionProvider]
+    /// How many guesses are returned (at least `labels` of ``suggest(_:labels:perLabel:)``).
+    public var guessCount = 5
+
+    public init(recognizer: SketchRecognizer, providers: [any SuggestionProvider]) {
+        self.recognizer = recognizer
+        self.providers = providers
+    }
+
+    /// The guesses and suggestions for `sketch`: pictures for its `labels` most probable guesses,
+    /// at most `perLabel` each. An empty sketch gives an empty result.
+    /// - Throws: `CancellationError` when the task is cancelled; ``SketchwiseCore/SketchError``
+    ///   for unusable coordinates.
+    public func suggest(_ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6) async throws -> SuggestionResult {
+        guard sketch.strokes.contains(where: { !$0.points.isEmpty }) else { return .empty }
+        try Task.checkCancellation()
+        let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
+        try Task.checkCancellation()
+        let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel)
+        let answers = await withTaskGroup(of: (Int, Result<[Suggestion], any Error>).self) { group in
+            for (index, provider) in providers.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await provider.suggestions(for: request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var answers: [(Int, Result<[Suggestion], any Error>)] = []
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }
+        }
+        try Task.checkCancellation()
+        var merged: [String: Suggestion] = [:]
+        var problems: [String] = []
+        for (index, answer) in answers {
+            switch answer {
+            case let .success(suggestions):
+                for suggestion in suggestions where suggestion.score > (merged[suggestion.itemID]?.score ?? -1) {
+                    merged[suggestion.itemID] = suggestion
+                }
+            case let .failure(error):
+                problems.append("\(providers[index].name): \(error)")
+            }
+        }
+        let ordered = merged.values.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+        return SuggestionResult(
+            guesses: Array(analysis.guesses.prefix(guessCount)), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
+        )
+    }
+}

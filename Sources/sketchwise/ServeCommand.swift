@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SketchwiseLibrary
+import SketchwiseServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the drawing web app and the HTTP/WebSocket API.",
+        discussion: """
+        On start the suggestion library is indexed into DIR/library.sqlite if it is missing or \
+        out of date (progress in the log). Then http://HOST:PORT/ serves the app and /api the API \
+        (described at /api/openapi.yaml). SIGTERM or SIGINT stop the server after the requests in \
+        flight. $SKETCHWISE_IMAGE_SEARCH_ENDPOINT adds a Bing-v7-style web image search.
+        """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: "The folder for the library index.")
+    var dataDir = "out"
+
+    @Option(help: "The web app folder (default: $SKETCHWISE_WEB or the package's Sources/SketchwiseServer/Web).")
+    var webDir: String?
+
+    @Option(help: "Comma-separated library sources: clipart, emoji (default: both).", transform: { try LibrarySource.list($0) })
+    var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0…65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sketchwise")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let folders = webDir.map { [URL(fileURLWithPath: $0)] } ?? SketchwiseServer.defaultWebFolders
+        guard let web = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
+            throw ValidationError("no web app (index.html) in \(folders.map(\.path).joined(separator: ", ")); pass --web-dir")
+        }
+        var configuration = SketchwiseServer.Configuration(webFolder: web, recognizers: try modelOptions.load())
+        configuration.host = host
+        configuration.port = port
+        configuration.dataDirectory = URL(fileURLWithPath: dataDir)
+        configuration.librarySources = sources
+        try await SketchwiseServer(configuration: configuration, logger: logger).run()
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import SketchwiseConversion
+import SketchwiseEvaluation
+import SketchwiseFormats
+import SketchwiseLibrary
+import SketchwiseRecognition
+import SketchwiseSuggestions
+
+struct SuggestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Suggest library pictures for each drawing.",
+        discussion: """
+        For each stroke drawing of IN: the recogniser's guesses, and for the --labels most probable \
+        ones up to --per-label pictures from the index, ordered by guess probability × visual \
+        similarity. At the end, on standard error: how often the drawing's own class is among the \
+        first 8 suggestions, and the latency per drawing (p50/p99, the first drawing left out). \
+        --web adds pictures from a Bing-v7-style image search at $SKETCHWISE_IMAGE_SEARCH_ENDPOINT \
+        (key in $SKETCHWISE_IMAGE_SEARCH_KEY).
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "The index database (sketchwise index build).")
+    var db = LibraryDatabase.defaultPath
+
+    @Option(help: "raster, strokes or ensemble.")
+    var model: RecognizerKind = .ensemble
+
+    @Option(help: "How many of the most probable guesses get pictures.")
+    var labels = 4
+
+    @Option(help: "How many pictures each of those guesses gets at most.")
+    var perLabel = 6
+
+    @Option(help: "all, validation or training (the training split rule).")
+    var subset: ValidationSplit.Subset = .all
+
+    @Option(help: "Stop after this many drawings.")
+    var limit: Int?
+
+    @Flag(help: "Also search the web (see the discussion).")
+    var web = false
+
+    @Flag(help: "One JSON object per drawing: {\"guesses\": [{label, probability}], \"suggestions\": [{id, label, score, source, title}]}.")
+    var json = false
+
+    func validate() throws {
+        guard (1...20).contains(labels) else { throw ValidationError("--labels must be within 1…20") }
+        guard (1...50).contains(perLabel) else { throw ValidationError("--per-label must be within 1…50") }
+        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("\(db) does not exist; run sketchwise index build") }
+    }
+
+    func run() async throws {
+        let recognizers = try modelOptions.load()
+        var providers: [any SuggestionProvider] = [try LibraryProvider(database: LibraryDatabase(path: db))]
+        if web {
+            guard let configuration = WebImageSearchConfiguration.fromEnvironment() else {
+                throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT")
+            }
+            providers.append(WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: recognizers.raster)))
+        }
+        let service = SuggestionService(recognizer: recognizers.recognizer(model), providers: providers)
+        let policy = input.policy
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var drawings: [(label: String, sketch: StrokeSketchRecord)] = []
+        try input.source().forEach(onError: { error in
+            guard policy.skipBad else { throw error }
+            policy.onSkip(error)
+        }) { drawing in
+            guard limit.map({ drawings.count < $0 }) ?? true, ValidationSplit.contains(drawing, in: subset) else { return }
+            guard case let .strokes(record) = drawing.content else {
+                policy.onSkip(FormatError(file: drawing.origin, reason: "a bitmap has no strokes to suggest pictures for"))
+                return
+            }
+            drawings.append((drawing.label, StrokeSketchRecord(origin: drawing.origin, record: record)))
+        }
+        var tally = SuggestTally()
+        for (label, drawing) in drawings {
+            let started = ContinuousClock.now
+            let result: SuggestionResult
+            do {
+                result = try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel)
+            } catch {
+                let failure = FormatError(file: drawing.origin, reason: "\(error)")
+                guard policy.skipBad else { throw failure }
+                policy.onSkip(failure)
+                continue
+            }
+            tally.add(latency: ContinuousClock.now - started, hit: result.suggestions.prefix(8).contains { $0.label == label })
+            for problem in result.problems { StandardError.print("\(drawing.origin): \(problem)") }
+            if json {
+                print(String(decoding: try encoder.encode(SuggestLine(result)), as: UTF8.self))
+            } else {
+                print("\(drawing.origin) [\(label)]: " + result.guesses.prefix(labels).map(\.label).joined(separator: ", "))
+                for suggestion in result.suggestions {
+                    print(String(format: "  %.3f  %@  %@  (%@)", suggestion.score, suggestion.label, suggestion.itemID, suggestion.title))
+                }
+            }
+        }
+        StandardError.print(tally.summary)
+    }
+}
+
+/// A stroke drawing and where it came from.
+struct StrokeSketchRecord {
+    var origin: String
+    var record: QuickDrawRecord
+}
+
+/// One `suggest --json` line.
+struct SuggestLine: Encodable {
+    struct Item: Encodable {
+        var id: String
+        var label: String
+        var score: Double
+        var source: String
+        var title: String
+    }
+
+    var guesses: [Guess]
+    var suggestions: [Item]
+
+    init(_ result: SuggestionResult) {
+        guesses = result.guesses
+        suggestions = result.suggestions.map { Item(id: $0.itemID, label: $0.label, score: $0.score, source: $0.source, title: $0.title) }
+    }
+}
+
+/// Hit rate and latency over the drawings of one `suggest` run.
+struct SuggestTally {
+    private var latencies: [Double] = []
+    private var hits = 0
+
+    mutating func add(latency: Duration, hit: Bool) {
+        latencies.append(Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1e3)
+        if hit { hits += 1 }
+    }
+
+    var summary: String {
+        guard !latencies.isEmpty else { return "no drawings" }
+        let warm = latencies.count > 1 ? Array(latencies.dropFirst()).sorted() : latencies
+        func percentile(_ p: Double) -> Double { warm[min(warm.count - 1, Int(p * Double(warm.count)))] }
+        return String(
+            format: "drawings: %d   own class among the first 8 suggestions: %d (%.1f%%)   latency p50 %.2f ms, p99 %.2f ms",
+            latencies.count, hits, 100 * Double(hits) / Double(latencies.count), percentile(0.5), percentile(0.99)
+        )
+    }
+}
