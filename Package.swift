@@ -133,6 +133,20 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "SketchwiseSuggestionsTests",
+            dependencies: [
+                "SketchwiseSuggestions", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster", "SketchwiseTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "SketchwiseServerTests",
+            dependencies: [
+                "SketchwiseServer", "SketchwiseFormats", "SketchwiseTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
             name: "SketchwiseCLITests",
             dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseTestSupport"],
             exclude: ["Fixtures"]
