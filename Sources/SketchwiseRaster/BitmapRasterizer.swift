@@ -25,6 +25,26 @@ public final class BitmapRasterizer {
         return head.count == 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
     }
 
+    /// Whether an image file of a format ``looksLikeImage(_:)`` knows has all of its bytes: its
+    /// end marker (PNG `IEND`, JPEG end of image, GIF trailer) or its declared length (WebP, BMP).
+    /// gdk-pixbuf draws a cut-off file as far as it goes; a cut-off download is refused instead.
+    public static func isComplete(_ bytes: [UInt8]) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 { end -= 1 }
+        let body = bytes[..<end]
+        func littleEndian32(at offset: Int) -> Int {
+            (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        }
+        switch bytes.first {
+        case 0x89: return body.count >= 12 && Array(body.suffix(8).prefix(4)) == Array("IEND".utf8)
+        case 0xFF: return body.suffix(2).elementsEqual([0xFF, 0xD9])
+        case UInt8(ascii: "G"): return body.last == 0x3B
+        case UInt8(ascii: "R"): return bytes.count >= 12 && littleEndian32(at: 4) + 8 <= bytes.count
+        case UInt8(ascii: "B"): return bytes.count >= 6 && littleEndian32(at: 2) <= bytes.count
+        default: return false
+        }
+    }
+
     /// Renders the image file in `bytes`.
     /// - Throws: ``PictureError`` for bytes that are not a readable image, a huge image, or one
     ///   that shows nothing against white.
@@ -39,6 +59,7 @@ public final class BitmapRasterizer {
     /// The image decoded into a Cairo surface (premultiplied ARGB).
     private static func decode(_ bytes: [UInt8]) throws(PictureError) -> DecodedImage {
         guard looksLikeImage(bytes) else { throw PictureError(.unreadable, "not an image file") }
+        guard isComplete(bytes) else { throw PictureError(.unreadable, "the image file is cut off") }
         guard let loader = gdk_pixbuf_loader_new() else { throw PictureError(.unreadable, "gdk-pixbuf has no loader") }
         defer { g_object_unref(loader) }
         var error: UnsafeMutablePointer<GError>?
@@ -46,7 +67,7 @@ public final class BitmapRasterizer {
         var closeError: UnsafeMutablePointer<GError>?
         let closed = gdk_pixbuf_loader_close(loader, &closeError)
         if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
-        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+        guard written != 0, closed != 0, error == nil, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw PictureError(.unreadable, GLibError.message(consuming: error))
         }
         let (width, height) = (Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))

@@ -42,7 +42,7 @@ struct CLI {
 @Suite struct CLITests {
     let folder = TemporaryFolder()
 
-    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench"])
+    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "serve"])
     func helpMatchesItsGoldenFile(command: String) throws {
         let result = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
         #expect(result.status == 0)
