@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SketchwiseRecognition
 
@@ -84,6 +85,8 @@ public struct CandidateFinder: Sendable {
     private let pictures: [IndexedPicture]
     /// Each picture's ``IndexedPicture/describingWords``.
     private let words: [[[String]]]
+    /// Each class's candidates, found once: finding them scans every picture's words.
+    private let found = FoundCandidates()
 
     /// - Parameters:
     ///   - pictures: the library (``LibraryDatabase/pictures()``).
@@ -96,8 +99,27 @@ public struct CandidateFinder: Sendable {
     }
 
     /// The candidates for `label`: synonym matches first (in the order of the class's words), then
-    /// pictures predicted as `label`, most probable first; each picture once.
+    /// pictures predicted as `label`, most probable first; each picture once. Found on first use
+    /// and remembered.
     public func candidates(for label: String) -> [Candidate] {
+        if let known = found[label] { return known }
+        let candidates = search(label)
+        found[label] = candidates
+        return candidates
+    }
+
+    /// Finds the candidates of every class of the synonym table now, on `threads` threads, so
+    /// that no query pays for a first use.
+    public func warmUp(threads: Int = 2) {
+        let labels = synonyms.labels.filter { found[$0] == nil }
+        DispatchQueue.concurrentPerform(iterations: max(1, threads)) { part in
+            for label in labels.enumerated().filter({ $0.offset % max(1, threads) == part }).map(\.element) {
+                _ = candidates(for: label)
+            }
+        }
+    }
+
+    private func search(_ label: String) -> [Candidate] {
         var found: [Candidate] = []
         var seen: Set<String> = []
         for word in synonyms.words(for: label) {
@@ -118,5 +140,16 @@ public struct CandidateFinder: Sendable {
         }
         found += predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1)) }
         return found
+    }
+}
+
+/// Candidates already found, by class; shared by copies of a finder.
+private final class FoundCandidates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byLabel: [String: [Candidate]] = [:]
+
+    subscript(label: String) -> [Candidate]? {
+        get { lock.withLock { byLabel[label] } }
+        set { lock.withLock { byLabel[label] = newValue } }
     }
 }

@@ -66,7 +66,14 @@ public struct SketchwiseServer: Sendable {
     /// The application over a prepared index.
     public func makeApplication(database: LibraryDatabase) throws -> some ApplicationProtocol {
         let recognizers = configuration.recognizers
-        var providers: [any SuggestionProvider] = [try LibraryProvider(database: database)]
+        let library = try LibraryProvider(database: database)
+        let logger = logger
+        Task.detached(priority: .utility) {
+            let start = ContinuousClock.now
+            library.finder.warmUp(threads: 1)
+            logger.info("found the library candidates of every class in \(ContinuousClock.now - start)")
+        }
+        var providers: [any SuggestionProvider] = [library]
         if let web = WebImageSearchConfiguration.fromEnvironment() {
             logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
             providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: recognizers.raster)))
@@ -95,11 +102,14 @@ public struct SketchwiseServer: Sendable {
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise"
         )
         applicationConfiguration.backlog = 1024
-        let logger = logger
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
-                webSocketRouter: socketRouter, configuration: .init(maxFrameSize: limits.maximumMessageBytes)
+                webSocketRouter: socketRouter,
+                configuration: .init(
+                    http1: .init(idleTimeout: .seconds(30)),
+                    ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+                )
             ),
             configuration: applicationConfiguration,
             onServerRunning: { channel in

@@ -56,7 +56,11 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let recognizers = try modelOptions.load()
-        var providers: [any SuggestionProvider] = [try LibraryProvider(database: LibraryDatabase(path: db))]
+        let library = try LibraryProvider(database: LibraryDatabase(path: db))
+        let warmStart = ContinuousClock.now
+        library.finder.warmUp()
+        StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart)")
+        var providers: [any SuggestionProvider] = [library]
         if web {
             guard let configuration = WebImageSearchConfiguration.fromEnvironment() else {
                 throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT")
