@@ -1,21 +1,25 @@
 # The two commands of the README:
-#   make run   — install what is needed, build (release) and run the main job
+#   make run   — install what is needed, build (release) and run the main job: the server
 #   make test  — install what is needed and run every test
-.PHONY: run test deps deps-python build
+.PHONY: run test deps deps-test build
 
 deps:
 	scripts/install-deps.sh
 
-deps-python:
-	scripts/install-deps.sh --python
+deps-test:
+	scripts/install-deps.sh --test
 
 build: deps
 	swift build -c release --product sketchwise
 
+# The web app and API on http://127.0.0.1:8080 (the library index is built on first start).
 run: build
-	.build/release/sketchwise demo
+	.build/release/sketchwise serve --host 127.0.0.1 --port 8080 --data-dir out
 
-test: deps-python
+# Swift tests, the training tests (PyTorch), then the server's API and browser tests against the
+# debug binary (Debian's Python has Selenium; its index is kept in out/test-server).
+test: deps-test
 	swift build --build-tests
 	swift test --skip-build
 	python3 -m pytest -q training/tests
+	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs Tests/Browser

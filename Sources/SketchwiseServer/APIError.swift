@@ -73,15 +73,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// An API error for one of Hummingbird's. Outside `/api`, a bad request is a path the static
-    /// files refuse (such as one with `..`): it is not found.
+    /// An API error for one of Hummingbird's. A bad request for a path with `..` (decoded) or
+    /// outside `/api` is one the static files refuse: it is not found.
     static func translate(_ error: HTTPError, path: String) -> APIError {
         let message = error.body ?? error.status.reasonPhrase
         switch error.status {
         case .contentTooLarge: return APIError(.tooLarge, "the request body is larger than the limit")
         case .notFound: return APIError(.notFound, "nothing at \(path)")
         case .methodNotAllowed: return APIError(.methodNotAllowed, message)
-        case .badRequest where !path.hasPrefix("/api/"): return APIError(.notFound, "nothing at \(path)")
+        case .badRequest where !path.hasPrefix("/api/") || (path.removingPercentEncoding ?? path).contains(".."):
+            return APIError(.notFound, "nothing at \(path)")
         case let status where status.code < 500: return APIError(.badRequest, message)
         default: return APIError(.internalError, message)
         }

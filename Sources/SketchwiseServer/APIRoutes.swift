@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
@@ -38,6 +39,8 @@ struct APIRoutes: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
         }

@@ -26,7 +26,7 @@ public struct SuggestionResult: Sendable, Equatable {
 public struct SuggestionService: Sendable {
     public let recognizer: SketchRecognizer
     public let providers: [any SuggestionProvider]
-    /// How many guesses are returned (at least `labels` of ``suggest(_:labels:perLabel:)``).
+    /// How many guesses are returned, or `labels` of ``suggest(_:labels:perLabel:)`` if more.
     public var guessCount = 5
 
     public init(recognizer: SketchRecognizer, providers: [any SuggestionProvider]) {
@@ -69,7 +69,7 @@ public struct SuggestionService: Sendable {
         }
         let ordered = merged.values.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
         return SuggestionResult(
-            guesses: Array(analysis.guesses.prefix(guessCount)), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
+            guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
         )
     }
 }

@@ -95,5 +95,6 @@ import Testing
         #expect(ErrorMiddleware<BasicRequestContext>.translate(.init(.contentTooLarge), path: "/api/suggest").code == .tooLarge)
         #expect(ErrorMiddleware<BasicRequestContext>.translate(.init(.badRequest), path: "/../etc/passwd").code == .notFound)
         #expect(ErrorMiddleware<BasicRequestContext>.translate(.init(.badRequest), path: "/api/classify").code == .badRequest)
+        #expect(ErrorMiddleware<BasicRequestContext>.translate(.init(.badRequest), path: "/api/library/%2e%2e/image").code == .notFound)
     }
 }

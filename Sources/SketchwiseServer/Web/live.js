@@ -1,0 +1,203 @@
+// Keeps the server's view of the current sketch in sync and delivers its guesses and
+// suggestions: WebSocket /api/live (stroke / sketch / clear messages with increasing seq) with
+// automatic reconnect, and POST /api/suggest while the socket is down. Latest state wins:
+// results for anything older than the last message sent are dropped.
+
+const MAX_WS_MESSAGE = 250 * 1024;   // the server closes the socket above 256 KiB
+const MIN_INTERVAL_MS = 40;          // stay well under the server's 50 messages per second
+
+const DETAILS = {
+  connecting: "Connecting to the recognition server…",
+  connected: "Live recognition is on: guesses follow every stroke.",
+  fallback: "The live connection dropped; guesses come over HTTP until it reconnects.",
+  offline: "The recognition server can't be reached: drawing, undo and export still work.",
+};
+
+/** Quick, Draw! raw stroke [[x…],[y…],[t…]] of a stroke item. */
+const raw = (s) => [s.x, s.y, s.t];
+
+/** Whether two lists hold the same stroke items. */
+const sameList = (a, b) => !!a && !!b && a.length === b.length && a.every((s, i) => s === b[i]);
+
+export class LiveClient {
+  /**
+   * @param {{
+   *   onResult: (r: {guesses: object[], suggestions: object[]}) => void,
+   *   onStatus: (state: "connecting"|"connected"|"fallback"|"offline", text: string, detail: string) => void,
+   *   onError?: (message: string) => void,
+   * }} handlers
+   */
+  constructor(handlers, base = location) {
+    this.h = handlers;
+    this.wsURL = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}/api/live`;
+    this.ws = null;
+    this.seq = 0;
+    this.lastSent = 0;        // seq of the last message sent on the socket
+    this.synced = null;       // the stroke items the server's sketch holds (null = unknown)
+    this.latest = [];         // the stroke items the client wants recognised
+    this.retry = 0;
+    this.retryTimer = 0;
+    this.flushTimer = 0;
+    this.lastFlush = 0;
+    this.httpGen = 0;
+    this.httpAbort = null;
+    this.httpAnswered = null;  // the stroke items last answered over HTTP
+    this.state = "";
+  }
+
+  /** Opens the connection (and reopens it whenever it drops). */
+  start() {
+    this.connect();
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.reconnectNow(); });
+  }
+
+  /** The current sketch changed: send it (coalesced, latest wins). */
+  update(strokes) {
+    this.latest = strokes;
+    if (this.flushTimer) return;
+    const wait = Math.max(0, this.lastFlush + MIN_INTERVAL_MS - performance.now());
+    this.flushTimer = setTimeout(() => { this.flushTimer = 0; this.flush(); }, wait);
+  }
+
+  get connected() { return !!this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  setStatus(state, text) {
+    this.state = state;
+    this.h.onStatus(state, text, DETAILS[state]);
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
+    if (this.ws) return;
+    if (!this.state || this.state === "connecting") this.setStatus("connecting", "connecting…");
+    let ws;
+    try { ws = new WebSocket(this.wsURL); } catch { this.scheduleReconnect(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.synced = null;
+      this.setStatus("connected", "connected");
+      this.flush();
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.synced = null;
+      this.scheduleReconnect();
+      this.probe();
+      this.flush();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  reconnectNow() {
+    if (this.ws) return;
+    this.retry = 0;
+    this.connect();
+  }
+
+  scheduleReconnect() {
+    if (this.retryTimer) return;
+    const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
+    this.retry = Math.min(this.retry + 1, 5);
+    this.retryTimer = setTimeout(() => { this.retryTimer = 0; this.connect(); }, delay);
+  }
+
+  /** While the socket is down: is the HTTP API reachable? */
+  async probe() {
+    try {
+      const r = await fetch("/api/health", { cache: "no-store" });
+      if (this.connected) return;
+      if (r.ok) this.setStatus("fallback", "reconnecting (HTTP)");
+      else this.setStatus("offline", "offline");
+    } catch {
+      if (!this.connected) this.setStatus("offline", "offline");
+    }
+  }
+
+  flush() {
+    this.lastFlush = performance.now();
+    const strokes = this.latest;
+    if (!this.connected) { this.viaHTTP(strokes); return; }
+    const prev = this.synced;
+    let msg;
+    if (sameList(prev, strokes)) return;
+    if (prev && strokes.length === prev.length + 1 && prev.every((s, i) => s === strokes[i])) {
+      msg = { type: "stroke", stroke: raw(strokes[strokes.length - 1]) };
+    } else if (strokes.length === 0) {
+      msg = { type: "clear" };
+    } else {
+      msg = { type: "sketch", strokes: strokes.map(raw) };
+    }
+    msg = { ...msg, seq: ++this.seq };
+    const text = JSON.stringify(msg);
+    if (text.length > MAX_WS_MESSAGE) {   // too big for one socket message: ask over HTTP
+      this.synced = null;
+      this.lastSent = msg.seq;
+      this.viaHTTP(strokes);
+      return;
+    }
+    this.httpGen++;                        // any HTTP answer in flight is now stale
+    this.httpAnswered = null;
+    this.ws.send(text);
+    this.synced = strokes;
+    this.lastSent = msg.seq;
+  }
+
+  receive(data) {
+    let msg;
+    try { msg = JSON.parse(data); } catch { return; }
+    if (msg.type === "result") {
+      if (typeof msg.seq === "number" && msg.seq < this.lastSent) return;   // stale
+      this.h.onResult({ guesses: msg.guesses || [], suggestions: msg.suggestions || [] });
+    } else if (msg.type === "error") {
+      const code = msg.error && msg.error.code;
+      if (code === "rate_limited") {       // dropped: resend the whole sketch shortly
+        this.synced = null;
+        setTimeout(() => this.update(this.latest), 300);
+      } else if (this.h.onError) {
+        this.h.onError(`Recognition error: ${(msg.error && msg.error.message) || code || "unknown"}`);
+      }
+    }
+  }
+
+  async viaHTTP(strokes) {
+    if (sameList(this.httpAnswered, strokes)) return;   // already answered (e.g. a failed reconnect)
+    const gen = ++this.httpGen;
+    if (this.httpAbort) this.httpAbort.abort();
+    if (!strokes.length) { this.h.onResult({ guesses: [], suggestions: [] }); return; }
+    const abort = new AbortController();
+    this.httpAbort = abort;
+    try {
+      const r = await fetch("/api/suggest", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ strokes: strokes.map(raw) }),
+        signal: abort.signal,
+      });
+      if (gen !== this.httpGen) return;
+      const body = await r.json().catch(() => null);
+      if (gen !== this.httpGen) return;
+      if (!r.ok || !body) {
+        const why = body && body.error ? body.error.message : `HTTP ${r.status}`;
+        if (r.status >= 500 || r.status === 404 || r.status === 501 || !body) {
+          if (!this.connected) this.setStatus("offline", "offline");
+        } else if (this.h.onError) {
+          this.h.onError(`Recognition error: ${why}`);
+        }
+        return;
+      }
+      if (!this.connected) this.setStatus("fallback", "reconnecting (HTTP)");
+      this.httpAnswered = strokes;
+      this.h.onResult({ guesses: body.guesses || [], suggestions: body.suggestions || [] });
+    } catch (e) {
+      if (e && e.name === "AbortError") return;
+      if (gen === this.httpGen && !this.connected) this.setStatus("offline", "offline");
+    } finally {
+      if (this.httpAbort === abort) this.httpAbort = null;
+    }
+  }
+}

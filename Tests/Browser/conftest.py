@@ -1,0 +1,258 @@
+"""Fixtures for the end-to-end tests of `sketchwise serve`: the server process, HTTP helpers, a real
+Quick, Draw! drawing the model recognises, and a headless Chromium.
+
+Environment:
+  SKETCHWISE_BIN             the binary (default .build/debug/sketchwise)
+  SKETCHWISE_TEST_DATA_DIR   the server's --data-dir (default: a fresh temporary folder; the
+                             library index is built there on first start, which takes a while)
+  SKETCHWISE_SHARED_DATA     the shared data folder (default ../shared/data beside the repo)
+  SKETCHWISE_STARTUP_TIMEOUT seconds to wait for GET /api/health (default 600)
+
+Run with Debian's Python, which has python3-selenium:  /usr/bin/python3 -m pytest Tests/Browser
+"""
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SKETCHWISE_SHARED_DATA", REPO.parent / "shared" / "data"))
+RAW = SHARED / "quickdraw" / "raw"
+ARTIFACTS = REPO / "out" / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+# Classes tried, in order, for a drawing the model recognises.
+CANDIDATE_CLASSES = ["cat", "house", "sun", "bicycle", "star", "tree", "clock", "fish", "car", "apple", "umbrella"]
+
+
+# ---- the server ------------------------------------------------------------------------------
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running `sketchwise serve` and small HTTP helpers against it."""
+
+    def __init__(self, proc, port, log_path, data_dir):
+        self.proc = proc
+        self.host = "127.0.0.1"
+        self.port = port
+        self.base = f"http://{self.host}:{port}"
+        self.log_path = log_path
+        self.data_dir = data_dir
+
+    def log_tail(self, n=80):
+        try:
+            lines = Path(self.log_path).read_text(errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(lines[-n:])
+
+    def request(self, method, path, body=None, headers=None, timeout=120):
+        """(status, headers dict lower-cased, body bytes). body may be bytes, str or a JSON-able object."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        hdrs = dict(headers or {})
+        if body is not None and not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+            hdrs.setdefault("Content-Type", "application/json")
+        if isinstance(body, str):
+            body = body.encode()
+        try:
+            conn.putrequest(method, path, skip_accept_encoding=True)
+            for k, v in hdrs.items():
+                conn.putheader(k, v)
+            if body is not None:
+                conn.putheader("Content-Length", str(len(body)))
+            conn.endheaders()
+            if body is not None:
+                try:
+                    conn.send(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the server may answer (413) before reading everything
+            resp = conn.getresponse()
+            data = resp.read()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+        finally:
+            conn.close()
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post_json(self, path, obj, **kw):
+        status, headers, data = self.request("POST", path, body=obj, **kw)
+        try:
+            parsed = json.loads(data) if data else None
+        except ValueError:
+            parsed = None
+        return status, parsed, headers, data
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    if not (SHARED / "quickdraw" / "raw").is_dir():
+        pytest.skip(f"shared data not found at {SHARED} (set SKETCHWISE_SHARED_DATA or place ../shared/data beside the repo)")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, shared_data):
+    binary = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
+    if not binary.is_absolute():
+        binary = REPO / binary
+    if not binary.exists():
+        pytest.skip(f"server binary not found at {binary} (build it, or set SKETCHWISE_BIN)")
+    data_dir = os.environ.get("SKETCHWISE_TEST_DATA_DIR") or str(tmp_path_factory.mktemp("sketchwise-data"))
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("server-log") / "server.log"
+    timeout = float(os.environ.get("SKETCHWISE_STARTUP_TIMEOUT", "600"))
+    cmd = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir]
+    print(f"\n[server] {' '.join(cmd)}  (log: {log_path})", file=sys.stderr)
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    srv = Server(proc, port, log_path, data_dir)
+
+    started = time.monotonic()
+    while True:
+        if proc.poll() is not None:
+            log.close()
+            pytest.fail(f"server exited with {proc.returncode} before it was ready; log:\n{srv.log_tail(200)}")
+        try:
+            status, _, body = srv.get("/api/health", timeout=5)
+            if status == 200:
+                break
+        except OSError:
+            pass
+        if time.monotonic() - started > timeout:
+            proc.kill()
+            proc.wait()
+            log.close()
+            pytest.fail(f"GET /api/health not 200 after {timeout:.0f}s; log:\n{srv.log_tail(200)}")
+        time.sleep(1)
+    print(f"[server] ready in {time.monotonic() - started:.1f}s: {body.decode(errors='replace')}", file=sys.stderr)
+
+    yield srv
+
+    if proc.poll() is not None:
+        log.close()
+        pytest.fail(f"server died during the tests with exit code {proc.returncode}; log:\n{srv.log_tail(200)}")
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        log.close()
+        pytest.fail(f"server did not exit within 10 s of SIGTERM; log:\n{srv.log_tail(80)}")
+    log.close()
+    assert code == 0, f"server exited with {code} after SIGTERM (expected 0); log:\n{srv.log_tail(80)}"
+
+
+# ---- real drawings ---------------------------------------------------------------------------
+
+
+def read_drawings(cls, limit=None, max_points=1500, max_strokes=24):
+    """Raw Quick, Draw! records of a class, skipping very long drawings."""
+    out = []
+    path = RAW / f"{cls}.ndjson"
+    if not path.exists():
+        return out
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            points = sum(len(s[0]) for s in rec["drawing"])
+            if points > max_points or len(rec["drawing"]) > max_strokes:
+                continue
+            out.append(rec)
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+@pytest.fixture(scope="session")
+def known_drawing(server):
+    """(class, record, top-3 labels): a real raw drawing whose class /api/classify puts in its top 3."""
+    tried = []
+    for cls in CANDIDATE_CLASSES:
+        for rec in read_drawings(cls, limit=8):
+            status, body, _, raw = server.post_json("/api/classify", {"strokes": rec["drawing"], "top": 3})
+            assert status == 200, f"POST /api/classify → {status}: {raw[:300]!r}"
+            labels = [g["label"] for g in body["guesses"]]
+            tried.append((cls, labels))
+            if cls in labels:
+                print(f"\n[drawing] {cls} key_id={rec['key_id']} strokes={len(rec['drawing'])} top3={labels}", file=sys.stderr)
+                return cls, rec, labels
+    pytest.fail(f"no drawing of {CANDIDATE_CLASSES} had its class in the top 3: {tried}")
+
+
+# ---- the browser -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_available():
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.skip(f"selenium is not importable from {sys.executable} (Debian: python3-selenium; run with /usr/bin/python3)")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (os.path.exists(path) or shutil.which(os.path.basename(path))):
+            pytest.skip(f"{path} not found (Debian: chromium, chromium-driver)")
+    return True
+
+
+@pytest.fixture
+def download_dir(tmp_path):
+    d = tmp_path / "downloads"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def driver(browser_available, download_dir):
+    """Headless Chromium at 1280×900, downloads going to download_dir."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--disable-gpu", "--hide-scrollbars=false"):
+        opts.add_argument(arg)
+    opts.add_experimental_option("prefs", {
+        "download.default_directory": str(download_dir),
+        "download.prompt_for_download": False,
+        "download.directory_upgrade": True,
+        "safebrowsing.enabled": False,
+    })
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    drv.set_window_size(1280, 900)
+    try:
+        drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
+    except Exception:  # older drivers: the prefs above do it
+        pass
+    drv.set_script_timeout(60)
+    yield drv
+    try:
+        for entry in drv.get_log("browser"):
+            if entry.get("level") == "SEVERE" and entry.get("source") == "javascript":
+                print(f"[browser] {entry.get('message')}", file=sys.stderr)
+    except Exception:
+        pass
+    drv.quit()

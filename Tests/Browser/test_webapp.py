@@ -1,0 +1,518 @@
+"""Browser tests of the web app served by `sketchwise serve`: a person draws a real Quick, Draw!
+drawing with pointer events, the app guesses it, a suggestion replaces the sketch, undo/redo and
+the exports work; a phone-sized viewport; bad files; the app with no server behind it.
+
+Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_webapp.py
+"""
+
+import base64
+import functools
+import os
+import http.server
+import json
+import struct
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pytest
+
+from conftest import ARTIFACTS, CHROMEDRIVER, CHROMIUM, REPO
+
+# Skip the whole module (before any server starts) when the browser can't run.
+pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
+                    "(Debian: python3-selenium; run with /usr/bin/python3)")
+for _path in (CHROMIUM, CHROMEDRIVER):
+    if not os.path.exists(_path):
+        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+
+WEB = REPO / "Sources" / "SketchwiseServer" / "Web"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def wait_for(predicate, timeout=30.0, interval=0.1, message="condition"):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message} (last: {last!r})")
+
+
+def open_app(driver, base, expect_state="connected", timeout=30):
+    driver.get(base + "/")
+    wait_for(lambda: driver.execute_script("return !!window.sketchwise"), 15, message="window.sketchwise")
+    if expect_state:
+        wait_for(lambda: driver.execute_script("return document.getElementById('status').dataset.state") == expect_state,
+                 timeout, message=f"#status data-state={expect_state}")
+
+
+def canvas_rect(driver):
+    return driver.execute_script(
+        "const r = document.getElementById('canvas').getBoundingClientRect();"
+        "return {x: r.left, y: r.top, w: r.width, h: r.height};")
+
+
+def attr_int(driver, name):
+    return int(driver.execute_script(f"return document.getElementById('canvas').getAttribute('{name}')"))
+
+
+def fit_drawing(drawing, rect, fill=0.7):
+    """The drawing scaled (aspect kept) to `fill` of the canvas and centred, in canvas pixels."""
+    xs = [v for s in drawing for v in s[0]]
+    ys = [v for s in drawing for v in s[1]]
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    bw, bh = max(maxx - minx, 1), max(maxy - miny, 1)
+    scale = min(rect["w"] * fill / bw, rect["h"] * fill / bh)
+    ox = (rect["w"] - bw * scale) / 2 - minx * scale
+    oy = (rect["h"] - bh * scale) / 2 - miny * scale
+    out = []
+    for s in drawing:
+        pts = [(x * scale + ox, y * scale + oy) for x, y in zip(s[0], s[1])]
+        ts = list(s[2]) if len(s) > 2 else [i * 16 for i in range(len(pts))]
+        out.append((pts, ts))
+    return out
+
+
+def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=40, gaps=None):
+    """Draws strokes [(points in canvas px, times ms)] with real mouse pointer events at about the
+    speed they were drawn (each move lasting the recorded time, capped), pausing between strokes."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    def vp(x, y):
+        vx = min(max(rect["x"] + x, rect["x"] + 1), rect["x"] + rect["w"] - 2)
+        vy = min(max(rect["y"] + y, rect["y"] + 1), rect["y"] + rect["h"] - 2)
+        return int(round(vx)), int(round(vy))
+
+    for k, (pts, ts) in enumerate(strokes):
+        ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
+        mouse = ab.pointer_inputs[0]
+        x0, y0 = vp(*pts[0])
+        mouse.create_pointer_move(duration=0, x=x0, y=y0, origin="viewport")
+        mouse.create_pointer_down(button=MouseButton.LEFT)
+        last, last_t = (x0, y0), ts[0]
+        for i in range(1, len(pts)):
+            x, y = vp(*pts[i])
+            if (x - last[0]) ** 2 + (y - last[1]) ** 2 < min_step ** 2 and i != len(pts) - 1:
+                continue
+            dt = int(min(max(ts[i] - last_t, 8), max_dt_ms))
+            mouse.create_pointer_move(duration=dt, x=x, y=y, origin="viewport")
+            last, last_t = (x, y), ts[i]
+        mouse.create_pointer_up(MouseButton.LEFT)
+        gap = gaps[k] if gaps else 0.25
+        if k + 1 < len(strokes):
+            mouse.create_pause(gap)
+        ab.perform()
+
+
+def png_info(data):
+    """(width, height) of a PNG, after checking its chunks' CRCs and inflating its image data."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
+    pos, idat, width = 8, b"", None
+    while pos < len(data):
+        (n,) = struct.unpack("!I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        (crc,) = struct.unpack("!I", data[pos + 8 + n:pos + 12 + n])
+        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, f"bad CRC in {kind!r}"
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack("!IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    assert width, "no IHDR"
+    raw = zlib.decompress(idat)
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]
+    row = 1 + (width * channels * depth + 7) // 8
+    assert len(raw) == row * height, "image data does not match the size"
+    return width, height
+
+
+def data_url_png(url):
+    assert url.startswith("data:image/png;base64,"), url[:40]
+    return base64.b64decode(url.split(",", 1)[1])
+
+
+def save_screenshot(driver, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    driver.save_screenshot(str(path))
+    print(f"\n[screenshot] {path}", file=sys.stderr)
+    return path
+
+
+def install_probe(driver):
+    """Records pointer-up times and result arrival times in window.__probe."""
+    driver.execute_script("""
+      const p = window.__probe = {ups: [], results: []};
+      document.getElementById('canvas').addEventListener('pointerup', () => p.ups.push(performance.now()));
+      window.sketchwise.onResult((r) => p.results.push({t: performance.now(),
+        n: window.sketchwise.currentSketch().length, labels: r.guesses.map((g) => g.label)}));
+    """)
+
+
+def wait_for_full_result(driver, n, timeout=60):
+    """The first result (probe record) after the last pointer-up for a sketch of n strokes."""
+    return wait_for(lambda: driver.execute_script(
+        "const p = window.__probe; const up = p.ups[p.ups.length - 1];"
+        "return p.results.find(r => r.t > up && r.n === arguments[0]) || null;", n), timeout,
+        message=f"a result for the whole {n}-stroke sketch")
+
+
+def guess_labels(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#guesses button[data-label]')].map(b => b.dataset.label)")
+
+
+def wait_for_downloads(directory, name, timeout=15):
+    path = Path(directory) / name
+    wait_for(lambda: path.exists() and path.stat().st_size > 0 and not (Path(directory) / (name + ".crdownload")).exists(),
+             timeout, message=f"download {name}")
+    return path
+
+
+def ink_pixels(driver, box):
+    """Non-white pixels of the canvas inside box (CSS px)."""
+    return driver.execute_script("""
+      const [x, y, w, h] = arguments;
+      const c = document.getElementById('canvas');
+      const k = c.width / c.getBoundingClientRect().width;
+      const d = c.getContext('2d').getImageData(Math.floor(x * k), Math.floor(y * k), Math.max(1, Math.floor(w * k)), Math.max(1, Math.floor(h * k))).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235) n++;
+      return n;
+    """, box["x"], box["y"], box["w"], box["h"])
+
+
+# ---- tests -----------------------------------------------------------------------------------
+
+
+def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    cls, record, offline_top3 = known_drawing
+    open_app(driver, server.base)
+    install_probe(driver)
+    rect = canvas_rect(driver)
+    strokes = fit_drawing(record["drawing"], rect)
+    gaps = []
+    for a, b in zip(record["drawing"], record["drawing"][1:]):
+        gap = (b[2][0] - a[2][-1]) / 1000 if len(a) > 2 and len(b) > 2 else 0.25
+        gaps.append(min(max(gap, 0.15), 0.5))
+    gaps.append(0)
+
+    draw(driver, strokes, rect, gaps=gaps)
+    n = len(strokes)
+    assert attr_int(driver, "data-stroke-count") == n
+    assert attr_int(driver, "data-picture-count") == 0
+    drawn = driver.execute_script("return window.sketchwise.strokes()")
+    assert len(drawn) == n
+    for s in drawn:
+        assert len(s) == 3 and len(s[0]) == len(s[1]) == len(s[2]) >= 1
+        assert all(b >= a for a, b in zip(s[2], s[2][1:])), "t must not decrease within a stroke"
+    assert drawn[-1][2][-1] > drawn[0][2][0], "t is ms since the drawing started"
+
+    # Guesses for the whole sketch: time from the last pointer-up to their arrival.
+    result = wait_for_full_result(driver, n)
+    last_up = driver.execute_script("return window.__probe.ups[window.__probe.ups.length - 1]")
+    latency_ms = result["t"] - last_up
+    print(f"\n[latency] last pointer-up → guesses: {latency_ms:.0f} ms  (class {cls}, {n} strokes)", file=sys.stderr)
+    labels = wait_for(lambda: guess_labels(driver) or None, 30, message="#guesses buttons")
+    assert cls in labels[:5], f"{cls!r} not among the first 5 guesses {labels} (offline top 3: {offline_top3})"
+    assert labels == result["labels"], "the guesses row shows the latest result in rank order"
+    save_screenshot(driver, "webapp-guesses.png")
+
+    suggestions = driver.execute_script("return window.sketchwise.suggestions()")
+    assert suggestions, "no suggestions for a recognised drawing"
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#suggestions button[data-id]")
+    assert [b.get_attribute("data-id") for b in buttons] == [s["id"] for s in suggestions]
+    for b in buttons:
+        assert b.find_element(By.TAG_NAME, "img").get_attribute("src")
+
+    # Clicking a guess puts its label's pictures first.
+    other = next((g for g in labels[1:] if any(s["label"] == g for s in suggestions)), None)
+    if other:
+        driver.find_element(By.CSS_SELECTOR, f'#guesses button[data-label="{other}"]').click()
+        first = driver.find_element(By.CSS_SELECTOR, "#suggestions button[data-id]")
+        assert first.get_attribute("data-label") == other
+        driver.find_element(By.CSS_SELECTOR, f'#guesses button[data-label="{other}"]').click()  # back to rank order
+
+    # Swap the sketch for the first picture of the class (or the first picture).
+    pick = next((s for s in suggestions if s["label"] == cls), suggestions[0])
+    sketch = driver.execute_script("return window.sketchwise.currentSketch()")
+    xs = [v for s in sketch for v in s[0]]
+    ys = [v for s in sketch for v in s[1]]
+    box = {"x": min(xs), "y": min(ys), "w": max(xs) - min(xs), "h": max(ys) - min(ys)}
+    driver.find_element(By.CSS_SELECTOR, f'#suggestions button[data-id="{pick["id"]}"]').click()
+    wait_for(lambda: attr_int(driver, "data-picture-count") == 1, 5, message="data-picture-count = 1")
+    assert attr_int(driver, "data-stroke-count") == 0
+    pics = driver.execute_script("return window.sketchwise.pictures()")
+    assert len(pics) == 1 and pics[0]["id"] == pick["id"]
+    p = pics[0]
+    pen = 4  # the default width; the sketch box is padded by half of it
+    assert abs((p["x"] + p["w"] / 2) - (box["x"] + box["w"] / 2)) <= 1.5, "picture centred on the sketch (x)"
+    assert abs((p["y"] + p["h"] / 2) - (box["y"] + box["h"] / 2)) <= 1.5, "picture centred on the sketch (y)"
+    assert p["w"] <= box["w"] + pen + 1 and p["h"] <= box["h"] + pen + 1, "picture fitted inside the sketch's box"
+    assert abs(p["w"] / p["h"] - pick["width"] / pick["height"]) < 0.02, "picture keeps its own aspect ratio"
+    assert driver.execute_script("return window.sketchwise.currentSketch().length") == 0, "a swap starts a new sketch"
+    wait_for(lambda: not guess_labels(driver), 10, message="guesses cleared after the swap")
+
+    # The full picture loads and is drawn on the canvas.
+    driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.picturesReady().then(() => done(true));")
+    assert ink_pixels(driver, p) > 50, "the picture is drawn on the canvas"
+    save_screenshot(driver, "webapp.png")
+
+    # Undo (button) brings the strokes back; redo swaps again; then the keyboard.
+    driver.find_element(By.ID, "undo").click()
+    assert attr_int(driver, "data-stroke-count") == n and attr_int(driver, "data-picture-count") == 0
+    assert driver.execute_script("return window.sketchwise.strokes()") == drawn
+    driver.find_element(By.ID, "redo").click()
+    assert attr_int(driver, "data-stroke-count") == 0 and attr_int(driver, "data-picture-count") == 1
+    body = driver.find_element(By.TAG_NAME, "body")
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert attr_int(driver, "data-stroke-count") == n and attr_int(driver, "data-picture-count") == 0
+    ActionChains(driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    assert attr_int(driver, "data-picture-count") == 1
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    assert attr_int(driver, "data-stroke-count") == 0 and attr_int(driver, "data-picture-count") == 1
+    assert body.is_displayed()
+
+    # PNG export at the canvas's size.
+    size = driver.execute_script("const c = document.getElementById('canvas'); return [c.width, c.height];")
+    png = data_url_png(driver.execute_script("return window.sketchwise.exportPNGDataURL()"))
+    assert png_info(png) == tuple(size)
+
+    # SVG export: the picture as an <image>, no strokes.
+    svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
+    root = ET.fromstring(svg)
+    assert root.tag == SVG_NS + "svg"
+    images = root.findall(f"{SVG_NS}image")
+    assert len(images) == 1 and len(root.findall(f"{SVG_NS}path")) == 0
+    assert images[0].get("href"), "the <image> has an href"
+
+    # Export buttons download files.
+    driver.find_element(By.ID, "export-png").click()
+    png_file = wait_for_downloads(download_dir, "sketchwise.png")
+    assert png_info(png_file.read_bytes()) == tuple(size)
+    driver.find_element(By.ID, "export-svg").click()
+    svg_file = wait_for_downloads(download_dir, "sketchwise.svg")
+    assert len(ET.parse(svg_file).getroot().findall(f"{SVG_NS}image")) == 1
+
+
+def test_phone_viewport(driver, server):
+    from selenium.webdriver.common.by import By
+
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    open_app(driver, server.base)
+    vw, vh, scroll_w = driver.execute_script(
+        "return [window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]")
+    assert (vw, vh) == (390, 844)
+    assert scroll_w <= vw, f"horizontal scroll: content {scroll_w}px wide in a {vw}px viewport"
+
+    toolbar = driver.find_element(By.CSS_SELECTOR, "nav.toolbar")
+    assert toolbar.is_displayed()
+    for bid in ("tool-draw", "tool-move", "erase-last", "clear", "undo", "redo",
+                "export-png", "export-svg", "save-ndjson", "load-ndjson"):
+        el = driver.find_element(By.ID, bid)
+        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];", el)
+        assert el.is_displayed() and r[0] >= 0 and r[1] <= vw and r[3] <= vh, f"#{bid} not fully visible: {r}"
+        assert r[1] - r[0] >= 32 and r[3] - r[2] >= 32, f"#{bid} is too small to tap: {r}"
+
+    rect = canvas_rect(driver)
+    assert rect["x"] >= 0 and rect["x"] + rect["w"] <= vw, f"canvas wider than the viewport: {rect}"
+    assert rect["w"] >= vw - 40, f"canvas does not fill the width: {rect}"
+    assert rect["y"] + rect["h"] <= vh, f"canvas runs below the viewport: {rect}"
+    assert rect["h"] >= 250, f"canvas too short: {rect}"
+    size = driver.execute_script("const c = document.getElementById('canvas'); return [c.width, c.height];")
+    assert size == [round(rect["w"] * 2), round(rect["h"] * 2)], "backing store follows devicePixelRatio"
+
+    cx, cy = rect["w"] / 2, rect["h"] / 2
+    import math
+    circle = [(cx + 70 * math.cos(a / 24 * 2 * math.pi), cy + 70 * math.sin(a / 24 * 2 * math.pi)) for a in range(25)]
+    line = [(cx - 40, cy + 100), (cx + 40, cy + 100)]
+    draw(driver, [(circle, [i * 20 for i in range(25)]), (line, [600, 700])], rect)
+    assert attr_int(driver, "data-stroke-count") == 2
+    strokes = driver.execute_script("return window.sketchwise.strokes()")
+    assert all(0 <= x <= rect["w"] and 0 <= y <= rect["h"] for s in strokes for x, y in zip(s[0], s[1]))
+    wait_for(lambda: guess_labels(driver) or None, 60, message="guesses on the phone")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= vw
+    save_screenshot(driver, "webapp-phone.png")
+    png = data_url_png(driver.execute_script("return window.sketchwise.exportPNGDataURL()"))
+    assert png_info(png) == tuple(size)
+
+
+def test_bad_files_keep_the_drawing(driver, server, tmp_path, download_dir):
+    from selenium.webdriver.common.by import By
+
+    open_app(driver, server.base)
+    install_probe(driver)
+    rect = canvas_rect(driver)
+    draw(driver, [([(100, 100), (160, 120), (220, 100)], [0, 50, 100]),
+                  ([(100, 200), (220, 200)], [400, 500])], rect)
+    assert attr_int(driver, "data-stroke-count") == 2
+    before = driver.execute_script("return window.sketchwise.strokes()")
+    guesses = wait_for_full_result(driver, 2)["labels"]
+    assert guess_labels(driver) == guesses
+
+    bad_files = {
+        "not-json.ndjson": "{this is not json\n",
+        "no-drawing.ndjson": json.dumps({"word": "cat"}) + "\n",
+        "mismatch.ndjson": json.dumps({"word": "cat", "drawing": [[[1, 2, 3], [4, 5]]]}) + "\n",
+        "strings.ndjson": json.dumps({"word": "cat", "drawing": [[["a", "b"], [1, 2]]]}) + "\n",
+        "huge.ndjson": json.dumps({"word": "cat", "drawing": [[[1, 1e12], [1, 2]]]}) + "\n",
+        "empty.ndjson": "\n\n",
+    }
+    file_input = driver.find_element(By.ID, "load-file")
+    for name, text in bad_files.items():
+        path = tmp_path / name
+        path.write_text(text)
+        driver.execute_script("document.getElementById('message').hidden = true")
+        file_input.send_keys(str(path))
+        msg = wait_for(lambda: driver.execute_script(
+            "const m = document.getElementById('message'); const s = document.getElementById('status');"
+            "if (!m.hidden && m.dataset.kind === 'error') return m.textContent;"
+            "return s.dataset.state === 'error' ? s.textContent : null;"), 5, message=f"an error for {name}")
+        assert name in msg or "load" in msg.lower(), msg
+        assert driver.find_element(By.ID, "message").is_displayed()
+        assert driver.execute_script("return window.sketchwise.strokes()") == before, f"{name} changed the drawing"
+        assert attr_int(driver, "data-stroke-count") == 2
+    assert guess_labels(driver) == guesses, "the guesses stay"
+    save_screenshot(driver, "webapp-bad-file.png")
+
+    # Save as ndjson, clear, load the file back: the same strokes.
+    driver.find_element(By.ID, "save-ndjson").click()
+    saved = wait_for_downloads(download_dir, "sketchwise.ndjson")
+    lines = [l for l in saved.read_text().splitlines() if l.strip()]
+    assert len(lines) == 1
+    rec = json.loads(lines[0])
+    assert set(rec) >= {"word", "countrycode", "timestamp", "recognized", "key_id", "drawing"}
+    assert rec["countrycode"] == "" and rec["recognized"] is False and isinstance(rec["key_id"], str)
+    assert rec["drawing"] == before
+    driver.find_element(By.ID, "clear").click()
+    assert attr_int(driver, "data-stroke-count") == 0
+    file_input.send_keys(str(saved))
+    wait_for(lambda: attr_int(driver, "data-stroke-count") == 2, 5, message="the saved drawing loaded")
+    assert driver.execute_script("return window.sketchwise.strokes()") == before
+    driver.find_element(By.ID, "undo").click()          # loading is undoable
+    assert attr_int(driver, "data-stroke-count") == 0
+
+
+def test_move_erase_clear(driver, static_base):
+    """Client-side editing only, so it runs against the static server."""
+    from selenium.webdriver.common.by import By
+
+    open_app(driver, static_base, expect_state=None)
+    rect = canvas_rect(driver)
+    draw(driver, [([(200, 150), (300, 150)], [0, 100]), ([(200, 180), (300, 180)], [300, 400])], rect)
+    before = driver.execute_script("return window.sketchwise.strokes()")
+    svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
+    assert len(ET.fromstring(svg).findall(f"{SVG_NS}path")) == 2, "one <path> per stroke"
+    driver.find_element(By.ID, "tool-move").click()
+    assert driver.find_element(By.ID, "tool-move").get_attribute("aria-pressed") == "true"
+    draw(driver, [([(250, 150), (290, 170), (330, 190)], [0, 100, 200])], rect, min_step=1)
+    after = driver.execute_script("return window.sketchwise.strokes()")
+    assert attr_int(driver, "data-stroke-count") == 2, "moving draws nothing"
+    for b, a in zip(before, after):   # the whole sketch group moved by (80, 40)
+        assert [x + 80 for x in b[0]] == a[0] and [y + 40 for y in b[1]] == a[1]
+    driver.find_element(By.ID, "undo").click()
+    assert driver.execute_script("return window.sketchwise.strokes()") == before
+    driver.find_element(By.ID, "tool-draw").click()
+    driver.find_element(By.ID, "erase-last").click()
+    assert driver.execute_script("return window.sketchwise.strokes()") == before[:1]
+    driver.find_element(By.ID, "clear").click()
+    assert attr_int(driver, "data-stroke-count") == 0 and attr_int(driver, "data-picture-count") == 0
+    driver.find_element(By.ID, "undo").click()
+    assert attr_int(driver, "data-stroke-count") == 1
+
+
+@pytest.fixture
+def static_base():
+    """The Web folder served by a plain static HTTP server (no API behind it)."""
+    handler = functools.partial(_QuietHandler, directory=str(WEB))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_offline_static_app(driver, static_base):
+    """Served by a plain static server (no API): a clear offline status, and drawing, undo and
+    export still work. Needs no sketchwise binary and no shared data."""
+    from selenium.webdriver.common.by import By
+
+    open_app(driver, static_base, expect_state="offline")
+    assert "offline" in driver.find_element(By.ID, "status").text.lower()
+    rect = canvas_rect(driver)
+    draw(driver, [([(100, 100), (200, 160), (300, 100)], [0, 100, 200])], rect)
+    assert attr_int(driver, "data-stroke-count") == 1
+    driver.find_element(By.ID, "undo").click()
+    assert attr_int(driver, "data-stroke-count") == 0
+    driver.find_element(By.ID, "redo").click()
+    assert attr_int(driver, "data-stroke-count") == 1
+    size = driver.execute_script("const c = document.getElementById('canvas'); return [c.width, c.height];")
+    assert png_info(data_url_png(driver.execute_script("return window.sketchwise.exportPNGDataURL()"))) == tuple(size)
+    assert driver.find_element(By.ID, "status").get_attribute("data-state") == "offline"
+    assert guess_labels(driver) == []
+
+
+def test_http_fallback_and_reconnect(driver, server):
+    """While the WebSocket can't connect, guesses come from POST /api/suggest and the status says
+    so; once it can, the app reconnects by itself."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+      (() => {
+        const Real = window.WebSocket;
+        window.__wsAttempts = 0;
+        window.__allowWS = false;
+        function Gate(url, protocols) {
+          window.__wsAttempts++;
+          if (window.__allowWS) return new Real(url, protocols);
+          const fake = { readyState: 3, send() {}, close() {} };
+          setTimeout(() => { fake.onerror && fake.onerror(new Event('error')); fake.onclose && fake.onclose(new Event('close')); }, 20);
+          return fake;
+        }
+        Gate.CONNECTING = 0; Gate.OPEN = 1; Gate.CLOSING = 2; Gate.CLOSED = 3;
+        window.WebSocket = Gate;
+      })();
+    """})
+    open_app(driver, server.base, expect_state="fallback")
+    rect = canvas_rect(driver)
+    draw(driver, [([(rect["w"] / 2 - 80, rect["h"] / 2), (rect["w"] / 2, rect["h"] / 2 - 80),
+                    (rect["w"] / 2 + 80, rect["h"] / 2), (rect["w"] / 2, rect["h"] / 2 + 80),
+                    (rect["w"] / 2 - 80, rect["h"] / 2)], [0, 100, 200, 300, 400])], rect)
+    wait_for(lambda: guess_labels(driver) or None, 60, message="guesses over HTTP")
+    posts = driver.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/api/suggest')).length")
+    assert posts >= 1, "the fallback asks POST /api/suggest"
+    assert driver.execute_script("return document.getElementById('status').dataset.state") == "fallback"
+
+    driver.execute_script("window.__allowWS = true; window.dispatchEvent(new Event('online'));")
+    wait_for(lambda: driver.execute_script("return document.getElementById('status').dataset.state") == "connected",
+             20, message="reconnected")
+    # The reconnected socket gets the whole sketch: the next change is answered over it.
+    driver.find_element("id", "erase-last").click()
+    wait_for(lambda: not guess_labels(driver), 10, message="guesses cleared")
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: guess_labels(driver) or None, 60, message="guesses over the socket")

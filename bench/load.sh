@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Load benchmark of `sketchwise serve` (dev-only, not a test): wrk on 127.0.0.1 against
+# POST /api/suggest with real Quick, Draw! drawings, at 8 and 64 connections; then the server's
+# resident memory after a minute of load.
+#
+#   bench/load.sh [--duration 20] [--drawings 200] [--data-dir out/bench-server]
+#
+# Needs wrk (Debian package `wrk`) and a release build; builds the index on first use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=20
+drawings=200
+data_dir=out/bench-server
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration=$2; shift 2 ;;
+    --drawings) drawings=$2; shift 2 ;;
+    --data-dir) data_dir=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+swift build -c release --product sketchwise >/dev/null
+raw=../shared/data/quickdraw/raw
+[ -d "$raw" ] || { echo "no drawings at $raw" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+# wrk's Lua script: one request body per real drawing, taken in turn by each connection.
+python3 - "$raw" "$drawings" > "$work/suggest.lua" <<'PY'
+import json, os, sys
+folder, count = sys.argv[1], int(sys.argv[2])
+files = sorted(f for f in os.listdir(folder) if f.endswith(".ndjson"))
+bodies = []
+for i, name in enumerate(files):
+    with open(os.path.join(folder, name)) as lines:
+        for line in lines:
+            bodies.append(json.dumps({"strokes": json.loads(line)["drawing"]}))
+            break
+    if len(bodies) >= count:
+        break
+print("wrk.method = 'POST'")
+print("wrk.headers['Content-Type'] = 'application/json'")
+print("bodies = {" + ",".join("[==[" + b + "]==]" for b in bodies) + "}")
+print("counter = 0")
+print("request = function() counter = counter + 1; return wrk.format(nil, '/api/suggest', nil, bodies[counter % #bodies + 1]) end")
+print("done = function(summary, latency, requests)")
+print("  io.write(string.format('RESULT requests/s %.0f  p50 %.2f ms  p99 %.2f ms  errors %d\\n', summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))")
+print("end")
+PY
+port=$((20000 + RANDOM % 20000))
+.build/release/sketchwise serve --port "$port" --data-dir "$data_dir" > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 600); do
+  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break
+  kill -0 $server 2>/dev/null || { cat "$work/server.log"; exit 1; }
+  sleep 0.5
+done
+sleep 5  # the library candidates are found in the background after start
+echo "server: pid $server, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
+for connections in 8 64; do
+  echo "== $connections connections, 2 threads, ${duration}s"
+  wrk -t2 -c"$connections" -d"${duration}s" --latency -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep -E "RESULT|Non-2xx|Socket errors" || true
+done
+echo "== a minute at 64 connections, then resident memory"
+wrk -t2 -c64 -d60s -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep RESULT || true
+echo "server RSS: $(ps -o rss= -p $server | awk '{printf "%.1f MiB", $1/1024}')"
