@@ -118,10 +118,8 @@ public struct DrawingSource: Sendable {
                 }
             }
         case .jsonArray:
-            let objects: [JSONValue]
-            do {
-                objects = try JSONDecoder().decode([JSONValue].self, from: Data(try readFile(path)))
-            } catch let error as FormatError { throw error } catch {
+            let document = try readFile(path)
+            guard case let .array(objects)? = try? JSONValue.parse(document) else {
                 throw FormatError(file: path, reason: "not a JSON array of Quick, Draw! records")
             }
             for (index, value) in objects.enumerated() {

@@ -37,9 +37,12 @@ extension QuickDrawRecord {
     public init(json: Data, fallbackWord: String? = nil) throws(RecordError) {
         let object: [String: JSONValue]
         do {
-            object = try JSONDecoder().decode([String: JSONValue].self, from: json)
+            guard case let .object(members) = try JSONValue.parse(json) else { throw RecordError("not a JSON object (another JSON value)") }
+            object = members
+        } catch let error as RecordError {
+            throw error
         } catch {
-            throw RecordError("not a JSON object (\(Self.summary(of: error)))")
+            throw RecordError("not a JSON object (\(error))")
         }
         try self.init(object: object, fallbackWord: fallbackWord)
     }
@@ -93,7 +96,8 @@ extension QuickDrawRecord {
             column.reserveCapacity(values.count)
             for value in values {
                 guard case let .number(n) = value, n.magnitude <= SketchLimits.maximumCoordinate else {
-                    throw RecordError("stroke \(index): \(["x", "y", "t"][r]) holds \(value.jsonText), not a finite number within ±1e9")
+                    let shown = if case let .number(n) = value, !n.isFinite { "a number out of range" } else { value.jsonText }
+                    throw RecordError("stroke \(index): \(["x", "y", "t"][r]) holds \(shown), not a finite number within ±1e9")
                 }
                 column.append(n)
             }

@@ -9,11 +9,10 @@ struct SketchInput {
 
     /// The JSON object of a body or message.
     func object(_ data: Data) throws(APIError) -> [String: JSONValue] {
-        do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: data)
-        } catch {
-            throw APIError(.badRequest, "the body is not a JSON object")
-        }
+        let value: JSONValue
+        do { value = try JSONValue.parse(data) } catch { throw APIError(.badRequest, "the body is not JSON: \(error)") }
+        guard case let .object(members) = value else { throw APIError(.badRequest, "the body is not a JSON object") }
+        return members
     }
 
     /// The sketch under `key` (`strokes`); a missing key is an error.
