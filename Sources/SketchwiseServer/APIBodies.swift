@@ -1,4 +1,5 @@
 import Foundation
+import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
@@ -10,7 +11,7 @@ struct ClassifyBody: Codable, Sendable {
 }
 
 /// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).
-struct SuggestBody: Codable, Sendable {
+struct SuggestBody: Sendable {
     var type: String?
     var seq: UInt64?
     var guesses: [Guess]
@@ -22,10 +23,22 @@ struct SuggestBody: Codable, Sendable {
         guesses = result.guesses
         suggestions = result.suggestions.map(SuggestionBody.init)
     }
+
+    /// The body as JSON text, written by hand: this is the hot answer of the API, and the
+    /// generic encoder costs more than ranking the pictures.
+    var jsonText: String {
+        var members: [String: JSONValue] = [
+            "guesses": .array(guesses.map { .object(["label": .string($0.label), "probability": .number($0.probability)]) }),
+            "suggestions": .array(suggestions.map(\.jsonValue)),
+        ]
+        if let type { members["type"] = .string(type) }
+        if let seq { members["seq"] = .number(Double(seq)) }
+        return JSONValue.object(members).jsonText
+    }
 }
 
 /// One suggested picture as the API shows it.
-struct SuggestionBody: Codable, Sendable {
+struct SuggestionBody: Sendable {
     var id: String
     var label: String
     var score: Double
@@ -54,9 +67,28 @@ struct SuggestionBody: Codable, Sendable {
         (width, height) = aspect >= 1 ? (96, max(1, Int((96 / aspect).rounded()))) : (max(1, Int((96 * aspect).rounded())), 96)
     }
 
-    /// An id as one path segment: everything but unreserved characters percent-encoded.
+    var jsonValue: JSONValue {
+        .object([
+            "id": .string(id), "label": .string(label), "score": .number(score), "source": .string(source), "title": .string(title),
+            "image": .string(image), "thumbnail": .string(thumbnail), "width": .number(Double(width)), "height": .number(Double(height)),
+        ])
+    }
+
+    /// An id as one path segment: every byte but ASCII letters, digits and `-._~` percent-encoded.
     static func encoded(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(id.utf8.count * 3)
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -76,9 +76,11 @@ struct APIRoutes: Sendable {
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         do {
             let service = service
-            return try json(SuggestBody(try await withTimeout(limits.requestTimeout) {
-                try await service.suggest(sketch, labels: labels, perLabel: perLabel)
-            }))
+            let result = try await withTimeout(limits.requestTimeout) { try await service.suggest(sketch, labels: labels, perLabel: perLabel) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: SuggestBody(result).jsonText))
+            )
         } catch let error as SketchError {
             throw APIError(.badRequest, error.description)
         }

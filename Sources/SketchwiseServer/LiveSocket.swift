@@ -23,7 +23,7 @@ struct LiveSocket: Sendable {
                     let text: String
                     switch update.outcome {
                     case let .success(result):
-                        text = try Self.encode(SuggestBody(result, type: "result", seq: update.query))
+                        text = SuggestBody(result, type: "result", seq: update.query).jsonText
                     case let .failure(error):
                         let apiError = (error as? SketchError).map { APIError(.badRequest, $0.description) }
                             ?? APIError(.internalError, "the server failed to answer")
