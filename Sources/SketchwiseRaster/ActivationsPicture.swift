@@ -24,39 +24,23 @@ public struct ActivationsPicture: Sendable {
         let width = Int(nameSpace + barWidth * Double(length) + 20), height = Int(top + stripHeight * Double(vectors.count) + 20)
         let largest = vectors.joined().filter(\.isFinite).map(abs).max() ?? 0
         let scale = largest > 0 ? Double(stripHeight - 16) / Double(largest) : 0
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
-        else { throw RasterError("cairo cannot create a \(width)×\(height) surface") }
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_set_font_size(cr, 16)
-        cairo_move_to(cr, 10, 28)
-        cairo_show_text(cr, "\(title) (\(length) components, largest |value| \(largest))")
-        cairo_set_font_size(cr, 12)
-        for (index, vector) in vectors.enumerated() {
-            let baseline = top + stripHeight * Double(index + 1) - 8
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_move_to(cr, 8, baseline - stripHeight / 2 + 8)
-            cairo_show_text(cr, String(names[index].suffix(26)))
-            cairo_set_source_rgb(cr, 0.8, 0.8, 0.8)
-            cairo_rectangle(cr, nameSpace, baseline, barWidth * Double(length), 1)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 0.15, 0.35, 0.7)
-            for (i, value) in vector.enumerated() where value.isFinite {
-                let h = Double(value) * scale
-                cairo_rectangle(cr, nameSpace + Double(i) * barWidth, baseline - max(h, 0), max(1, barWidth - 0.5), abs(h))
+        let title = "\(title) (\(length) components, largest |value| \(largest))"
+        try ChartSurface.draw(width: width, height: height, title: title, to: path) { cr in
+            for (index, vector) in vectors.enumerated() {
+                let baseline = top + stripHeight * Double(index + 1) - 8
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                cairo_move_to(cr, 8, baseline - stripHeight / 2 + 8)
+                cairo_show_text(cr, String(names[index].suffix(26)))
+                cairo_set_source_rgb(cr, 0.8, 0.8, 0.8)
+                cairo_rectangle(cr, nameSpace, baseline, barWidth * Double(length), 1)
+                cairo_fill(cr)
+                cairo_set_source_rgb(cr, 0.15, 0.35, 0.7)
+                for (i, value) in vector.enumerated() where value.isFinite {
+                    let h = Double(value) * scale
+                    cairo_rectangle(cr, nameSpace + Double(i) * barWidth, baseline - max(h, 0), max(1, barWidth - 0.5), abs(h))
+                }
+                cairo_fill(cr)
             }
-            cairo_fill(cr)
-        }
-        cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RasterError("cannot write PNG \(path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 }

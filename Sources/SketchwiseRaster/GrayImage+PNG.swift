@@ -24,9 +24,6 @@ extension GrayImage {
             }
         }
         cairo_surface_mark_dirty(surface)
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RasterError("cannot write PNG \(path): \(String(cString: cairo_status_to_string(status)))")
-        }
+        try ChartSurface.writePNG(surface, to: path)
     }
 }

@@ -41,64 +41,47 @@ public struct HeatmapPicture: Sendable {
         let mapWidth = cell * Double(columns), mapHeight = cell * Double(rows)
         let notesWidth = notes.isEmpty ? 0.0 : 420.0
         let width = Int(labelSpace + mapWidth + 20 + notesWidth), height = Int(60 + labelSpace + mapHeight + 20)
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw RasterError("cairo cannot create a \(width)×\(height) surface")
-        }
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_set_font_size(cr, 16)
-        cairo_move_to(cr, 10, 28)
-        cairo_show_text(cr, title)
-        let left = labelSpace, top = 60 + labelSpace
-        for (r, row) in values.enumerated() {
-            for (c, raw) in row.enumerated() {
-                let v = min(1, max(0, raw.isFinite ? raw : 0))
-                cairo_set_source_rgb(cr, 1 - 0.9 * v, 1 - 0.75 * v, 1 - 0.45 * v)
-                cairo_rectangle(cr, left + Double(c) * cell, top + Double(r) * cell, cell, cell)
-                cairo_fill(cr)
+        try ChartSurface.draw(width: width, height: height, title: title, to: path) { cr in
+            let left = labelSpace, top = 60 + labelSpace
+            for (r, row) in values.enumerated() {
+                for (c, raw) in row.enumerated() {
+                    let v = min(1, max(0, raw.isFinite ? raw : 0))
+                    cairo_set_source_rgb(cr, 1 - 0.9 * v, 1 - 0.75 * v, 1 - 0.45 * v)
+                    cairo_rectangle(cr, left + Double(c) * cell, top + Double(r) * cell, cell, cell)
+                    cairo_fill(cr)
+                }
             }
-        }
-        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
-        cairo_set_line_width(cr, 1)
-        cairo_rectangle(cr, left, top, mapWidth, mapHeight)
-        cairo_stroke(cr)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        if showLabels {
-            cairo_set_font_size(cr, min(12, cell * 0.8))
-            for (r, label) in rowLabels.enumerated() {
-                cairo_move_to(cr, 4, top + (Double(r) + 0.75) * cell)
-                cairo_show_text(cr, String(label.prefix(20)))
+            cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+            cairo_set_line_width(cr, 1)
+            cairo_rectangle(cr, left, top, mapWidth, mapHeight)
+            cairo_stroke(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            if showLabels {
+                cairo_set_font_size(cr, min(12, cell * 0.8))
+                for (r, label) in rowLabels.enumerated() {
+                    cairo_move_to(cr, 4, top + (Double(r) + 0.75) * cell)
+                    cairo_show_text(cr, String(label.prefix(20)))
+                }
+                for (c, label) in columnLabels.enumerated() {
+                    cairo_save(cr)
+                    cairo_move_to(cr, left + (Double(c) + 0.75) * cell, top - 4)
+                    cairo_rotate(cr, -Double.pi / 2)
+                    cairo_show_text(cr, String(label.prefix(20)))
+                    cairo_restore(cr)
+                }
             }
-            for (c, label) in columnLabels.enumerated() {
-                cairo_save(cr)
-                cairo_move_to(cr, left + (Double(c) + 0.75) * cell, top - 4)
-                cairo_rotate(cr, -Double.pi / 2)
-                cairo_show_text(cr, String(label.prefix(20)))
-                cairo_restore(cr)
+            if showThumbnails {
+                for (i, image) in thumbnails.enumerated() {
+                    let along = Double(i) * cell
+                    Self.draw(image, on: cr, x: left - cell - 2, y: top + along, side: cell)
+                    Self.draw(image, on: cr, x: left + along, y: top - cell - 2, side: cell)
+                }
             }
-        }
-        if showThumbnails {
-            for (i, image) in thumbnails.enumerated() {
-                let along = Double(i) * cell
-                Self.draw(image, on: cr, x: left - cell - 2, y: top + along, side: cell)
-                Self.draw(image, on: cr, x: left + along, y: top - cell - 2, side: cell)
+            cairo_set_font_size(cr, 12)
+            for (i, line) in notes.enumerated() {
+                cairo_move_to(cr, left + mapWidth + 20, top + 14 + Double(i) * 16)
+                cairo_show_text(cr, line)
             }
-        }
-        cairo_set_font_size(cr, 12)
-        for (i, line) in notes.enumerated() {
-            cairo_move_to(cr, left + mapWidth + 20, top + 14 + Double(i) * 16)
-            cairo_show_text(cr, line)
-        }
-        cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RasterError("cannot write PNG \(path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 

@@ -34,9 +34,6 @@ extension StrokeSketch {
             cairo_stroke(cr)
         }
         cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RasterError("cannot write PNG \(path): \(String(cString: cairo_status_to_string(status)))")
-        }
+        try ChartSurface.writePNG(surface, to: path)
     }
 }

@@ -78,10 +78,18 @@ func sketch(strokes n: Int) -> StrokeSketch {
         // Later sketches are faster than earlier ones, the order that tempts a race.
         let provider = DelayedProvider { .milliseconds(max(1, 40 - 2 * $0)) }
         let pipeline = SuggestionPipeline(service: service(provider))
+        // Collect until the latest sketch's answer; a watchdog ends the stream if it never comes.
         let collector = Task {
             var seen: [UInt64] = []
-            for await update in pipeline.updates { seen.append(update.query) }
+            for await update in pipeline.updates {
+                seen.append(update.query)
+                if update.query == 20 { break }
+            }
             return seen
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            await pipeline.finish()
         }
         // Many submitters at once, each with its own query numbers, some arriving out of order.
         await withTaskGroup(of: Void.self) { group in
@@ -92,10 +100,9 @@ func sketch(strokes n: Int) -> StrokeSketch {
                 }
             }
         }
-        // Wait for the final query's answer, then close.
-        try await Task.sleep(for: .milliseconds(200))
-        await pipeline.finish()
         let seen = await collector.value
+        watchdog.cancel()
+        await pipeline.finish()
         #expect(seen == seen.sorted() && Set(seen).count == seen.count, "strictly increasing: \(seen)")
         #expect(seen.last == 20, "the latest sketch is answered: \(seen)")
     }

@@ -88,7 +88,7 @@ final class LockedURL: @unchecked Sendable {
 @Suite(.serialized) struct WebImageSearchTests {
     func provider(_ base: URL, path: String) throws -> WebImageSearchProvider {
         var configuration = WebImageSearchConfiguration(endpoint: base.appendingPathComponent(path), key: "test-key")
-        configuration.timeout = 1.5
+        configuration.timeout = 3
         configuration.maximumBytes = 1 << 20
         return WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: Models.set.raster))
     }
@@ -107,7 +107,7 @@ final class LockedURL: @unchecked Sendable {
         #expect(picture.source == "web" && picture.label == request.analysis.guesses[0].label)
         #expect(picture.itemID.hasSuffix("/img/good.png") && picture.similarity > 0 && picture.score <= picture.probability)
         #expect(abs(picture.aspect - 80.0 / 60.0) < 0.2, "the loop is wider than tall: \(picture.aspect)")
-        #expect(ContinuousClock.now - started < .seconds(10), "the slow image was given up after the timeout")
+        #expect(ContinuousClock.now - started < .seconds(18), "the slow image (20 s) was given up after the timeout")
     }
 
     @Test func serverErrorsMalformedAnswersAndSlowSearchesFailWithAReason() async throws {
