@@ -64,7 +64,7 @@ public struct HeatmapPicture: Sendable {
                 }
                 for (c, label) in columnLabels.enumerated() {
                     cairo_save(cr)
-                    cairo_move_to(cr, left + (Double(c) + 0.75) * cell, top - 4)
+                    cairo_move_to(cr, left + (Double(c) + 0.75) * cell, top - 4 - (showThumbnails ? cell + 4 : 0))
                     cairo_rotate(cr, -Double.pi / 2)
                     cairo_show_text(cr, String(label.prefix(20)))
                     cairo_restore(cr)
