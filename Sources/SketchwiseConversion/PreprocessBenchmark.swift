@@ -32,9 +32,7 @@ public struct PreprocessBenchmark: Sendable, Codable {
             for _ in 0..<rounds {
                 let start = ContinuousClock.now
                 body()
-                let elapsed = ContinuousClock.now - start
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                rates.append(Double(sketches.count) / seconds)
+                rates.append(Double(sketches.count) / (ContinuousClock.now - start).inSeconds)
             }
             return rates.sorted()[rates.count / 2]
         }

@@ -72,7 +72,7 @@ public final class DrawingRenderer {
             return image
         case let .strokes(record):
             do {
-                let sketch = GoogleSimplifier.isSimplified(record.drawing) ? record.drawing : try simplifier.simplify(record.drawing)
+                let sketch = try simplifier.simplifiedIfNeeded(record.drawing)
                 return rasterizer.render(sketch)
             } catch {
                 throw FormatError(file: drawing.origin, reason: "\(error)")

@@ -122,7 +122,8 @@ public struct ModelBenchmark: Sendable, Codable {
         return Double(sketches.count) / seconds
     }
 
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
+    /// The `p` quantile (0…1) of `values`, nearest rank; 0 for no values.
+    public static func percentile(_ values: [Double], _ p: Double) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]

@@ -36,6 +36,22 @@ public struct Suggestion: Sendable, Equatable, Codable {
     }
 }
 
+extension Suggestion {
+    /// Best ``score`` first; equal scores by id, so the order never depends on input order.
+    public static func ranked(_ suggestions: some Sequence<Suggestion>) -> [Suggestion] {
+        suggestions.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+    }
+
+    /// Each picture once, under its best-scoring suggestion, ``ranked(_:)``.
+    public static func merged(_ suggestions: some Sequence<Suggestion>) -> [Suggestion] {
+        var best: [String: Suggestion] = [:]
+        for suggestion in suggestions where suggestion.score > (best[suggestion.itemID]?.score ?? -1) {
+            best[suggestion.itemID] = suggestion
+        }
+        return ranked(best.values)
+    }
+}
+
 /// Orders the candidates of a sketch's guesses by how much their pictures look like the sketch.
 public struct SuggestionRanker: Sendable {
     public let finder: CandidateFinder
@@ -56,14 +72,8 @@ public struct SuggestionRanker: Sendable {
     /// best ``Suggestion/score`` first, each picture once (under its best guess).
     /// Candidates whose embedding does not have the sketch's length are left out.
     public func suggestions(guesses: [Guess], embedding: [Float]) -> [Suggestion] {
-        var merged: [String: Suggestion] = [:]
-        for guess in guesses.sorted(by: { $0.probability > $1.probability }).prefix(max(0, guessCount)) {
-            for suggestion in suggestions(for: guess, embedding: embedding)
-            where suggestion.score > (merged[suggestion.itemID]?.score ?? -1) {
-                merged[suggestion.itemID] = suggestion
-            }
-        }
-        return merged.values.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+        let best = guesses.sorted(by: { $0.probability > $1.probability }).prefix(max(0, guessCount))
+        return Suggestion.merged(best.flatMap { suggestions(for: $0, embedding: embedding) })
     }
 
     /// The best `perGuess` candidates of one guess, most similar first.

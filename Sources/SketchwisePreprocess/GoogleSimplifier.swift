@@ -54,6 +54,12 @@ public struct GoogleSimplifier: Sendable {
         return result
     }
 
+    /// The sketch as Google simplifies it: unchanged when it is simplified already
+    /// (``isSimplified(_:)``), else ``simplify(_:)``'s result.
+    public func simplifiedIfNeeded(_ sketch: StrokeSketch) throws(SketchError) -> StrokeSketch {
+        Self.isSimplified(sketch) ? sketch : try simplify(sketch)
+    }
+
     /// Whether a sketch looks like Google's simplified output already: integer coordinates within
     /// 0…255 and no time stamps (raw pen input always has them). Simplifying such a sketch again
     /// would move points, so callers skip it.

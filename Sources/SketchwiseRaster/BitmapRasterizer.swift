@@ -50,14 +50,14 @@ public final class BitmapRasterizer {
     ///   that shows nothing against white.
     public func render(_ bytes: [UInt8]) throws(PictureError) -> RenderedPicture {
         let image = try Self.decode(bytes)
-        return try canvas.render(width: Double(image.width), height: Double(image.height)) { cr in
+        return try canvas.render(width: Double(image.side), height: Double(image.height)) { cr in
             cairo_set_source_surface(cr, image.surface, 0, 0)
             cairo_paint(cr)
         }
     }
 
     /// The image decoded into a Cairo surface (premultiplied ARGB).
-    private static func decode(_ bytes: [UInt8]) throws(PictureError) -> DecodedImage {
+    private static func decode(_ bytes: [UInt8]) throws(PictureError) -> ColourSurface {
         guard looksLikeImage(bytes) else { throw PictureError(.unreadable, "not an image file") }
         guard isComplete(bytes) else { throw PictureError(.unreadable, "the image file is cut off") }
         guard let loader = gdk_pixbuf_loader_new() else { throw PictureError(.unreadable, "gdk-pixbuf has no loader") }
@@ -82,10 +82,10 @@ public final class BitmapRasterizer {
         guard channels == (hasAlpha ? 4 : 3), let source = gdk_pixbuf_read_pixels(pixbuf) else {
             throw PictureError(.unreadable, "unsupported pixel layout")
         }
-        let image: DecodedImage
-        do { image = try DecodedImage(width: width, height: height) } catch { throw PictureError(.renderFailed, error.description) }
+        let image: ColourSurface
+        do { image = try ColourSurface(width: width, height: height) } catch { throw PictureError(.renderFailed, error.description) }
         let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(image.surface)!).assumingMemoryBound(to: UInt32.self)
-        let targetRow = Int(cairo_image_surface_get_stride(image.surface)) / 4
+        let targetRow = image.stride / 4
         for y in 0..<height {
             for x in 0..<width {
                 let p = source + y * rowStride + x * channels
@@ -97,20 +97,4 @@ public final class BitmapRasterizer {
         cairo_surface_mark_dirty(image.surface)
         return image
     }
-}
-
-/// A decoded image as a Cairo surface, freed with it.
-private final class DecodedImage {
-    let surface: OpaquePointer
-    let width: Int
-    let height: Int
-
-    init(width: Int, height: Int) throws(RasterError) {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
-        else { throw RasterError("cairo cannot create a \(width)×\(height) surface") }
-        (self.surface, self.width, self.height) = (surface, width, height)
-    }
-
-    deinit { cairo_surface_destroy(surface) }
 }

@@ -48,7 +48,7 @@ public final class ModelRecognizer: Sendable {
 
     /// Log-probabilities of every label for a stroke sketch.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
-        let simplified = try Self.simplified(sketch)
+        let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
             return try run(worker, shape: shape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
@@ -69,7 +69,7 @@ public final class ModelRecognizer: Sendable {
     /// penultimate layer).
     public func embedding(_ sketch: StrokeSketch) throws -> [Float] {
         guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
-        let simplified = try Self.simplified(sketch)
+        let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
             return try run(worker, shape: shape) { Array($0.embedding!) }
@@ -79,7 +79,7 @@ public final class ModelRecognizer: Sendable {
     /// Log-probabilities and, for models that declare one, the embedding of a sketch, from a
     /// single run of the model.
     public func describe(_ sketch: StrokeSketch) throws -> (logProbabilities: LogProbabilities, embedding: [Float]?) {
-        let simplified = try Self.simplified(sketch)
+        let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
             return try run(worker, shape: shape) { output in
@@ -102,7 +102,7 @@ public final class ModelRecognizer: Sendable {
     /// The model input for a sketch, exactly as `logProbabilities(_:)` feeds it: the values
     /// (row-major) and their shape.
     public func modelInput(for sketch: StrokeSketch) throws -> (values: [Float], shape: Shape) {
-        let simplified = try Self.simplified(sketch)
+        let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
             return (Array(worker.input[0..<shape.count]), shape)
@@ -121,10 +121,6 @@ public final class ModelRecognizer: Sendable {
         guard image.width == raster.size, image.height == raster.size else {
             throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")
         }
-    }
-
-    private static func simplified(_ sketch: StrokeSketch) throws -> StrokeSketch {
-        GoogleSimplifier.isSimplified(sketch) ? sketch : try GoogleSimplifier().simplify(sketch)
     }
 
     /// Writes the model input for a simplified sketch into the worker's buffer; returns its shape.

@@ -108,3 +108,10 @@ struct SocketErrorBody: Codable, Sendable {
     var seq: UInt64?
     var error: APIError.ErrorBody.Detail
 }
+
+/// A value as the server's compact JSON (slashes left unescaped, so paths read as paths).
+func jsonData(_ value: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    return try encoder.encode(value)
+}

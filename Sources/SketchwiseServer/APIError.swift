@@ -49,7 +49,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
+        let data = (try? jsonData(body)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))

@@ -107,8 +107,6 @@ struct APIRoutes: Sendable {
 
 /// A JSON response.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .withoutEscapingSlashes
-    let data = try encoder.encode(value)
+    let data = try jsonData(value)
     return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

@@ -59,9 +59,7 @@ struct LiveSocket: Sendable {
     }
 
     static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try jsonData(value), as: UTF8.self)
     }
 }
 
@@ -109,11 +107,7 @@ struct LiveSession {
             case .string("sketch")?: next = try input.sketch(object).strokes
             default: throw APIError(.badRequest, "\"type\" must be stroke, undo, clear or sketch")
             }
-            guard next.count <= input.limits.maximumStrokes else {
-                throw APIError(.tooLarge, "at most \(input.limits.maximumStrokes) strokes per sketch")
-            }
-            let points = next.reduce(0) { $0 + $1.points.count }
-            guard points <= input.limits.maximumPoints else { throw APIError(.tooLarge, "at most \(input.limits.maximumPoints) points per sketch") }
+            try input.checkLimits(next)
         } catch let error as APIError {
             throw Refusal(seq: seq, error: error)
         } catch {
@@ -138,9 +132,7 @@ struct RateLimiter {
 
     mutating func allow(now: ContinuousClock.Instant) -> Bool {
         if let last {
-            let elapsed = now - last
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            tokens = min(perSecond, tokens + seconds * perSecond)
+            tokens = min(perSecond, tokens + (now - last).inSeconds * perSecond)
         }
         last = now
         guard tokens >= 1 else { return false }

@@ -25,16 +25,24 @@ struct SketchInput {
 
     /// Strokes from their JSON, within the limits.
     func strokes(_ json: [JSONValue]) throws(APIError) -> [Stroke] {
-        guard json.count <= limits.maximumStrokes else {
-            throw APIError(.tooLarge, "\(json.count) strokes; at most \(limits.maximumStrokes) are accepted")
-        }
+        guard json.count <= limits.maximumStrokes else { throw tooManyStrokes(json.count) }
         let strokes: [Stroke]
         do { strokes = try QuickDrawRecord.strokes(json) } catch { throw APIError(.badRequest, error.description) }
+        try checkLimits(strokes)
+        return strokes
+    }
+
+    /// Refuses a sketch with more strokes or points than the limits allow.
+    func checkLimits(_ strokes: [Stroke]) throws(APIError) {
+        guard strokes.count <= limits.maximumStrokes else { throw tooManyStrokes(strokes.count) }
         let points = strokes.reduce(0) { $0 + $1.points.count }
         guard points <= limits.maximumPoints else {
             throw APIError(.tooLarge, "\(points) points; at most \(limits.maximumPoints) are accepted")
         }
-        return strokes
+    }
+
+    private func tooManyStrokes(_ count: Int) -> APIError {
+        APIError(.tooLarge, "\(count) strokes; at most \(limits.maximumStrokes) are accepted")
     }
 
     /// An optional integer option within `range`.

@@ -55,19 +55,15 @@ public struct SuggestionService: Sendable {
             return answers.sorted { $0.0 < $1.0 }
         }
         try Task.checkCancellation()
-        var merged: [String: Suggestion] = [:]
+        var found: [Suggestion] = []
         var problems: [String] = []
         for (index, answer) in answers {
             switch answer {
-            case let .success(suggestions):
-                for suggestion in suggestions where suggestion.score > (merged[suggestion.itemID]?.score ?? -1) {
-                    merged[suggestion.itemID] = suggestion
-                }
-            case let .failure(error):
-                problems.append("\(providers[index].name): \(error)")
+            case let .success(suggestions): found += suggestions
+            case let .failure(error): problems.append("\(providers[index].name): \(error)")
             }
         }
-        let ordered = merged.values.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+        let ordered = Suggestion.merged(found)
         return SuggestionResult(
             guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
         )

@@ -40,14 +40,16 @@ public final class WebImageSearchProvider: SuggestionProvider {
     public let configuration: WebImageSearchConfiguration
     private let embedder: PictureEmbedder
     private let fetcher: HTTPFetcher
-    private let rasterizers: RasterizerPool
+    /// Bitmap and SVG rasterisers for downloaded pictures, one pair per concurrent use.
+    private let rasterizers: Pool<(bitmap: BitmapRasterizer, svg: SVGRasterizer)>
 
     /// - Parameter embedder: the raster model that embeds library pictures and sketches.
     public init(configuration: WebImageSearchConfiguration, embedder: PictureEmbedder) {
         self.configuration = configuration
         self.embedder = embedder
         fetcher = HTTPFetcher(timeout: configuration.timeout, maximumBytes: configuration.maximumBytes)
-        rasterizers = RasterizerPool(size: embedder.inputSize)
+        let size = embedder.inputSize
+        rasterizers = Pool { (try BitmapRasterizer(size: size), try SVGRasterizer(size: size)) }
     }
 
     deinit { fetcher.invalidate() }
@@ -71,7 +73,7 @@ public final class WebImageSearchProvider: SuggestionProvider {
             }
             var all: [Suggestion] = []
             for try await found in group { all += found }
-            return all.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
+            return Suggestion.ranked(all)
         }
     }
 
@@ -88,7 +90,7 @@ public final class WebImageSearchProvider: SuggestionProvider {
             return found
         }
         try Task.checkCancellation()
-        return Array(pictures.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }.prefix(max(0, request.perLabel)))
+        return Array(Suggestion.ranked(pictures).prefix(max(0, request.perLabel)))
     }
 
     /// The search results for `label`.
@@ -117,7 +119,9 @@ public final class WebImageSearchProvider: SuggestionProvider {
               let response = try? await fetcher.get(url), response.status == 200
         else { return nil }
         let bytes = [UInt8](response.body)
-        guard let rendered = try? rasterizers.render(bytes),
+        guard let rendered = try? rasterizers.with({ pair in
+                  try BitmapRasterizer.looksLikeImage(bytes) ? pair.bitmap.render(bytes) : pair.svg.render(bytes)
+              }),
               let described = try? embedder.describe(rendered.raster),
               let similarity = SuggestionRanker.cosine(described.embedding, embedding)
         else { return nil }
@@ -127,21 +131,5 @@ public final class WebImageSearchProvider: SuggestionProvider {
             source: name, itemID: result.contentUrl ?? address, title: result.name ?? guess.label, aspect: rendered.aspect,
             reason: .webSearch
         )
-    }
-}
-
-/// Bitmap and SVG rasterisers for downloaded pictures, one pair per concurrent use.
-final class RasterizerPool: @unchecked Sendable {
-    private let size: Int
-    private let lock = NSLock()
-    private var idle: [(BitmapRasterizer, SVGRasterizer)] = []
-
-    init(size: Int) { self.size = size }
-
-    /// Renders image bytes (PNG, JPEG, GIF, WebP, BMP, or an SVG document).
-    func render(_ bytes: [UInt8]) throws -> RenderedPicture {
-        let pair = try lock.withLock { idle.popLast() } ?? (BitmapRasterizer(size: size), SVGRasterizer(size: size))
-        defer { lock.withLock { idle.append(pair) } }
-        return BitmapRasterizer.looksLikeImage(bytes) ? try pair.0.render(bytes) : try pair.1.render(bytes)
     }
 }

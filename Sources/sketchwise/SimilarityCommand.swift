@@ -81,14 +81,11 @@ struct SimilarityCommand: ParsableCommand {
             guard found.count < perFile else { return }
             switch drawing.content {
             case let .bitmap(image): found.append(("\(drawing.label) \(found.count + 1)", image))
-            case let .strokes(record): found.append(("\(drawing.label) \(found.count + 1)", rasterizer.render(try simplified(record.drawing))))
+            case let .strokes(record):
+                let simplified = try GoogleSimplifier().simplifiedIfNeeded(record.drawing)
+                found.append(("\(drawing.label) \(found.count + 1)", rasterizer.render(simplified)))
             }
         }
         return found
-    }
-
-    /// A drawing as the raster model sees it: Google-simplified.
-    static func simplified(_ sketch: StrokeSketch) throws -> StrokeSketch {
-        GoogleSimplifier.isSimplified(sketch) ? sketch : try GoogleSimplifier().simplify(sketch)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SketchwiseConversion
+import SketchwiseCore
 import SketchwiseEvaluation
 import SketchwiseFormats
 import SketchwiseLibrary
@@ -141,14 +142,14 @@ struct SuggestTally {
     private var hits = 0
 
     mutating func add(latency: Duration, hit: Bool) {
-        latencies.append(Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1e3)
+        latencies.append(latency.inSeconds * 1e3)
         if hit { hits += 1 }
     }
 
     var summary: String {
         guard !latencies.isEmpty else { return "no drawings" }
-        let warm = latencies.count > 1 ? Array(latencies.dropFirst()).sorted() : latencies
-        func percentile(_ p: Double) -> Double { warm[min(warm.count - 1, Int(p * Double(warm.count)))] }
+        let warm = latencies.count > 1 ? Array(latencies.dropFirst()) : latencies
+        func percentile(_ p: Double) -> Double { ModelBenchmark.percentile(warm, p) }
         return String(
             format: "drawings: %d   own class among the first 8 suggestions: %d (%.1f%%)   latency p50 %.2f ms, p99 %.2f ms",
             latencies.count, hits, 100 * Double(hits) / Double(latencies.count), percentile(0.5), percentile(0.99)
