@@ -100,14 +100,14 @@ final class LockedURL: @unchecked Sendable {
 
     @Test func goodImagesAreRankedAndBadOnesSkipped() async throws {
         let request = try request()
-        let started = ContinuousClock.now
         let found = try await StubSearchServer.with { base in try await provider(base, path: "search").suggestions(for: request) }
+        // The slow image answers after 20 s with a valid PNG: its absence shows the 3 s timeout
+        // gave it up (a wall-clock bound here failed under a loaded CI, where every test slows).
         #expect(found.map(\.title) == ["good loop"], "only the real image survives: \(found.map(\.title))")
         let picture = try #require(found.first)
         #expect(picture.source == "web" && picture.label == request.analysis.guesses[0].label)
         #expect(picture.itemID.hasSuffix("/img/good.png") && picture.similarity > 0 && picture.score <= picture.probability)
         #expect(abs(picture.aspect - 80.0 / 60.0) < 0.2, "the loop is wider than tall: \(picture.aspect)")
-        #expect(ContinuousClock.now - started < .seconds(18), "the slow image (20 s) was given up after the timeout")
     }
 
     @Test func serverErrorsMalformedAnswersAndSlowSearchesFailWithAReason() async throws {
