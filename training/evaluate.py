@@ -52,9 +52,9 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
         lps = {}
         if rm is not None:
             x = pl.raster_inputs(drawings).numpy()
-            lps["raster-cnn"] = ex.log_softmax_np(np.stack([rm.run(v)["logits"] for v in x]))
+            lps["raster-cnn"] = np.stack([rm.log_probs(v) for v in x])
         if sm is not None:
-            lps["stroke-rnn"] = ex.log_softmax_np(np.stack([sm.run(v)["logits"] for v in pl.sequence_inputs(drawings)]))
+            lps["stroke-rnn"] = np.stack([sm.log_probs(v) for v in pl.sequence_inputs(drawings)])
         for k, lp in lps.items():
             res[k] = pl.topk(torch.from_numpy(lp), labels)
         if ens is not None and all(m in lps for m in ens["members"]):
@@ -65,7 +65,7 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
     if rm is not None and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
         x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
-        lp = ex.log_softmax_np(np.stack([rm.run(v)["logits"] for v in x]))
+        lp = np.stack([rm.log_probs(v) for v in x])
         results["subsets"]["bitmap"] = {"n": n, "classes": int(len(set(corpus.bitmap_val_labels[:n].tolist()))),
                                         "raster-cnn": pl.topk(torch.from_numpy(lp), corpus.bitmap_val_labels[:n])}
     return results

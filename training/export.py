@@ -85,8 +85,10 @@ def weight_names(layers) -> list[str]:
 
 
 def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, description: str,
-                 version: str = "1.0.0", notes: str = "", extra_training: dict | None = None) -> tuple[Path, Path]:
-    """Write ``<out_dir>/<name>.safetensors`` and ``<name>.json``; only tensors the spec names."""
+                 version: str = "1.0.0", notes: str = "", extra_training: dict | None = None,
+                 views: tuple[str, ...] = ("original",)) -> tuple[Path, Path]:
+    """Write ``<out_dir>/<name>.safetensors`` and ``<name>.json``; only tensors the spec names.
+    ``views``: the test-time views whose answers the runtime averages (``original``, ``mirrored``)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     layers = model.spec_layers()
@@ -101,6 +103,8 @@ def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, 
         inp = {"kind": "strokes", "shape": [MAX_LENGTH, 3],
                "strokes": {"maxLength": MAX_LENGTH, "normalization": NORMALIZATION}}
         outputs = {"logits": "fc", "embedding": "embedding"}
+    if tuple(views) != ("original",):
+        inp["views"] = list(views)
     training = {"data": ATTRIBUTION, "notes": notes}
     if extra_training:
         training.update(extra_training)
@@ -154,6 +158,13 @@ class SpecModel:
             vals[l["name"]] = self._layer(l, ins)
             prev = l["name"]
         return {k: vals[v].numpy() for k, v in self.spec["outputs"].items()}
+
+    def log_probs(self, x) -> np.ndarray:
+        """Log-probabilities as the runtime answers them: averaged over the spec's views and
+        renormalised."""
+        views = self.input.get("views", ["original"])
+        lps = [log_softmax_np(self.run(mirror_input(x) if v == "mirrored" else x)["logits"]) for v in views]
+        return lps[0] if len(lps) == 1 else log_softmax_np(np.mean(lps, axis=0))
 
     def _layer(self, l, ins):
         t, p, x = l["type"], l.get("params", {}), ins[0]
@@ -238,6 +249,16 @@ class SpecModel:
             return fwd
         bwd = direction(x.flip(0), "Reverse").flip(0)
         return torch.cat([fwd, bwd], 1)
+
+
+def mirror_input(x) -> np.ndarray:
+    """The left-right mirror image of one model input: an image ``[C, H, W]``'s columns
+    reversed, a sequence ``[T, 3]``'s Δx negated (as the Swift runtime does)."""
+    x = np.array(x, np.float32)
+    if x.ndim == 3:
+        return np.ascontiguousarray(x[..., ::-1])
+    x[:, 0] = -x[:, 0]
+    return x
 
 
 def log_softmax_np(z: np.ndarray) -> np.ndarray:

@@ -11,7 +11,8 @@ directory (default ``Tests/SketchwiseNNTests/Fixtures/parity/``), and all cases 
      "cases": [{"name": "...", "kind": "drawing" | "noise",
                 "strokes": [[[x...], [y...]], ...] | null,   # drawings only, Google-simplified form
                 "input": {"shape": [1, 28, 28] | [T, 3], "data": [...]},   # row-major float32
-                "logits": [...], "embedding": [...]}]}
+                "logits": [...], "embedding": [...],
+                "answer": [...]}]}   # log-probabilities averaged over the spec's views, renormalised
 
 Every drawing is synthetic (random polylines, circles, zigzags, dots made here; no dataset
 content). Drawings are integer 0..255 with the longer side 255, i.e. already in Google's
@@ -89,6 +90,21 @@ def synthetic_drawings(seed: int = 7):
     return out
 
 
+def _view_answers(model, views, cases, raster_kind) -> np.ndarray:
+    """What the runtime answers for each case: log-softmax over every view of the input (see
+    export.mirror_input), averaged over the views and renormalised."""
+    per_view = []
+    for view in views:
+        xs = [ex.mirror_input(c["x"]) if view == "mirrored" else c["x"] for c in cases]
+        with torch.no_grad():
+            if raster_kind:
+                logits, _ = model(torch.from_numpy(np.stack(xs)))
+            else:
+                logits, _ = model(*pl.pad_rows(xs))
+        per_view.append(ex.log_softmax_np(logits.numpy().astype(np.float64)))
+    return ex.log_softmax_np(np.mean(per_view, axis=0))
+
+
 def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -126,13 +142,15 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
             xpad, lengths = pl.pad_rows([c["x"] for c in cases])
             with torch.no_grad():
                 logits, emb = model(xpad, lengths)
+        answers = _view_answers(model, spec_model.input.get("views", ["original"]), cases, raster_kind)
         worst = 0.0
-        for c, lo, em in zip(cases, logits.numpy(), emb.numpy()):
+        for c, lo, em, answer in zip(cases, logits.numpy(), emb.numpy(), answers):
             ref = spec_model.run(c["x"])
             worst = max(worst, float(np.abs(ref["logits"] - lo).max()), float(np.abs(ref["embedding"] - em).max()))
             c["input"] = {"shape": list(c["x"].shape), "data": [float(v) for v in c["x"].ravel()]}
             c["logits"] = [float(v) for v in lo]
             c["embedding"] = [float(v) for v in em]
+            c["answer"] = [float(v) for v in answer]
             del c["x"]
         if worst > 1e-4:
             raise AssertionError(f"{name}: padded PyTorch batch and unpadded spec run differ by {worst}")

@@ -38,7 +38,7 @@ import export as ex  # noqa: E402
 import pipeline as pl  # noqa: E402
 from models import RasterCNN, StrokeRNN  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
-from sketchwise_data.augment import bitmap_affine  # noqa: E402
+from sketchwise_data.augment import AugmentConfig, bitmap_affine  # noqa: E402
 from sketchwise_data.corpus import build_corpus  # noqa: E402
 
 ROOT = HERE.parent
@@ -92,6 +92,8 @@ def train_model(mode, corpus, args, run_dir: Path):
     ckpt_path = run_dir / "ckpt.pt"
     if mode == "raster":
         cfg = dict(RASTER_CFG)
+        if args.raster_widths:
+            cfg["widths"] = [int(v) for v in args.raster_widths.split(",")]
         model = RasterCNN(len(corpus.classes), **cfg)
         per_class, batch, base_lr, wd = args.per_class or 64, 128, 2e-3, 5e-4
     else:
@@ -128,7 +130,7 @@ def train_model(mode, corpus, args, run_dir: Path):
         ep = state["epoch"]
         t0 = time.time()
         rows = pl.balanced_epoch(corpus, draws, args.seed, ep, use_bitmaps=(mode == "raster"))
-        ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True)
+        ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True, cfg=AugmentConfig(p_mirror=args.mirror))
         dl = DataLoader(ds, batch_size=batch, shuffle=False, num_workers=args.workers,
                         collate_fn=pl.collate_raster if mode == "raster" else pl.collate_strokes)
         model.train()
@@ -146,6 +148,9 @@ def train_model(mode, corpus, args, run_dir: Path):
                     sel = isbm & (torch.rand(len(isbm), generator=gen) < 0.75)
                     if sel.any():
                         x[sel] = bitmap_affine(x[sel], generator=gen)
+                    flip = isbm & (torch.rand(len(isbm), generator=gen) < args.mirror)
+                    if flip.any():
+                        x[flip] = torch.flip(x[flip], dims=[3])
                 logits, _ = model(x)
             else:
                 x, lengths, y = b
@@ -195,16 +200,17 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
              f"{torch.get_num_threads()} CPU threads); validation split by key_id/index hash "
              f"({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
     extra = {"config": cfg, "epochs": state["epoch"], "minutes": round(state["seconds"] / 60, 1),
-             "logitAdjustmentTau": tau}
+             "logitAdjustmentTau": tau, "mirrorProbability": args.mirror}
+    views = ("original", "mirrored") if args.mirror > 0 else ("original",)
     if mode == "raster":
         extra["macs"] = model.macs()
         return ex.export_model(model, out_dir, "raster-cnn", corpus.classes, "raster",
                                f"28x28 CNN over all {len(corpus.classes)} Quick, Draw! classes", notes=notes,
-                               extra_training=extra)
+                               extra_training=extra, views=views)
     extra["macsPerStep"] = model.macs_per_step()
     return ex.export_model(model, out_dir, "stroke-rnn", corpus.classes, "strokes",
                            f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(corpus.classes)} Quick, Draw! classes",
-                           notes=notes, extra_training=extra)
+                           notes=notes, extra_training=extra, views=views)
 
 
 # ------------------------------------------------------------------ ensemble
@@ -220,9 +226,9 @@ def stroke_val_logprobs(models_dir: Path, corpus, subsets=("raw", "simplified", 
             continue
         xr = pl.raster_inputs(drawings).numpy()
         xs = pl.sequence_inputs(drawings)
-        lr = np.stack([rm.run(x)["logits"] for x in xr])
-        ls = np.stack([sm.run(x)["logits"] for x in xs])
-        out[name] = (ex.log_softmax_np(lr), ex.log_softmax_np(ls), np.asarray(labels))
+        lr = np.stack([rm.log_probs(x) for x in xr])
+        ls = np.stack([sm.log_probs(x) for x in xs])
+        out[name] = (lr, ls, np.asarray(labels))
     return out
 
 
@@ -273,6 +279,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--boost-cap", type=float, default=None,
                     help="max oversampling of data-rich classes (default 4 raster, 1 strokes)")
+    ap.add_argument("--raster-widths", default=None,
+                    help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
+    ap.add_argument("--mirror", type=float, default=0.5,
+                    help="probability of training on the left-right mirror image")
     ap.add_argument("--tau", type=float, default=0.0,
                     help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
     ap.add_argument("--resume", action="store_true",

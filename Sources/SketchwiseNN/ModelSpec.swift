@@ -31,13 +31,21 @@ public struct InputSpec: Sendable, Decodable {
     public let kind: Kind
     /// The input shape; for strokes the length dimension is the maximum length.
     public let shape: Shape
+    /// The views of a drawing whose answers are averaged (test-time augmentation); the first
+    /// view gives the embedding. `[.original]` when the spec names none.
+    public let views: [InputView]
 
-    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes }
+    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes, views }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kindName = try container.decode(String.self, forKey: .kind)
         let dims = try container.decodeIfPresent([Int?].self, forKey: .shape)
+        views = try container.decodeIfPresent([InputView].self, forKey: .views) ?? [.original]
+        guard !views.isEmpty, Set(views).count == views.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .views, in: container, debugDescription: "views must list each view at most once, and at least one")
+        }
         func invalid(_ message: String) -> DecodingError {
             .dataCorruptedError(forKey: .shape, in: container, debugDescription: message)
         }
@@ -70,6 +78,14 @@ public struct InputSpec: Sendable, Decodable {
         if case let .strokes(strokes) = kind { return strokes.maxLength }
         return nil
     }
+}
+
+/// A way of looking at a drawing before it goes into the model.
+public enum InputView: String, Sendable, Hashable, Decodable {
+    /// The drawing as drawn.
+    case original
+    /// Its left-right mirror image: the image's columns reversed, or every Δx negated.
+    case mirrored
 }
 
 /// Rendering parameters of a raster input.

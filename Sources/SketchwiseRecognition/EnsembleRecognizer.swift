@@ -26,10 +26,6 @@ public final class EnsembleRecognizer: Sendable {
 
     /// The ensemble's answer from its members' answers (one per member, in member order).
     public func combine(_ answers: [LogProbabilities]) -> LogProbabilities {
-        var combined = [Float](repeating: 0, count: labels.count)
-        for (answer, weight) in zip(answers, weights) {
-            for i in combined.indices { combined[i] += weight * answer.values[i] }
-        }
-        return combined.withUnsafeBufferPointer { LogProbabilities(labels: labels, logits: $0) }
+        LogProbabilities.mean(answers, weights: weights)
     }
 }

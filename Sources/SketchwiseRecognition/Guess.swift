@@ -36,6 +36,19 @@ public struct LogProbabilities: Sendable, Equatable {
         self.values = values
     }
 
+    /// The weighted mean of several answers over the same labels (a weighted geometric mean of
+    /// the probabilities), renormalised so the probabilities sum to 1 again. Equal weights when
+    /// `weights` is nil.
+    public static func mean(_ answers: [LogProbabilities], weights: [Float]? = nil) -> LogProbabilities {
+        precondition(!answers.isEmpty && (weights == nil || weights!.count == answers.count))
+        let weights = weights ?? [Float](repeating: 1 / Float(answers.count), count: answers.count)
+        var sum = [Float](repeating: 0, count: answers[0].values.count)
+        for (answer, weight) in zip(answers, weights) {
+            for i in sum.indices { sum[i] += weight * answer.values[i] }
+        }
+        return sum.withUnsafeBufferPointer { LogProbabilities(labels: answers[0].labels, logits: $0) }
+    }
+
     /// The `count` most probable labels, most probable first.
     public func top(_ count: Int) -> [Guess] {
         let order = values.indices.sorted { values[$0] > values[$1] }

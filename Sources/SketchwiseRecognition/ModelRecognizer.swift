@@ -46,12 +46,12 @@ public final class ModelRecognizer: Sendable {
     /// Whether the model reads images (it can then also take bitmaps and give embeddings).
     public var readsImages: Bool { if case .raster = model.spec.input.kind { true } else { false } }
 
-    /// Log-probabilities of every label for a stroke sketch.
+    /// Log-probabilities of every label for a stroke sketch, averaged over the spec's views.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
-            return try run(worker, shape: shape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
+            return try answer(worker, shape: shape, embedding: false).logProbabilities
         }
     }
 
@@ -61,7 +61,7 @@ public final class ModelRecognizer: Sendable {
         try checkImage(image)
         return try pool.with { worker in
             Self.scale(image.pixels, by: rasterScale, into: &worker.input)
-            return try run(worker, shape: model.inputShape) { LogProbabilities(labels: model.labels, logits: $0.logits) }
+            return try answer(worker, shape: model.inputShape, embedding: false).logProbabilities
         }
     }
 
@@ -72,19 +72,17 @@ public final class ModelRecognizer: Sendable {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
-            return try run(worker, shape: shape) { Array($0.embedding!) }
+            return try firstViewEmbedding(worker, shape: shape)
         }
     }
 
-    /// Log-probabilities and, for models that declare one, the embedding of a sketch, from a
-    /// single run of the model.
+    /// Log-probabilities and, for models that declare one, the embedding of a sketch, from one
+    /// run of the model per view (the embedding is the first view's).
     public func describe(_ sketch: StrokeSketch) throws -> (logProbabilities: LogProbabilities, embedding: [Float]?) {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
-            return try run(worker, shape: shape) { output in
-                (LogProbabilities(labels: model.labels, logits: output.logits), output.embedding.map(Array.init))
-            }
+            return try answer(worker, shape: shape, embedding: true)
         }
     }
 
@@ -95,7 +93,7 @@ public final class ModelRecognizer: Sendable {
         try checkImage(image)
         return try pool.with { worker in
             Self.scale(image.pixels, by: rasterScale, into: &worker.input)
-            return try run(worker, shape: model.inputShape) { Array($0.embedding!) }
+            return try firstViewEmbedding(worker, shape: model.inputShape)
         }
     }
 
@@ -145,6 +143,49 @@ public final class ModelRecognizer: Sendable {
     private static func scale(_ pixels: [UInt8], by scale: Double, into input: inout [Float]) {
         let factor = Float(scale)
         for i in pixels.indices { input[i] = Float(pixels[i]) * factor }
+    }
+
+    /// Runs the model on every view of the prepared input (left in `worker.input`): the
+    /// views' log-probabilities averaged and renormalised, and the first view's embedding if
+    /// asked for.
+    private func answer(_ worker: Worker, shape: Shape, embedding wantsEmbedding: Bool) throws
+        -> (logProbabilities: LogProbabilities, embedding: [Float]?)
+    {
+        var answers: [LogProbabilities] = []
+        var embedding: [Float]?
+        var mirrored = false
+        for view in model.spec.input.views {
+            if (view == .mirrored) != mirrored {
+                Self.mirror(&worker.input, shape: shape)
+                mirrored.toggle()
+            }
+            try run(worker, shape: shape) { output in
+                answers.append(LogProbabilities(labels: model.labels, logits: output.logits))
+                if wantsEmbedding, embedding == nil { embedding = output.embedding.map(Array.init) }
+            }
+        }
+        let combined = answers.count == 1 ? answers[0] : LogProbabilities.mean(answers)
+        return (combined, embedding)
+    }
+
+    private func firstViewEmbedding(_ worker: Worker, shape: Shape) throws -> [Float] {
+        if model.spec.input.views[0] == .mirrored { Self.mirror(&worker.input, shape: shape) }
+        return try run(worker, shape: shape) { Array($0.embedding!) }
+    }
+
+    /// The left-right mirror image of a model input, in place: an image's columns reversed, a
+    /// stroke sequence's Δx negated. Applying it twice restores the input.
+    static func mirror(_ input: inout [Float], shape: Shape) {
+        switch shape.rank {
+        case 3:
+            let (rows, width) = (shape[0] * shape[1], shape[2])
+            for row in 0..<rows { input[(row * width)..<((row + 1) * width)].reverse() }
+        case 2:
+            let (length, channels) = (shape[0], shape[1])
+            for step in 0..<length { input[step * channels] = -input[step * channels] }
+        default:
+            break
+        }
     }
 
     private func run<R>(_ worker: Worker, shape: Shape, _ body: (Session.OutputView) throws -> R) throws -> R {

@@ -7,8 +7,8 @@ import Testing
 
 /// The bundled models against PyTorch: fixtures written by training/fixtures.py hold synthetic
 /// drawings, the model input PyTorch's side prepared from them, and PyTorch's logits and
-/// embeddings. Proves the runtime (input → outputs, ≤ 1e-4) and the preprocessing (drawing →
-/// input) agree with training.
+/// embeddings. Proves the runtime (input → outputs, ≤ 1e-4), the preprocessing (drawing →
+/// input) and the answer over the spec's views (test-time augmentation) agree with training.
 @Suite struct BundledModelParityTests {
     struct Fixture: Decodable {
         struct Case: Decodable {
@@ -22,6 +22,8 @@ import Testing
             var input: Input
             var logits: [Float]
             var embedding: [Float]
+            /// Log-probabilities averaged over the spec's views (test-time augmentation).
+            var answer: [Float]
         }
         var model: String
         var tolerance: Float
@@ -53,7 +55,7 @@ import Testing
     }
 
     @Test(arguments: ["raster-cnn", "stroke-rnn"])
-    func preprocessingEqualsTraining(model name: String) throws {
+    func preprocessingAndAnswersEqualTraining(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
         let drawings = fixture.cases.filter { $0.kind == "drawing" && !($0.strokes ?? []).isEmpty }
@@ -63,6 +65,8 @@ import Testing
             let (values, shape) = try recognizer.modelInput(for: sketch)
             #expect(shape.dims == c.input.shape, "\(name) \(c.name): shape")
             #expect(maxDifference(values, c.input.data) <= 1e-6, "\(name) \(c.name): input")
+            let answer = try recognizer.logProbabilities(sketch).values
+            #expect(maxDifference(answer, c.answer) <= fixture.tolerance, "\(name) \(c.name): answer over the views")
         }
     }
 }

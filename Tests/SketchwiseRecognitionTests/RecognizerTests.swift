@@ -110,3 +110,61 @@ import Testing
 extension Double {
     func exp() -> Double { Foundation.exp(self) }
 }
+
+/// Test-time views (`input.views` in a model spec): the answers of the listed views are averaged.
+@Suite struct ModelViewTests {
+    /// A copy of the bundled raster model whose spec lists `views`.
+    func rasterModel(views: String, in folder: TemporaryFolder) throws -> URL {
+        let source = BundledModels.folder
+        try FileManager.default.copyItem(at: source.appendingPathComponent("raster-cnn.safetensors"),
+                                         to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
+        var spec = try String(contentsOf: source.appendingPathComponent("raster-cnn.json"), encoding: .utf8)
+        spec = spec.replacingOccurrences(of: "\"views\": [\"original\", \"mirrored\"],", with: "")
+        spec = spec.replacingOccurrences(of: "\"kind\": \"raster\",", with: "\"kind\": \"raster\", \(views)")
+        let url = folder.url.appendingPathComponent("raster-cnn.json")
+        try spec.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func lopsided() -> GrayImage {
+        var image = GrayImage(width: 28, height: 28)
+        for y in 4..<24 { image.pixels[y * 28 + 6] = 255 }
+        for x in 6..<20 { image.pixels[20 * 28 + x] = 200 }
+        return image
+    }
+
+    func mirrored(_ image: GrayImage) -> GrayImage {
+        var out = image
+        for y in 0..<image.height {
+            for x in 0..<image.width { out.pixels[y * image.width + x] = image.pixels[y * image.width + image.width - 1 - x] }
+        }
+        return out
+    }
+
+    @Test func bothViewsMakeTheAnswerMirrorInvariant() throws {
+        let folder = TemporaryFolder()
+        let both = try ModelRecognizer(contentsOf: try rasterModel(views: "\"views\": [\"original\", \"mirrored\"],", in: folder))
+        #expect(both.model.spec.input.views == [.original, .mirrored])
+        let image = lopsided()
+        let answer = try both.logProbabilities(image).values
+        let mirrorAnswer = try both.logProbabilities(mirrored(image)).values
+        #expect(zip(answer, mirrorAnswer).allSatisfy { abs($0 - $1) <= 1e-5 })
+        let sum = answer.reduce(0.0) { $0 + Foundation.exp(Double($1)) }
+        #expect(abs(sum - 1) < 1e-4, "renormalised: probabilities sum to \(sum)")
+
+        let plainFolder = TemporaryFolder()
+        let plain = try ModelRecognizer(contentsOf: try rasterModel(views: "", in: plainFolder))
+        #expect(plain.model.spec.input.views == [.original])
+        let plainAnswer = try plain.logProbabilities(image).values
+        #expect(zip(plainAnswer, try plain.logProbabilities(mirrored(image)).values).contains { abs($0 - $1) > 1e-3 },
+                "one view: a lopsided image and its mirror image get different answers")
+        #expect(try both.embedding(image) == (try plain.embedding(image)), "the embedding is the first view's")
+    }
+
+    @Test(arguments: ["\"views\": [],", "\"views\": [\"original\", \"original\"],", "\"views\": [\"upside-down\"],"])
+    func badViewListsAreRejected(views: String) throws {
+        let folder = TemporaryFolder()
+        let url = try rasterModel(views: views, in: folder)
+        #expect(throws: ModelError.self) { try ModelRecognizer(contentsOf: url) }
+    }
+}

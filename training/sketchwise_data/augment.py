@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["AugmentConfig", "augment_strokes", "partial", "drop_strokes", "affine", "jitter"]
+__all__ = ["AugmentConfig", "augment_strokes", "mirror", "partial", "drop_strokes", "affine", "jitter"]
 
 
 @dataclass
@@ -25,6 +25,12 @@ class AugmentConfig:
     partial_prob: float = 0.2       # probability of keeping only the first k strokes
     p_affine: float = 0.9
     p_jitter: float = 0.5
+    p_mirror: float = 0.5           # left-right mirror image (sketch classes are mirror-symmetric)
+
+
+def mirror(strokes):
+    """The left-right mirror image in the 0..255 frame (x -> 255 - x)."""
+    return [[255.0 - np.asarray(st[0], np.float64), np.asarray(st[1], np.float64)] for st in strokes]
 
 
 def partial(strokes, rng: np.random.Generator):
@@ -73,6 +79,8 @@ def augment_strokes(strokes, rng: np.random.Generator, cfg: AugmentConfig | None
     strokes = [s for s in strokes if len(s[0])]
     if not strokes:
         return strokes
+    if rng.random() < cfg.p_mirror:
+        strokes = mirror(strokes)
     if rng.random() < cfg.partial_prob:
         strokes = partial(strokes, rng)
     strokes = drop_strokes(strokes, rng, cfg.drop_prob)
