@@ -22,7 +22,21 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: URL = SharedData.packageRoot) throws -> Result {
+    /// Runs the binary to completion. The blocking wait happens on a Dispatch thread, never on
+    /// one of Swift concurrency's shared threads, so other async tests keep running meanwhile.
+    static func run(_ arguments: [String], in directory: URL = SharedData.packageRoot) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runToCompletion(arguments, in: directory) })
+            }
+        }
+    }
+
+    private final class Output: @unchecked Sendable {
+        var data = Data()
+    }
+
+    private static func runToCompletion(_ arguments: [String], in directory: URL) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -31,11 +45,15 @@ struct CLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are drained at once: a child filling one while we wait on the other would hang.
+        let stderr = Output()
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) { stderr.data = err.fileHandleForReading.readDataToEndOfFile() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+                      stderr: String(decoding: stderr.data, as: UTF8.self))
     }
 }
 
@@ -43,8 +61,8 @@ struct CLI {
     let folder = TemporaryFolder()
 
     @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "serve"])
-    func helpMatchesItsGoldenFile(command: String) throws {
-        let result = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
+    func helpMatchesItsGoldenFile(command: String) async throws {
+        let result = try await CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
         #expect(result.status == 0)
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/help-\(command.isEmpty ? "sketchwise" : command).txt")
@@ -54,43 +72,43 @@ struct CLI {
         #expect(result.stdout == (try String(contentsOf: golden, encoding: .utf8)))
     }
 
-    @Test func simplifyReportsTheBadLineAndFailsOrSkipsIt() throws {
+    @Test func simplifyReportsTheBadLineAndFailsOrSkipsIt() async throws {
         let input = folder.path("cat.ndjson")
         try """
         {"word":"cat","drawing":[[[0,10,20],[0,10,0],[0,1,2]]]}
         {"word":"cat","drawing":[[[0,10],[0]]]}
         """.write(toFile: input, atomically: true, encoding: .utf8)
-        let failed = try CLI.run(["simplify", input])
+        let failed = try await CLI.run(["simplify", input])
         #expect(failed.status != 0)
         #expect(failed.stderr.contains("cat.ndjson:2: stroke 0: stroke arrays differ in length"))
-        let skipped = try CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("out.ndjson")])
+        let skipped = try await CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("out.ndjson")])
         #expect(skipped.status == 0)
         #expect(skipped.stderr.contains("simplified 1 drawings, skipped 1 bad"))
         #expect(try String(contentsOfFile: folder.path("out.ndjson"), encoding: .utf8) == #"{"word":"cat","drawing":[[[0,127,255],[0,127,0]]]}"# + "\n")
     }
 
-    @Test func renderWritesANumpyFileAndChecksItsOptions() throws {
-        let result = try CLI.run(["render", "Examples/sample-house.ndjson", "--size", "28", "--npy", folder.path("h.npy")])
+    @Test func renderWritesANumpyFileAndChecksItsOptions() async throws {
+        let result = try await CLI.run(["render", "Examples/sample-house.ndjson", "--size", "28", "--npy", folder.path("h.npy")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try NPYArray(contentsOf: folder.path("h.npy")).shape == [1, 784])
-        let conflicting = try CLI.run(["render", "Examples/sample-house.ndjson", "--npy", "a.npy", "--png-dir", "b"])
+        let conflicting = try await CLI.run(["render", "Examples/sample-house.ndjson", "--npy", "a.npy", "--png-dir", "b"])
         #expect(conflicting.status != 0)
         #expect(conflicting.stderr.contains("give exactly one of --npy and --png-dir"))
     }
 
-    @Test func infoPrintsJSONAndMissingInputIsAClearError() throws {
-        let result = try CLI.run(["info", "Examples/sample-house.ndjson", "--json"])
+    @Test func infoPrintsJSONAndMissingInputIsAClearError() async throws {
+        let result = try await CLI.run(["info", "Examples/sample-house.ndjson", "--json"])
         #expect(result.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let classes = try #require(object?["classes"] as? [String: [String: Int]])
         #expect(classes["house"]?["drawings"] == 1)
-        let missing = try CLI.run(["info", "no-such-file.ndjson"])
+        let missing = try await CLI.run(["info", "no-such-file.ndjson"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no-such-file.ndjson: no such file or folder"))
     }
 
-    @Test func demoRendersTheSampleDrawing() throws {
-        let result = try CLI.run(["demo", "--out", folder.path("demo")])
+    @Test func demoRendersTheSampleDrawing() async throws {
+        let result = try await CLI.run(["demo", "--out", folder.path("demo")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("house: 4 strokes"))
         for file in ["sketch.svg", "sketch.png", "raster-28.png"] {

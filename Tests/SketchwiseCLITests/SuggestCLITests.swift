@@ -9,7 +9,7 @@ import Testing
     let folder = TemporaryFolder()
 
     /// An index of the first 40 drawings of Open Clip Art's mammals.
-    func smallIndex() throws -> String {
+    func smallIndex() async throws -> String {
         let pictures = folder.url.appendingPathComponent("clipart/mammals")
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.clipart.path).filter { $0.hasSuffix(".svg") }.sorted().prefix(40)
@@ -17,16 +17,16 @@ import Testing
             try FileManager.default.copyItem(at: Self.clipart.appendingPathComponent(name), to: pictures.appendingPathComponent(name))
         }
         let db = folder.path("index.sqlite")
-        let built = try CLI.run(["index", "build", "--sources", "clipart", "--clipart-dir", folder.path("clipart"), "--db", db])
+        let built = try await CLI.run(["index", "build", "--sources", "clipart", "--clipart-dir", folder.path("clipart"), "--db", db])
         #expect(built.status == 0, "\(built.stderr)")
         return db
     }
 
-    @Test func suggestPrintsRankedPicturesForEachDrawing() throws {
+    @Test func suggestPrintsRankedPicturesForEachDrawing() async throws {
         guard SharedData.isAvailable else { print(SharedData.skipMessage); return }
         guard FileManager.default.fileExists(atPath: Self.clipart.path) else { print("skipped: openclipart-svg is not installed"); return }
-        let db = try smallIndex()
-        let result = try CLI.run([
+        let db = try await smallIndex()
+        let result = try await CLI.run([
             "suggest", SharedData.quickDraw("raw/cat.ndjson").path, "--db", db, "--limit", "3", "--labels", "4", "--per-label", "2", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -50,13 +50,13 @@ import Testing
         #expect(result.stderr.contains("own class among the first 8 suggestions") && result.stderr.contains("p99"))
     }
 
-    @Test func similarityPrintsDistancesAndDrawsPictures() throws {
+    @Test func similarityPrintsDistancesAndDrawsPictures() async throws {
         guard SharedData.isAvailable else { print(SharedData.skipMessage); return }
         let pig = Self.clipart.appendingPathComponent("a_simple_pig_01.svg").path
         var inputs = [SharedData.quickDraw("raw/cat.ndjson").path, SharedData.quickDraw("raw/pig.ndjson").path]
         if FileManager.default.fileExists(atPath: pig) { inputs.append(pig) }
         let heatmap = folder.path("heatmap.png"), histogram = folder.path("histogram.png")
-        let result = try CLI.run(["similarity"] + inputs + ["--per-file", "2", "--heatmap", heatmap, "--histogram", histogram])
+        let result = try await CLI.run(["similarity"] + inputs + ["--per-file", "2", "--heatmap", heatmap, "--histogram", histogram])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(inputs.count == 3 ? 5 : 4).compactMap { Double($0) } }
         #expect(rows.count == (inputs.count == 3 ? 5 : 4))
@@ -68,7 +68,7 @@ import Testing
             let data = try #require(FileManager.default.contents(atPath: path))
             #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.count > 2000)
         }
-        let bad = try CLI.run(["similarity", folder.path("missing.svg")])
+        let bad = try await CLI.run(["similarity", folder.path("missing.svg")])
         #expect(bad.status != 0 && bad.stderr.contains("missing.svg"))
     }
 }
