@@ -36,10 +36,9 @@ public struct ConfusionCounts: Sendable {
 }
 
 public enum Evaluation {
-    /// Evaluates every drawing of `source` in `subset` whose class the recogniser knows. Stroke
-    /// drawings go to `kind` (default: the ensemble), bitmaps to the raster model (the only one
-    /// that reads images; choosing `strokes` or `ensemble` for them is an error). Runs on
-    /// `threads` threads.
+    /// Evaluates every drawing of `source` in `subset` whose class the recogniser knows, with
+    /// `kind` (default: the ensemble, whose image-reading members answer for bitmaps; the stroke
+    /// model cannot read bitmaps). Runs on `threads` threads.
     public static func run(
         source: DrawingSource, recognizers: RecognizerSet, kind: RecognizerKind?, subset: ValidationSplit.Subset,
         policy: BadInputPolicy, threads: Int = 2, progress: (Int) -> Void = { _ in }
@@ -48,7 +47,6 @@ public enum Evaluation {
         let index = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labels.count), count: labels.count)
         var hits = [[Int]](repeating: [0, 0, 0, 0], count: labels.count)   // n, top1, top3, top5
-        var usedKinds = Set<RecognizerKind>()
         var batch: [(LabeledDrawing, Int)] = []
 
         func flush() throws {
@@ -58,8 +56,7 @@ public enum Evaluation {
                 case let .failure(error):
                     guard policy.skipBad else { throw error }
                     policy.onSkip(error)
-                case let .success((rank, top, used)):
-                    usedKinds.insert(used)
+                case let .success((rank, top)):
                     hits[truth][0] += 1
                     if rank < 1 { hits[truth][1] += 1 }
                     if rank < 3 { hits[truth][2] += 1 }
@@ -88,35 +85,30 @@ public enum Evaluation {
             let c = Double(h[0])
             perClass[labels[i]] = .init(n: h[0], top1: Double(h[1]) / c, top3: Double(h[2]) / c, top5: Double(h[3]) / c)
         }
-        let model = kind?.rawValue ?? (usedKinds == [.raster] ? "raster" : usedKinds.contains(.raster) ? "ensemble+raster(bitmaps)" : "ensemble")
+        let model = (kind ?? .ensemble).rawValue
         return (EvaluationReport(model: model, subset: subset, n: n, top1: share(1), top3: share(2), top5: share(3),
                                  perClass: perClass, skipped: skipped + report.skipped),
                 ConfusionCounts(labels: labels, counts: confusion))
     }
 
-    /// For each drawing: the rank of its true class, the index of the top guess, the kind used.
+    /// For each drawing: the rank of its true class and the index of the top guess.
     private static func rank(
         _ batch: [(LabeledDrawing, Int)], recognizers: RecognizerSet, kind: RecognizerKind?, threads: Int
-    ) throws -> [Result<(Int, Int, RecognizerKind), FormatError>] {
-        let results = ResultSlots<Result<(Int, Int, RecognizerKind), FormatError>>(count: batch.count)
+    ) throws -> [Result<(Int, Int), FormatError>] {
+        let recognizer = recognizers.recognizer(kind ?? .ensemble)
+        let results = ResultSlots<Result<(Int, Int), FormatError>>(count: batch.count)
         DispatchQueue.concurrentPerform(iterations: max(1, threads)) { worker in
             for i in stride(from: worker, to: batch.count, by: max(1, threads)) {
                 let (drawing, truth) = batch[i]
                 do {
-                    let used: RecognizerKind
-                    let scores: LogProbabilities
-                    switch drawing.content {
-                    case let .bitmap(image):
-                        used = kind ?? .raster
-                        scores = try recognizers.recognizer(used).logProbabilities(image)
-                    case let .strokes(record):
-                        used = kind ?? .ensemble
-                        scores = try recognizers.recognizer(used).logProbabilities(record.drawing)
+                    let scores: LogProbabilities = switch drawing.content {
+                    case let .bitmap(image): try recognizer.logProbabilities(image)
+                    case let .strokes(record): try recognizer.logProbabilities(record.drawing)
                     }
                     let target = scores.values[truth]
                     let rank = scores.values.reduce(0) { $0 + ($1 > target ? 1 : 0) }
                     let top = scores.values.indices.max { scores.values[$0] < scores.values[$1] }!
-                    results[i] = .success((rank, top, used))
+                    results[i] = .success((rank, top))
                 } catch {
                     results[i] = .failure(FormatError(file: drawing.origin, reason: "\(error)"))
                 }

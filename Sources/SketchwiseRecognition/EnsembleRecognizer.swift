@@ -2,7 +2,7 @@ import Foundation
 import SketchwiseCore
 
 /// Several models voting: the weighted average of their log-probabilities, renormalised.
-/// Members must share the label list.
+/// Members must share the label list. A bitmap goes to the members that read images.
 public final class EnsembleRecognizer: Sendable {
     public let members: [ModelRecognizer]
     public let weights: [Float]
@@ -22,6 +22,15 @@ public final class EnsembleRecognizer: Sendable {
 
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
         combine(try members.map { try $0.logProbabilities(sketch) })
+    }
+
+    /// The answer for a bitmap: the members that read images, their weights renormalised.
+    public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
+        let readers = zip(members, weights).filter { $0.0.readsImages }
+        guard !readers.isEmpty else { throw RecognitionError("no member of the ensemble reads images") }
+        let total = readers.reduce(0) { $0 + $1.1 }
+        return LogProbabilities.mean(try readers.map { try $0.0.logProbabilities(image) },
+                                     weights: readers.map { total > 0 ? $0.1 / total : 1 / Float(readers.count) })
     }
 
     /// The ensemble's answer from its members' answers (one per member, in member order).

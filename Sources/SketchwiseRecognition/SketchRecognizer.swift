@@ -7,11 +7,13 @@ public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
     case raster
     /// The 1-D conv + bidirectional LSTM on the stroke sequence.
     case strokes
-    /// Both, their log-probabilities averaged with weights chosen on validation data.
+    /// The members of `ensemble.json` (both recognisers, and any further models it names),
+    /// their log-probabilities averaged with weights chosen on validation data.
     case ensemble
 }
 
-/// The bundled recognisers: `raster-cnn`, `stroke-rnn` and `ensemble.json` from a models folder.
+/// The bundled recognisers: `raster-cnn`, `stroke-rnn` and `ensemble.json` (whose members are
+/// models of the same folder) from a models folder.
 public final class RecognizerSet: Sendable {
     public let raster: ModelRecognizer
     public let strokes: ModelRecognizer
@@ -42,9 +44,19 @@ public final class RecognizerSet: Sendable {
         }
         guard raster.readsImages else { throw RecognitionError("\(folder.path)/raster-cnn.json is not a raster model (it reads strokes)") }
         guard !strokes.readsImages else { throw RecognitionError("\(folder.path)/stroke-rnn.json is not a stroke model (it reads images)") }
-        let byName = [raster.name: raster, strokes.name: strokes]
+        guard file.members.count == file.weights.count, Set(file.members).count == file.members.count,
+              file.members.allSatisfy({ !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }) else {
+            throw RecognitionError("\(ensembleURL.path): members must be distinct model names of this folder, one weight each")
+        }
         let members = try file.members.map { name in
-            guard let member = byName[name] else { throw RecognitionError("\(ensembleURL.path): unknown member \(name)") }
+            if name == raster.name { return raster }
+            if name == strokes.name { return strokes }
+            let url = folder.appendingPathComponent("\(name).json")
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw RecognitionError("\(ensembleURL.path): unknown member \(name) (no \(name).json beside it)")
+            }
+            let member = try ModelRecognizer(contentsOf: url)
+            guard member.labels == raster.labels else { throw RecognitionError("\(url.path): its labels differ from raster-cnn's") }
             return member
         }
         return RecognizerSet(raster: raster, strokes: strokes, ensemble: try EnsembleRecognizer(members: members, weights: file.weights))
@@ -73,10 +85,14 @@ public struct SketchRecognizer: Sendable {
         }
     }
 
-    /// Log-probabilities for a bitmap; only the raster model reads images.
+    /// Log-probabilities for a bitmap: the raster model's, or the ensemble's members that read
+    /// images; the stroke model cannot read them.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        guard kind != .strokes else { throw RecognitionError("bitmaps can only go to the raster model") }
-        return try models.raster.logProbabilities(image)
+        switch kind {
+        case .raster: try models.raster.logProbabilities(image)
+        case .strokes: throw RecognitionError("bitmaps can only go to models that read images (raster, ensemble)")
+        case .ensemble: try models.ensemble.logProbabilities(image)
+        }
     }
 
     /// The `top` most probable labels, most probable first.

@@ -7,13 +7,13 @@ struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Guess what each drawing shows.",
-        discussion: "Stroke drawings go to the chosen model (default: the ensemble); bitmaps only to the raster model."
+        discussion: "Drawings go to the chosen model (default: the ensemble; for bitmaps, its members that read images). The stroke model cannot read bitmaps."
     )
 
     @OptionGroup var input: InputOptions
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "raster, strokes or ensemble (default: ensemble for strokes, raster for bitmaps).")
+    @Option(help: "raster, strokes or ensemble (default: ensemble).")
     var model: RecognizerKind?
 
     @Option(help: "How many guesses per drawing.")
@@ -37,11 +37,10 @@ struct ClassifyCommand: AsyncParsableCommand {
         }) { drawing in
             let guesses: [Guess]
             do {
+                let recognizer = recognizers.recognizer(model ?? .ensemble)
                 switch drawing.content {
-                case let .bitmap(image):
-                    guesses = try recognizers.recognizer(model ?? .raster).logProbabilities(image).top(top)
-                case let .strokes(record):
-                    guesses = try recognizers.recognizer(model ?? .ensemble).classify(record.drawing, top: top)
+                case let .bitmap(image): guesses = try recognizer.logProbabilities(image).top(top)
+                case let .strokes(record): guesses = try recognizer.classify(record.drawing, top: top)
                 }
             } catch {
                 let failure = FormatError(file: drawing.origin, reason: "\(error)")

@@ -11,7 +11,8 @@ struct EvalCommand: AsyncParsableCommand {
         abstract: "Measure top-1/3/5 accuracy on labelled drawings.",
         discussion: """
         PATH is a file or folder in any supported format; the class is the record's word or the \
-        file name. Raw strokes are Google-simplified first. Bitmaps go to the raster model only. \
+        file name. Raw strokes are Google-simplified first. Bitmaps go to the models that read images \
+        (the ensemble's image-reading members by default; the stroke model cannot read them). \
         Use --subset validation on the shared Quick, Draw! data to score only drawings the models \
         never trained on (the training split rule, by key_id or array index).
         """
@@ -22,7 +23,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "raster, strokes or ensemble (default: ensemble for strokes, raster for bitmaps).")
+    @Option(help: "raster, strokes or ensemble (default: ensemble).")
     var model: RecognizerKind?
 
     @Option(help: "all, validation or training.")

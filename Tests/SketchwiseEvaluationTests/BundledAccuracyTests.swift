@@ -24,13 +24,13 @@ struct BundledAccuracyTests {
         #expect(counts.counts.joined().reduce(0, +) == report.n)
     }
 
-    @Test func rasterOnValidationBitmaps() throws {
+    @Test func ensembleOnValidationBitmaps() throws {
         let folder = TemporaryFolder()
         let (report, counts) = try Evaluation.run(
             source: DrawingSource(path: SharedData.quickDraw("bitmap").path), recognizers: models, kind: nil,
             subset: .validation, policy: BadInputPolicy(skipBad: false))
-        print("raster, validation bitmaps: n=\(report.n) top-1 \(report.top1)")
-        #expect(report.model == "raster")
+        print("ensemble (its image-reading members), validation bitmaps: n=\(report.n) top-1 \(report.top1)")
+        #expect(report.model == "ensemble")
         #expect(report.perClass.count == 42)
         #expect(report.top1 >= 0.72)
         try counts.picture(title: "test").writePNG(to: folder.path("confusion.png"))

@@ -168,3 +168,49 @@ extension Double {
         #expect(throws: ModelError.self) { try ModelRecognizer(contentsOf: url) }
     }
 }
+
+/// `ensemble.json` may name further models of its folder.
+@Suite struct EnsembleMemberTests {
+    /// A folder with the bundled models, a copy of the raster model as `raster-copy`, and
+    /// `ensemble` as its ensemble.json.
+    func folder(ensemble: String) throws -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        for name in ["raster-cnn", "stroke-rnn"] {
+            for ext in ["json", "safetensors"] {
+                try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("\(name).\(ext)"),
+                                                 to: folder.url.appendingPathComponent("\(name).\(ext)"))
+            }
+        }
+        let spec = try String(contentsOf: BundledModels.folder.appendingPathComponent("raster-cnn.json"), encoding: .utf8)
+        try spec.replacingOccurrences(of: "\"name\": \"raster-cnn\"", with: "\"name\": \"raster-copy\"")
+            .write(to: folder.url.appendingPathComponent("raster-copy.json"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("raster-cnn.safetensors"),
+                                         to: folder.url.appendingPathComponent("raster-copy.safetensors"))
+        try ensemble.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func aThirdMemberIsLoadedFromTheFolderAndBitmapsGoToTheImageReaders() throws {
+        let folder = try folder(ensemble: #"{"members": ["raster-cnn", "raster-copy", "stroke-rnn"], "weights": [0.3, 0.3, 0.4]}"#)
+        let set = try RecognizerSet.load(from: folder.url)
+        #expect(set.ensemble.members.map(\.name) == ["raster-cnn", "raster-copy", "stroke-rnn"])
+        var image = GrayImage(width: 28, height: 28)
+        for i in 100..<300 { image.pixels[i] = 255 }
+        let alone = try set.recognizer(.raster).logProbabilities(image).values
+        let ensemble = try set.recognizer(.ensemble).logProbabilities(image).values
+        #expect(zip(alone, ensemble).allSatisfy { abs($0 - $1) <= 1e-4 }, "two copies of one raster model answer as it does")
+        let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 90, y: 40, t: 90)])])
+        #expect(try set.recognizer(.ensemble).classify(sketch, top: 3).count == 3)
+    }
+
+    @Test(arguments: [
+        #"{"members": ["raster-cnn", "no-such-model"], "weights": [0.5, 0.5]}"#,
+        #"{"members": ["raster-cnn", "../Models/stroke-rnn"], "weights": [0.5, 0.5]}"#,
+        #"{"members": ["raster-cnn", "raster-cnn"], "weights": [0.5, 0.5]}"#,
+        #"{"members": ["raster-cnn", "stroke-rnn"], "weights": [1]}"#,
+    ])
+    func badMemberListsAreClearErrors(ensemble: String) throws {
+        let folder = try folder(ensemble: ensemble)
+        #expect(throws: RecognitionError.self) { try RecognizerSet.load(from: folder.url) }
+    }
+}
