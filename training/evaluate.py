@@ -7,7 +7,7 @@ export.SpecModel one drawing at a time, sequences unpadded, as the Swift runtime
 Prints top-1/3/5 per model and for the ensemble (Models/ensemble.json weights on
 log-probabilities) on every validation subset: raw strokes (Google-simplified by
 sketchwise_data.simplify, then rendered / encoded), simplified strokes, Sketch-RNN npz and
-bitmaps (raster model only; the 42 bitmap classes, scored 345-way). The split is the one of
+bitmaps (image-reading models and the ensemble of those; the 42 bitmap classes, scored 345-way). The split is the one of
 training (sketchwise_data.quickdraw: key_id hash for strokes, index hash for bitmaps/npz).
 """
 from __future__ import annotations
@@ -30,53 +30,73 @@ from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data.corpus import build_corpus  # noqa: E402
 
 
+def member_names(models_dir: Path) -> list[str]:
+    """raster-cnn, stroke-rnn and every further member ensemble.json names, in that order."""
+    names = [n for n in ("raster-cnn", "stroke-rnn") if (models_dir / f"{n}.json").exists()]
+    if (models_dir / "ensemble.json").exists():
+        names += [m for m in json.loads((models_dir / "ensemble.json").read_text())["members"] if m not in names]
+    return names
+
+
+def member_log_probs(model: ex.SpecModel, drawings) -> np.ndarray:
+    """A model's answers (views averaged, as the runtime does) for Google-simplified drawings."""
+    if model.input["kind"] == "raster":
+        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings).numpy()])
+    return np.stack([model.log_probs(v) for v in pl.sequence_inputs(drawings)])
+
+
+def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
+    """The ensemble's answer: weighted mean of the members' log-probabilities (weights of the
+    members present renormalised; bitmaps only reach the image-reading members)."""
+    present = [(m, w) for m, w in zip(members, weights) if m in lps]
+    total = sum(w for _, w in present)
+    return sum((w / total) * lps[m] for m, w in present)
+
+
 def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None = None) -> dict:
     torch.set_num_threads(1)
     corpus = build_corpus(data, log=log)
     results: dict = {"sizes": corpus.sizes(), "subsets": {}}
-    rm = ex.SpecModel(models_dir, "raster-cnn") if (models_dir / "raster-cnn.json").exists() else None
-    sm = ex.SpecModel(models_dir, "stroke-rnn") if (models_dir / "stroke-rnn.json").exists() else None
+    models = {n: ex.SpecModel(models_dir, n) for n in member_names(models_dir)}
     ens = None
     if (models_dir / "ensemble.json").exists():
         ens = json.loads((models_dir / "ensemble.json").read_text())
         results["ensemble_weights"] = dict(zip(ens["members"], ens["weights"]))
-    for m in (rm, sm):
-        if m is not None and m.labels != corpus.classes:
-            raise ValueError("model labels differ from categories.txt")
+    for n, m in models.items():
+        if m.labels != corpus.classes:
+            raise ValueError(f"{n}: model labels differ from categories.txt")
     for name in ("raw", "simplified", "npz"):
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
         t0 = time.time()
         res = {"n": len(labels)}
-        lps = {}
-        if rm is not None:
-            x = pl.raster_inputs(drawings).numpy()
-            lps["raster-cnn"] = np.stack([rm.log_probs(v) for v in x])
-        if sm is not None:
-            lps["stroke-rnn"] = np.stack([sm.log_probs(v) for v in pl.sequence_inputs(drawings)])
+        lps = {n: member_log_probs(m, drawings) for n, m in models.items()}
         for k, lp in lps.items():
             res[k] = pl.topk(torch.from_numpy(lp), labels)
-        if ens is not None and all(m in lps for m in ens["members"]):
-            comb = sum(w * lps[m] for m, w in zip(ens["members"], ens["weights"]))
-            res["ensemble"] = pl.topk(torch.from_numpy(comb), labels)
+        if ens is not None:
+            res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), labels)
         results["subsets"][name] = res
         log(f"{name}: {len(labels)} drawings, {time.time() - t0:.0f}s")
-    if rm is not None and len(corpus.bitmap_val):
+    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster"}
+    if readers and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
         x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
-        lp = np.stack([rm.log_probs(v) for v in x])
-        results["subsets"]["bitmap"] = {"n": n, "classes": int(len(set(corpus.bitmap_val_labels[:n].tolist()))),
-                                        "raster-cnn": pl.topk(torch.from_numpy(lp), corpus.bitmap_val_labels[:n])}
+        y = corpus.bitmap_val_labels[:n]
+        lps = {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}
+        res = {"n": n, "classes": int(len(set(y.tolist())))}
+        res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})
+        if ens is not None:
+            res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), y)
+        results["subsets"]["bitmap"] = res
     return results
 
 
 def table(results: dict) -> str:
     lines = ["| subset | n | model | top-1 | top-3 | top-5 |", "|---|---|---|---|---|---|"]
     for sub, res in results["subsets"].items():
-        for k in ("raster-cnn", "stroke-rnn", "ensemble"):
-            if k in res:
-                r = res[k]
+        for k, r in res.items():
+            if isinstance(r, dict):
                 lines.append(f"| {sub} | {res['n']} | {k} | {100 * r['top1']:.1f}% | {100 * r['top3']:.1f}% | {100 * r['top5']:.1f}% |")
     return "\n".join(lines)
 

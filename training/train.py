@@ -4,7 +4,8 @@
     python3 training/train.py all        # raster CNN, stroke RNN, ensemble weight, fixtures
     python3 training/train.py raster     # only the raster CNN (exports raster-cnn.*)
     python3 training/train.py strokes    # only the stroke RNN (exports stroke-rnn.*)
-    python3 training/train.py ensemble   # choose the weight on validation -> ensemble.json
+    python3 training/train.py ensemble   # choose the weights on validation -> ensemble.json
+                                         #   (--members raster-cnn,raster-cnn-wide,stroke-rnn)
     python3 training/train.py fixtures   # parity fixtures from the exported models
     python3 training/train.py export raster --checkpoint RUN/raster/ckpt.pt   # re-export
     ... --smoke   # 1 epoch on a tiny subset, exports to a temporary directory (< 2 min)
@@ -204,57 +205,64 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
     views = ("original", "mirrored") if args.mirror > 0 else ("original",)
     if mode == "raster":
         extra["macs"] = model.macs()
-        return ex.export_model(model, out_dir, "raster-cnn", corpus.classes, "raster",
+        return ex.export_model(model, out_dir, args.name or "raster-cnn", corpus.classes, "raster",
                                f"28x28 CNN over all {len(corpus.classes)} Quick, Draw! classes", notes=notes,
                                extra_training=extra, views=views)
     extra["macsPerStep"] = model.macs_per_step()
-    return ex.export_model(model, out_dir, "stroke-rnn", corpus.classes, "strokes",
+    return ex.export_model(model, out_dir, args.name or "stroke-rnn", corpus.classes, "strokes",
                            f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(corpus.classes)} Quick, Draw! classes",
                            notes=notes, extra_training=extra, views=views)
 
 
 # ------------------------------------------------------------------ ensemble
-def stroke_val_logprobs(models_dir: Path, corpus, subsets=("raw", "simplified", "npz")):
-    """Log-probabilities of the exported models (run from the files) on the stroke validation
-    subsets -> {subset: (raster_lp, stroke_lp, labels)}."""
-    rm = ex.SpecModel(models_dir, "raster-cnn")
-    sm = ex.SpecModel(models_dir, "stroke-rnn")
+def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simplified", "npz")):
+    """Answers of the exported members (run from the files, views averaged) on the stroke
+    validation subsets -> {subset: ({member: log-probabilities}, labels)}."""
+    from evaluate import member_log_probs
+    models = {m: ex.SpecModel(models_dir, m) for m in members}
     out = {}
     for name in subsets:
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
-        xr = pl.raster_inputs(drawings).numpy()
-        xs = pl.sequence_inputs(drawings)
-        lr = np.stack([rm.log_probs(x) for x in xr])
-        ls = np.stack([sm.log_probs(x) for x in xs])
-        out[name] = (lr, ls, np.asarray(labels))
+        out[name] = ({m: member_log_probs(model, drawings) for m, model in models.items()}, np.asarray(labels))
     return out
 
 
-def choose_weight(lps) -> tuple[float, dict]:
-    """w maximising top-1 (ties: top-5) of w*raster + (1-w)*stroke log-probabilities over all
-    stroke validation drawings pooled."""
-    lr = np.concatenate([v[0] for v in lps.values()])
-    ls = np.concatenate([v[1] for v in lps.values()])
-    y = np.concatenate([v[2] for v in lps.values()])
+def choose_weights(lps, members, step: float = 0.05) -> tuple[list[float], dict]:
+    """Weights (multiples of ``step`` summing to 1) maximising top-1 (ties: top-5) of the
+    weighted mean of the members' log-probabilities over all stroke validation drawings pooled."""
+    stacked = {m: np.concatenate([v[0][m] for v in lps.values()]) for m in members}
+    y = np.concatenate([v[1] for v in lps.values()])
+    units = int(round(1 / step))
     best, table = None, {}
-    for w in np.round(np.arange(0.0, 1.0001, 0.05), 2):
-        r = pl.topk(torch.from_numpy(w * lr + (1 - w) * ls), y)
-        table[float(w)] = r
+
+    def splits(k, left):
+        if k == 1:
+            yield (left,)
+            return
+        for first in range(left + 1):
+            for rest in splits(k - 1, left - first):
+                yield (first,) + rest
+
+    for combo in splits(len(members), units):
+        w = [c / units for c in combo]
+        r = pl.topk(torch.from_numpy(sum(wi * stacked[m] for wi, m in zip(w, members))), y)
+        table[tuple(w)] = r
         key = (r["top1"], r["top5"])
         if best is None or key > best[0]:
-            best = (key, float(w))
+            best = (key, w)
     return best[1], table
 
 
-def run_ensemble(models_dir: Path, corpus):
+def run_ensemble(models_dir: Path, corpus, members):
     torch.set_num_threads(1)  # one drawing at a time: more threads only add overhead
-    lps = stroke_val_logprobs(models_dir, corpus)
-    w, table = choose_weight(lps)
-    log("ensemble: pooled stroke-validation top-1 by raster weight: " +
-        " ".join(f"{k:.2f}:{100 * v['top1']:.1f}" for k, v in table.items()))
-    spec = {"members": ["raster-cnn", "stroke-rnn"], "weights": [round(w, 2), round(1 - w, 2)]}
+    lps = stroke_val_logprobs(models_dir, corpus, members)
+    w, table = choose_weights(lps, members)
+    top = sorted(table.items(), key=lambda kv: (-kv[1]["top1"], -kv[1]["top5"]))[:5]
+    log("ensemble: best pooled stroke-validation top-1 by weights " + ", ".join(members) + ": " +
+        "  ".join("/".join(f"{v:.2f}" for v in k) + f" {100 * r['top1']:.1f}" for k, r in top))
+    spec = {"members": list(members), "weights": [round(v, 2) for v in w]}
     (Path(models_dir) / "ensemble.json").write_text(json.dumps(spec) + "\n")
     log(f"ensemble: weights {spec['weights']} -> {Path(models_dir) / 'ensemble.json'}")
     return spec
@@ -283,6 +291,10 @@ def main(argv=None):
                     help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
     ap.add_argument("--mirror", type=float, default=0.5,
                     help="probability of training on the left-right mirror image")
+    ap.add_argument("--name", default=None,
+                    help="exported model name (default raster-cnn / stroke-rnn), e.g. a further ensemble member")
+    ap.add_argument("--members", default="raster-cnn,stroke-rnn",
+                    help="ensemble members (model names in the export directory), for `ensemble`")
     ap.add_argument("--tau", type=float, default=0.0,
                     help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
     ap.add_argument("--resume", action="store_true",
@@ -329,7 +341,7 @@ def main(argv=None):
             for p in export_trained(mode, model, state, cfg, corpus, out, args):
                 log(f"exported {p} ({p.stat().st_size} bytes)")
     if args.command in ("ensemble", "all"):
-        run_ensemble(out, corpus)
+        run_ensemble(out, corpus, args.members.split(","))
     if args.command in ("fixtures", "all"):
         import fixtures as fx
         for p in fx.write_fixtures(out, fixtures):

@@ -84,3 +84,35 @@ def test_masked_batchnorm_ignores_padding():
     y2 = bn2(x2, mask)
     torch.testing.assert_close(y1 * mask, y2 * mask)
     torch.testing.assert_close(bn.running_mean, bn2.running_mean)
+
+
+def test_views_average_the_mirror_image(tmp_path):
+    torch.manual_seed(1)
+    m = RasterCNN(12)
+    _randomise_bn(m)
+    m.eval()
+    ex.export_model(m, tmp_path, "raster-cnn", [f"c{i}" for i in range(12)], "raster", "test",
+                    views=("original", "mirrored"))
+    sm = ex.SpecModel(tmp_path, "raster-cnn")
+    assert sm.input["views"] == ["original", "mirrored"]
+    x = np.random.default_rng(0).random((1, 28, 28), dtype=np.float32)
+    np.testing.assert_array_equal(ex.mirror_input(x)[0, 3], x[0, 3, ::-1])
+    lp = sm.log_probs(x)
+    np.testing.assert_allclose(lp, sm.log_probs(ex.mirror_input(x)), atol=1e-6)
+    assert abs(np.exp(lp).sum() - 1) < 1e-5
+    one = ex.log_softmax_np(sm.run(x)["logits"])
+    assert np.abs(lp - one).max() > 1e-4  # the mirror image does count
+    rows = np.array([[0.1, -0.2, 0], [0.3, 0.1, 1]], np.float32)
+    np.testing.assert_array_equal(ex.mirror_input(rows), rows * np.array([-1, 1, 1], np.float32))
+
+
+def test_ensemble_weights_favour_the_better_member():
+    import train
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 10, 200)
+    good = np.log(np.full((200, 10), 0.02))
+    good[np.arange(200), y] = np.log(0.82)
+    noise = ex.log_softmax_np(rng.normal(size=(200, 10)))
+    lps = {"raw": ({"a": noise, "b": good, "c": noise}, y)}
+    w, table = train.choose_weights(lps, ["a", "b", "c"], step=0.25)
+    assert len(table) == 15 and abs(sum(w) - 1) < 1e-9 and w[1] >= 0.5
