@@ -2,10 +2,12 @@
 # Swift runtime vs ONNX Runtime vs PyTorch on the same weights and inputs, one thread each.
 # Dev-only: not part of the tests or CI. See bench/compare.py for what is measured and how.
 #
-#   bench/compare.sh [--models DIR | --random] [--rounds N] [--sketches N] [--scratch PATH]
+#   bench/compare.sh [--models DIR | --random] [--raster NAME] [--rounds N] [--sketches N]
 #
 #   --models DIR   folder with raster-cnn.{json,safetensors} and stroke-rnn.{json,safetensors}
 #                  (default: Models/ when both are there, else --random)
+#   --raster NAME  time DIR/NAME.* as the raster model (default raster-cnn), e.g. a further
+#                  member of the ensemble
 #   --random       the architectures of training/train.py with random weights, in a temp folder
 #   --rounds N     interleaved rounds, the median is reported (default 5)
 #   --sketches N   real drawings timed (default 345: one per class)
@@ -17,16 +19,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-models="" random=0 rounds=5 sketches=345 scratch=".build-bench" data="../shared/data/quickdraw/raw"
+models="" raster="raster-cnn" random=0 rounds=5 sketches=345 scratch=".build-bench" data="../shared/data/quickdraw/raw"
 while [ $# -gt 0 ]; do
     case "$1" in
         --models) models="$2"; shift 2 ;;
         --random) random=1; shift ;;
+        --raster) raster="$2"; shift 2 ;;
         --rounds) rounds="$2"; shift 2 ;;
         --sketches) sketches="$2"; shift 2 ;;
         --scratch) scratch="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
-        -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,19p "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -44,16 +47,17 @@ if [ -z "$models" ] && [ "$random" = 0 ] && [ -f Models/raster-cnn.json ] && [ -
     models="Models"
 fi
 if [ -n "$models" ]; then
-    for f in raster-cnn.json raster-cnn.safetensors stroke-rnn.json stroke-rnn.safetensors; do
-        [ -f "$models/$f" ] || { echo "$models/$f is missing" >&2; exit 1; }
-        ln -s "$(cd "$models" && pwd)/$f" "$work/models/$f"
+    # The timed pair, under the names the benchmark expects; the ensemble is just these two.
+    for pair in "$raster:raster-cnn" "stroke-rnn:stroke-rnn"; do
+        from="${pair%%:*}" to="${pair##*:}"
+        for ext in json safetensors; do
+            [ -f "$models/$from.$ext" ] || { echo "$models/$from.$ext is missing" >&2; exit 1; }
+        done
+        sed "s/\"name\": \"$from\"/\"name\": \"$to\"/" "$models/$from.json" > "$work/models/$to.json"
+        ln -s "$(cd "$models" && pwd)/$from.safetensors" "$work/models/$to.safetensors"
     done
-    if [ -f "$models/ensemble.json" ]; then
-        ln -s "$(cd "$models" && pwd)/ensemble.json" "$work/models/ensemble.json"
-    else
-        echo '{"members": ["raster-cnn", "stroke-rnn"], "weights": [0.5, 0.5]}' > "$work/models/ensemble.json"
-    fi
-    echo "models: $models" >&2
+    echo '{"members": ["raster-cnn", "stroke-rnn"], "weights": [0.5, 0.5]}' > "$work/models/ensemble.json"
+    echo "models: $models (raster: $raster)" >&2
 else
     make_random=(--make-random)
     echo "models: random weights, architectures of training/train.py" >&2

@@ -9,10 +9,11 @@ public struct ModelBenchmark: Sendable, Codable {
     public struct Figures: Sendable, Codable {
         public var model: String
         /// Milliseconds per sketch on one thread, from strokes to guesses (simplify, render or
-        /// encode, infer, softmax).
+        /// encode, infer once per view of each model, softmax).
         public var p50WithPreprocessing: Double
         public var p99WithPreprocessing: Double
-        /// Milliseconds per prepared input tensor on one thread (inference alone).
+        /// Milliseconds per prepared input tensor on one thread (inference alone: one run of
+        /// each model, whatever its views).
         public var p50Inference: Double
         public var p99Inference: Double
         /// Sketches per second, strokes to guesses, with `threads` threads in parallel.
