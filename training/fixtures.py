@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Parity fixtures for the Swift runtime: synthetic inputs and PyTorch's outputs.
 
-For each exported model (``raster-cnn``, ``stroke-rnn``) writes ``<name>.json`` in the fixture
+For each exported model (``raster-cnn``, ``stroke-rnn`` and further ensemble members) writes ``<name>.json`` in the fixture
 directory (default ``Tests/SketchwiseNNTests/Fixtures/parity/``), and all cases once more in
 ``expected.safetensors`` (tensors ``<name>.input.<i>`` -- ``[1, 28, 28]`` or ``[T, 3]`` --,
 ``<name>.logits.<i>``, ``<name>.embedding.<i>``, same order). The model files themselves are
@@ -112,9 +112,8 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
     drawings = synthetic_drawings(seed)
     written = []
     st_tensors: dict = {}
-    for name in ("raster-cnn", "stroke-rnn"):
-        if not (Path(models_dir) / f"{name}.json").exists():
-            continue
+    from evaluate import member_names
+    for name in member_names(Path(models_dir)):
         spec_model = ex.SpecModel(models_dir, name)
         model = load_torch_model(models_dir, name)
         raster_kind = spec_model.input["kind"] == "raster"
