@@ -113,16 +113,18 @@ extension Double {
 
 /// Test-time views (`input.views` in a model spec): the answers of the listed views are averaged.
 @Suite struct ModelViewTests {
-    /// A copy of the bundled raster model whose spec lists `views`.
-    func rasterModel(views: String, in folder: TemporaryFolder) throws -> URL {
+    /// A copy of the bundled raster model whose spec lists `views` (none when nil).
+    func rasterModel(views: [String]?, in folder: TemporaryFolder) throws -> URL {
         let source = BundledModels.folder
         try FileManager.default.copyItem(at: source.appendingPathComponent("raster-cnn.safetensors"),
                                          to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
-        var spec = try String(contentsOf: source.appendingPathComponent("raster-cnn.json"), encoding: .utf8)
-        spec = spec.replacingOccurrences(of: "\"views\": [\"original\", \"mirrored\"],", with: "")
-        spec = spec.replacingOccurrences(of: "\"kind\": \"raster\",", with: "\"kind\": \"raster\", \(views)")
+        let data = try Data(contentsOf: source.appendingPathComponent("raster-cnn.json"))
+        var spec = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var input = try #require(spec["input"] as? [String: Any])
+        input["views"] = views
+        spec["input"] = input
         let url = folder.url.appendingPathComponent("raster-cnn.json")
-        try spec.write(to: url, atomically: true, encoding: .utf8)
+        try JSONSerialization.data(withJSONObject: spec).write(to: url)
         return url
     }
 
@@ -143,7 +145,7 @@ extension Double {
 
     @Test func bothViewsMakeTheAnswerMirrorInvariant() throws {
         let folder = TemporaryFolder()
-        let both = try ModelRecognizer(contentsOf: try rasterModel(views: "\"views\": [\"original\", \"mirrored\"],", in: folder))
+        let both = try ModelRecognizer(contentsOf: try rasterModel(views: ["original", "mirrored"], in: folder))
         #expect(both.model.spec.input.views == [.original, .mirrored])
         let image = lopsided()
         let answer = try both.logProbabilities(image).values
@@ -153,7 +155,7 @@ extension Double {
         #expect(abs(sum - 1) < 1e-4, "renormalised: probabilities sum to \(sum)")
 
         let plainFolder = TemporaryFolder()
-        let plain = try ModelRecognizer(contentsOf: try rasterModel(views: "", in: plainFolder))
+        let plain = try ModelRecognizer(contentsOf: try rasterModel(views: nil, in: plainFolder))
         #expect(plain.model.spec.input.views == [.original])
         let plainAnswer = try plain.logProbabilities(image).values
         #expect(zip(plainAnswer, try plain.logProbabilities(mirrored(image)).values).contains { abs($0 - $1) > 1e-3 },
@@ -161,8 +163,8 @@ extension Double {
         #expect(try both.embedding(image) == (try plain.embedding(image)), "the embedding is the first view's")
     }
 
-    @Test(arguments: ["\"views\": [],", "\"views\": [\"original\", \"original\"],", "\"views\": [\"upside-down\"],"])
-    func badViewListsAreRejected(views: String) throws {
+    @Test(arguments: [[], ["original", "original"], ["upside-down"]])
+    func badViewListsAreRejected(views: [String]) throws {
         let folder = TemporaryFolder()
         let url = try rasterModel(views: views, in: folder)
         #expect(throws: ModelError.self) { try ModelRecognizer(contentsOf: url) }
