@@ -30,7 +30,7 @@ public final class EnsembleRecognizer: Sendable {
         guard !readers.isEmpty else { throw RecognitionError("no member of the ensemble reads images") }
         let total = readers.reduce(0) { $0 + $1.1 }
         return LogProbabilities.mean(try readers.map { try $0.0.logProbabilities(image) },
-                                     weights: readers.map { total > 0 ? $0.1 / total : 1 / Float(readers.count) })
+                                     weights: total > 0 ? readers.map { $0.1 / total } : nil)
     }
 
     /// The ensemble's answer from its members' answers (one per member, in member order).

@@ -145,16 +145,16 @@ public final class ModelRecognizer: Sendable {
         for i in pixels.indices { input[i] = Float(pixels[i]) * factor }
     }
 
-    /// Runs the model on every view of the prepared input (left in `worker.input`): the
-    /// views' log-probabilities averaged and renormalised, and the first view's embedding if
-    /// asked for.
-    private func answer(_ worker: Worker, shape: Shape, embedding wantsEmbedding: Bool) throws
+    /// Runs the model on `views` (default: all of the spec's) of the prepared input, left in
+    /// `worker.input`: the views' log-probabilities averaged and renormalised, and the first
+    /// view's embedding if asked for.
+    private func answer(_ worker: Worker, shape: Shape, views: ArraySlice<InputView>? = nil, embedding wantsEmbedding: Bool) throws
         -> (logProbabilities: LogProbabilities, embedding: [Float]?)
     {
         var answers: [LogProbabilities] = []
         var embedding: [Float]?
         var mirrored = false
-        for view in model.spec.input.views {
+        for view in views ?? model.spec.input.views[...] {
             if (view == .mirrored) != mirrored {
                 Self.mirror(&worker.input, shape: shape)
                 mirrored.toggle()
@@ -169,8 +169,7 @@ public final class ModelRecognizer: Sendable {
     }
 
     private func firstViewEmbedding(_ worker: Worker, shape: Shape) throws -> [Float] {
-        if model.spec.input.views[0] == .mirrored { Self.mirror(&worker.input, shape: shape) }
-        return try run(worker, shape: shape) { Array($0.embedding!) }
+        try answer(worker, shape: shape, views: model.spec.input.views.prefix(1), embedding: true).embedding!
     }
 
     /// The left-right mirror image of a model input, in place: an image's columns reversed, a

@@ -44,9 +44,9 @@ public final class RecognizerSet: Sendable {
         }
         guard raster.readsImages else { throw RecognitionError("\(folder.path)/raster-cnn.json is not a raster model (it reads strokes)") }
         guard !strokes.readsImages else { throw RecognitionError("\(folder.path)/stroke-rnn.json is not a stroke model (it reads images)") }
-        guard file.members.count == file.weights.count, Set(file.members).count == file.members.count,
+        guard Set(file.members).count == file.members.count,
               file.members.allSatisfy({ !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }) else {
-            throw RecognitionError("\(ensembleURL.path): members must be distinct model names of this folder, one weight each")
+            throw RecognitionError("\(ensembleURL.path): members must be distinct model names of this folder")
         }
         let members = try file.members.map { name in
             if name == raster.name { return raster }
@@ -55,9 +55,7 @@ public final class RecognizerSet: Sendable {
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw RecognitionError("\(ensembleURL.path): unknown member \(name) (no \(name).json beside it)")
             }
-            let member = try ModelRecognizer(contentsOf: url)
-            guard member.labels == raster.labels else { throw RecognitionError("\(url.path): its labels differ from raster-cnn's") }
-            return member
+            return try ModelRecognizer(contentsOf: url)
         }
         return RecognizerSet(raster: raster, strokes: strokes, ensemble: try EnsembleRecognizer(members: members, weights: file.weights))
     }
