@@ -41,8 +41,13 @@ def member_names(models_dir: Path) -> list[str]:
 def member_log_probs(model: ex.SpecModel, drawings) -> np.ndarray:
     """A model's answers (views averaged, as the runtime does) for Google-simplified drawings."""
     if model.input["kind"] == "raster":
-        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings).numpy()])
+        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings, raster_channels(model)).numpy()])
     return np.stack([model.log_probs(v) for v in pl.sequence_inputs(drawings)])
+
+
+def raster_channels(model: ex.SpecModel) -> list[str]:
+    """The raster channels a model reads (``ink`` unless its spec says otherwise)."""
+    return model.input["raster"].get("channels", ["ink"])
 
 
 def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
@@ -81,9 +86,9 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
     readers = {n: m for n, m in models.items() if m.input["kind"] == "raster"}
     if readers and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
-        x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
         y = corpus.bitmap_val_labels[:n]
-        lps = {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}
+        lps = {k: np.stack([m.log_probs(v) for v in pl.bitmap_inputs(corpus.bitmap_val[:n], raster_channels(m)).numpy()])
+               for k, m in readers.items()}
         res = {"n": n, "classes": int(len(set(y.tolist())))}
         res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})
         if ens is not None:

@@ -95,8 +95,10 @@ def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, 
     sd = {k: v.detach().cpu().float().numpy() for k, v in model.state_dict().items()}
     tensors = {n: sd[n] for n in weight_names(layers)}
     if kind == "raster":
-        inp = {"kind": "raster", "shape": [1, model.size, model.size],
+        inp = {"kind": "raster", "shape": [len(model.channels), model.size, model.size],
                "raster": {"size": model.size, "recipe": "quickdraw", "scale": 1.0 / 255.0}}
+        if model.channels != ("ink",):
+            inp["raster"]["channels"] = list(model.channels)
         outputs = {"logits": "fc2", "embedding": "embedding"}
     else:
         from pipeline import MAX_LENGTH, NORMALIZATION
@@ -150,7 +152,7 @@ class SpecModel:
 
     @torch.no_grad()
     def run(self, x) -> dict[str, np.ndarray]:
-        """x: raster [1, H, W] or sequence rows [T, 3] (unpadded). Returns every output."""
+        """x: raster [channels, H, W] or sequence rows [T, 3] (unpadded). Returns every output."""
         vals = {"input": torch.as_tensor(np.asarray(x, np.float32))}
         prev = "input"
         for l in self.spec["layers"]:

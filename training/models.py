@@ -1,7 +1,8 @@
 """The two recognisers, in PyTorch, built only from layers docs/model-format.md defines.
 
-* :class:`RasterCNN` -- 28x28 raster (pixel/255) -> logits over 345 classes, plus an
-  L2-normalised embedding of the penultimate layer.
+* :class:`RasterCNN` -- 28x28 raster (pixel/255; one plane per raster channel, ``ink`` and
+  optionally ``order``) -> logits over 345 classes, plus an L2-normalised embedding of the
+  penultimate layer.
 * :class:`StrokeRNN` -- (dx, dy, pen-up) rows -> logits: conv1d stack + bidirectional LSTMs +
   masked sum over time + dense (the TF Quick, Draw! tutorial's design). Padded batches give
   exactly what the runtime computes on each unpadded sequence: every conv1d / batchnorm / relu
@@ -28,10 +29,11 @@ class RasterCNN(nn.Module):
     """conv(3x3)+BN+ReLU+maxpool blocks, flatten, dense+ReLU (embedding), dense (logits)."""
 
     def __init__(self, num_classes: int = 345, widths=(32, 48, 64), fc: int = 256, dropout: float = 0.3,
-                 size: int = 28, input_dropout: float | None = None):
+                 size: int = 28, input_dropout: float | None = None, channels=("ink",)):
         super().__init__()
         self.widths, self.fc, self.num_classes, self.size = tuple(widths), fc, num_classes, size
-        cin = 1
+        self.channels = tuple(channels)
+        cin = len(self.channels)
         s = size
         for i, w in enumerate(widths, 1):
             setattr(self, f"conv{i}", nn.Conv2d(cin, w, 3, 1, 1))
@@ -45,7 +47,7 @@ class RasterCNN(nn.Module):
         self.drop_in = nn.Dropout(dropout / 2 if input_dropout is None else input_dropout)
 
     def forward(self, x):
-        """x: [N, 1, 28, 28] -> (logits [N, C], embedding [N, fc])."""
+        """x: [N, channels, 28, 28] -> (logits [N, classes], embedding [N, fc])."""
         for i in range(1, len(self.widths) + 1):
             x = F.max_pool2d(F.relu(getattr(self, f"bn{i}")(getattr(self, f"conv{i}")(x))), 2, 2)
         x = torch.flatten(x, 1)
@@ -55,7 +57,7 @@ class RasterCNN(nn.Module):
 
     def spec_layers(self):
         layers = []
-        cin = 1
+        cin = len(self.channels)
         for i, w in enumerate(self.widths, 1):
             layers += [
                 {"name": f"conv{i}", "type": "conv2d",

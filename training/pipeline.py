@@ -53,9 +53,9 @@ class EpochData(Dataset):
     """One epoch's draws; items are rendered images (raster) or encoded rows (strokes)."""
 
     def __init__(self, corpus, rows, mode: str, seed: int, epoch: int, augment: bool = True,
-                 cfg: AugmentConfig | None = None):
+                 cfg: AugmentConfig | None = None, channels=("ink",)):
         self.c, self.rows, self.mode, self.seed, self.epoch = corpus, rows, mode, seed, epoch
-        self.augment, self.cfg = augment, cfg or AugmentConfig()
+        self.augment, self.cfg, self.channels = augment, cfg or AugmentConfig(), tuple(channels)
 
     def __len__(self):
         return len(self.rows)
@@ -64,20 +64,26 @@ class EpochData(Dataset):
         kind, idx = int(self.rows[i, 0]), int(self.rows[i, 1])
         rng = np.random.default_rng((self.seed, self.epoch, i))
         if kind == 1:
-            img = self.c.bitmap_train[idx].reshape(28, 28)
-            return torch.from_numpy(img.copy()), int(self.c.bitmap_train_labels[idx]), 1
+            img = self.c.bitmap_train[idx].reshape(1, 28, 28)
+            return torch.from_numpy(bitmap_channels(img, self.channels)), int(self.c.bitmap_train_labels[idx]), 1
         variants = self.c.train_variants[idx]
         strokes = variants[int(rng.integers(len(variants)))]
         if self.augment:
             strokes = augment_strokes(strokes, rng, self.cfg)
         lab = int(self.c.train_labels[idx])
         if self.mode == "raster":
-            return torch.from_numpy(raster.render(strokes, 28)), lab, 0
+            return torch.from_numpy(raster.render_channels(strokes, 28, self.channels)), lab, 0
         return torch.from_numpy(sequence.encode_rows(strokes, MAX_LENGTH, NORMALIZATION)), lab, 0
 
 
+def bitmap_channels(images: np.ndarray, channels) -> np.ndarray:
+    """Google bitmaps ``[..., 1, H, W]`` as a model with these raster channels reads them: a bitmap
+    has no stroke order, so every channel gets the bitmap (as if it were one stroke)."""
+    return np.repeat(images, len(channels), axis=-3)
+
+
 def collate_raster(batch):
-    imgs = torch.stack([b[0] for b in batch]).float().div_(255.0).unsqueeze(1)
+    imgs = torch.stack([b[0] for b in batch]).float().div_(255.0)
     return imgs, torch.tensor([b[1] for b in batch]), torch.tensor([b[2] for b in batch], dtype=torch.bool)
 
 
@@ -95,13 +101,15 @@ def collate_strokes(batch):
 
 
 # ------------------------------------------------------------------ evaluation inputs
-def raster_inputs(drawings) -> torch.Tensor:
-    """Simplified drawings -> [N, 1, 28, 28] float (pixel/255)."""
-    return torch.from_numpy(raster.render_batch(drawings, 28)).float().div_(255.0).unsqueeze(1)
+def raster_inputs(drawings, channels=("ink",)) -> torch.Tensor:
+    """Simplified drawings -> [N, channels, 28, 28] float (pixel/255)."""
+    return torch.from_numpy(raster.render_batch(drawings, 28, channels)).float().div_(255.0)
 
 
-def bitmap_inputs(bitmaps: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.asarray(bitmaps).reshape(-1, 28, 28)).float().div_(255.0).unsqueeze(1)
+def bitmap_inputs(bitmaps: np.ndarray, channels=("ink",)) -> torch.Tensor:
+    """Google bitmaps -> [N, channels, 28, 28] float (pixel/255)."""
+    images = bitmap_channels(np.asarray(bitmaps).reshape(-1, 1, 28, 28), channels)
+    return torch.from_numpy(images).float().div_(255.0)
 
 
 def sequence_inputs(drawings) -> list[np.ndarray]:

@@ -60,18 +60,18 @@ def lr_at(step, total, warm, base):
     return base * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, total - warm))))
 
 
-def _val_sets(corpus, mode, smoke):
+def _val_sets(corpus, mode, smoke, channels=("ink",)):
     """Validation inputs for progress output (the full evaluation is evaluate.py)."""
     out = {}
     for name in ("raw", "simplified", "npz"):
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
-        x = pl.raster_inputs(drawings) if mode == "raster" else pl.sequence_inputs(drawings)
+        x = pl.raster_inputs(drawings, channels) if mode == "raster" else pl.sequence_inputs(drawings)
         out[name] = (x, labels)
     if mode == "raster" and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if not smoke else min(200, len(corpus.bitmap_val))
-        out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n]), corpus.bitmap_val_labels[:n])
+        out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n], channels), corpus.bitmap_val_labels[:n])
     return out
 
 
@@ -95,6 +95,8 @@ def train_model(mode, corpus, args, run_dir: Path):
         cfg = dict(RASTER_CFG)
         if args.raster_widths:
             cfg["widths"] = [int(v) for v in args.raster_widths.split(",")]
+        if args.raster_channels:
+            cfg["channels"] = args.raster_channels.split(",")
         model = RasterCNN(len(corpus.classes), **cfg)
         per_class, batch, base_lr, wd = args.per_class or 64, 128, 2e-3, 5e-4
     else:
@@ -108,6 +110,11 @@ def train_model(mode, corpus, args, run_dir: Path):
     log_prior = np.log(np.maximum(draws, 1) / per_class)
     opt = torch.optim.AdamW(model.parameters(), lr=base_lr, weight_decay=wd)
     state = {"epoch": 0, "total_epochs": args.epochs, "step": 0, "history": [], "seconds": 0.0}
+    if args.warm_start and not (args.resume and ckpt_path.exists()):
+        warm_start(model, args.warm_start)
+        state["cycle_lr"] = base_lr * args.restart_lr
+        log(f"{mode}: weights from {args.warm_start} (added input channels start at zero), "
+            f"peak lr {state['cycle_lr']:.1e}")
     if args.resume and ckpt_path.exists():
         ck = torch.load(ckpt_path, weights_only=False)
         model.load_state_dict(ck["model"])
@@ -121,7 +128,8 @@ def train_model(mode, corpus, args, run_dir: Path):
             state["cycle_lr"] = base_lr * args.restart_lr
             state["total_epochs"] = None if args.epochs is None else state["epoch"] + args.epochs
             log(f"{mode}: new cosine cycle from epoch {state['epoch']}, peak lr {state['cycle_lr']:.1e}")
-    vsets = _val_sets(corpus, mode, args.smoke)
+    channels = cfg.get("channels", ["ink"])
+    vsets = _val_sets(corpus, mode, args.smoke, channels)
     steps_per_epoch = math.ceil(int(draws.sum()) / batch)
     state.setdefault("log_prior", log_prior.tolist())
     log(f"{mode}: {sum(p.numel() for p in model.parameters())} parameters, {per_class} draws/class/epoch, "
@@ -131,7 +139,8 @@ def train_model(mode, corpus, args, run_dir: Path):
         ep = state["epoch"]
         t0 = time.time()
         rows = pl.balanced_epoch(corpus, draws, args.seed, ep, use_bitmaps=(mode == "raster"))
-        ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True, cfg=AugmentConfig(p_mirror=args.mirror))
+        ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True, cfg=AugmentConfig(p_mirror=args.mirror),
+                          channels=channels)
         dl = DataLoader(ds, batch_size=batch, shuffle=False, num_workers=args.workers,
                         collate_fn=pl.collate_raster if mode == "raster" else pl.collate_strokes)
         model.train()
@@ -187,6 +196,22 @@ def train_model(mode, corpus, args, run_dir: Path):
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "cfg": cfg, "mode": mode}, tmp)
         os.replace(tmp, ckpt_path)
     return model, state, cfg
+
+
+def warm_start(model, checkpoint: Path):
+    """Start from another run's weights (same layers; a first conv with fewer input channels
+    is copied into the first ones, the added channels' weights start at zero)."""
+    source = torch.load(checkpoint, weights_only=False)["model"]
+    own = model.state_dict()
+    for k, v in source.items():
+        if own[k].shape == v.shape:
+            own[k] = v
+        elif v.dim() == 4 and own[k].shape[0] == v.shape[0] and own[k].shape[1] > v.shape[1]:
+            own[k] = torch.zeros_like(own[k])
+            own[k][:, :v.shape[1]] = v
+        else:
+            raise ValueError(f"--warm-start: {k} has shape {tuple(v.shape)}, this model {tuple(own[k].shape)}")
+    model.load_state_dict(own)
 
 
 def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
@@ -289,6 +314,10 @@ def main(argv=None):
                     help="max oversampling of data-rich classes (default 4 raster, 1 strokes)")
     ap.add_argument("--raster-widths", default=None,
                     help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
+    ap.add_argument("--raster-channels", default=None,
+                    help="raster input channels: ink (default) or ink,order (adds stroke-order shading)")
+    ap.add_argument("--warm-start", type=Path, default=None,
+                    help="start from the weights of another run's ckpt.pt (a new run only)")
     ap.add_argument("--mirror", type=float, default=0.5,
                     help="probability of training on the left-right mirror image")
     ap.add_argument("--name", default=None,
@@ -299,7 +328,7 @@ def main(argv=None):
                     help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
     ap.add_argument("--resume", action="store_true",
                     help="continue from RUN_DIR/<model>/ckpt.pt; a finished run gets a new cosine cycle")
-    ap.add_argument("--restart-lr", type=float, default=0.5, help="peak lr of a new cycle, relative")
+    ap.add_argument("--restart-lr", type=float, default=0.5, help="peak lr of a new cycle or a warm start, relative")
     ap.add_argument("--checkpoint", type=Path, default=None, help="for export")
     args = ap.parse_args(argv)
     if args.threads is None:

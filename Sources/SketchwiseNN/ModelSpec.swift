@@ -22,7 +22,7 @@ public struct ModelSpec: Sendable, Decodable {
 public struct InputSpec: Sendable, Decodable {
     /// The input encoding and its preprocessing parameters.
     public enum Kind: Sendable, Equatable {
-        /// A rendered image `[1, size, size]`.
+        /// A rendered image `[channels, size, size]`, one plane per raster channel.
         case raster(RasterInput)
         /// A `(Δx, Δy, pen-up)` sequence `[T, 3]`, `1 ≤ T ≤ maxLength`, fed unpadded.
         case strokes(StrokeInput)
@@ -54,9 +54,10 @@ public struct InputSpec: Sendable, Decodable {
             let raster = try container.decode(RasterInput.self, forKey: .raster)
             guard (1...4096).contains(raster.size) else { throw invalid("raster.size must be in 1...4096") }
             kind = .raster(raster)
-            shape = .image(channels: 1, height: raster.size, width: raster.size)
-            if let dims, dims != [1, raster.size, raster.size] {
-                throw invalid("must be [1, \(raster.size), \(raster.size)] for raster.size \(raster.size)")
+            let planes = raster.channels.count
+            shape = .image(channels: planes, height: raster.size, width: raster.size)
+            if let dims, dims != [planes, raster.size, raster.size] {
+                throw invalid("must be [\(planes), \(raster.size), \(raster.size)] for \(planes) raster channel(s) of size \(raster.size)")
             }
         case "strokes":
             let strokes = try container.decode(StrokeInput.self, forKey: .strokes)
@@ -88,6 +89,15 @@ public enum InputView: String, Sendable, Hashable, Decodable {
     case mirrored
 }
 
+/// One plane of a raster input.
+public enum RasterChannel: String, Sendable, Hashable, Decodable {
+    /// Every stroke drawn opaque: the plain rendering.
+    case ink
+    /// Strokes shaded by their order: the first opaque, the last at opacity 0.25, linearly between.
+    /// A bitmap, which has no stroke order, fills this plane with its ink.
+    case order
+}
+
 /// Rendering parameters of a raster input.
 public struct RasterInput: Sendable, Equatable, Decodable {
     /// Width and height in pixels.
@@ -96,6 +106,29 @@ public struct RasterInput: Sendable, Equatable, Decodable {
     public let recipe: String
     /// Factor applied to pixel values 0…255.
     public let scale: Double
+    /// The planes, in order; `[.ink]` when the spec names none.
+    public let channels: [RasterChannel]
+
+    public init(size: Int, recipe: String, scale: Double, channels: [RasterChannel] = [.ink]) {
+        self.size = size
+        self.recipe = recipe
+        self.scale = scale
+        self.channels = channels
+    }
+
+    private enum CodingKeys: String, CodingKey { case size, recipe, scale, channels }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        size = try container.decode(Int.self, forKey: .size)
+        recipe = try container.decode(String.self, forKey: .recipe)
+        scale = try container.decode(Double.self, forKey: .scale)
+        channels = try container.decodeIfPresent([RasterChannel].self, forKey: .channels) ?? [.ink]
+        guard !channels.isEmpty, Set(channels).count == channels.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .channels, in: container, debugDescription: "raster.channels must list each channel at most once, and at least one")
+        }
+    }
 }
 
 /// Encoding parameters of a stroke-sequence input.

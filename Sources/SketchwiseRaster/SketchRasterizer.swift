@@ -7,6 +7,15 @@ public struct RasterError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// How opaque each stroke is drawn.
+public enum StrokeShading: Sendable {
+    /// Every stroke opaque.
+    case uniform
+    /// Stroke `i` of `n` (counting strokes with points) at opacity `1 - 0.75 · i / max(n - 1, 1)`:
+    /// the first opaque, the last at 0.25, so the image shows which strokes came first.
+    case byOrder
+}
+
 /// Renders stroke sketches into N×N grayscale images (ink 255 on 0) with a ``RasterRecipe``.
 ///
 /// Owns one Cairo surface that is reused for every render, so rendering allocates nothing
@@ -51,20 +60,20 @@ public final class SketchRasterizer {
     }
 
     /// The sketch rendered into a new image. An empty sketch gives a blank image.
-    public func render(_ sketch: StrokeSketch) -> GrayImage {
+    public func render(_ sketch: StrokeSketch, shading: StrokeShading = .uniform) -> GrayImage {
         var image = GrayImage(width: size, height: size)
-        image.pixels.withUnsafeMutableBufferPointer { render(sketch, into: $0) }
+        image.pixels.withUnsafeMutableBufferPointer { render(sketch, into: $0, shading: shading) }
         return image
     }
 
     /// Renders into `buffer` (`size * size` bytes, row-major), overwriting it.
-    public func render(_ sketch: StrokeSketch, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    public func render(_ sketch: StrokeSketch, into buffer: UnsafeMutableBufferPointer<UInt8>, shading: StrokeShading = .uniform) {
         precondition(buffer.count >= size * size, "buffer smaller than size × size")
         let data = cairo_image_surface_get_data(surface)!
         cairo_surface_flush(surface)
         data.initialize(repeating: 0, count: stride * size)
         cairo_surface_mark_dirty(surface)
-        if let box = sketch.boundingBox { draw(sketch, box: box) }
+        if let box = sketch.boundingBox { draw(sketch, box: box, shading: shading) }
         cairo_surface_flush(surface)
         let output = buffer.baseAddress!
         for row in 0..<size {
@@ -75,13 +84,18 @@ public final class SketchRasterizer {
     /// The recipe, step for step as Google's `vector_to_raster`: fit the bounding box into the
     /// frame, scale the view to the output (set once, in `init`), one `stroke()` per stroke starting
     /// with a zero-length segment so that single points become round dots.
-    private func draw(_ sketch: StrokeSketch, box: Rect) {
+    private func draw(_ sketch: StrokeSketch, box: Rect, shading: StrokeShading) {
         let cr = context
         let longest = max(box.width, box.height)
         let f = longest > 0 ? recipe.extent / longest : 1.0
         let ox = (recipe.frame - box.width * f) / 2.0
         let oy = (recipe.frame - box.height * f) / 2.0
-        for stroke in sketch.strokes where !stroke.points.isEmpty {
+        let drawn = shading == .byOrder ? sketch.strokes.count { !$0.points.isEmpty } : 0
+        defer { cairo_set_source_rgba(cr, 0, 0, 0, 1) }
+        for (index, stroke) in sketch.strokes.lazy.filter({ !$0.points.isEmpty }).enumerated() {
+            if shading == .byOrder {
+                cairo_set_source_rgba(cr, 0, 0, 0, 1.0 - 0.75 * Double(index) / Double(max(drawn - 1, 1)))
+            }
             let first = stroke.points[0]
             let u0 = (first.x - box.minX) * f + ox, v0 = (first.y - box.minY) * f + oy
             cairo_move_to(cr, u0, v0)

@@ -22,7 +22,7 @@ public final class ModelRecognizer: Sendable {
             session = model.makeSession()
             if case let .raster(raster) = model.spec.input.kind {
                 rasterizer = try SketchRasterizer(size: raster.size)
-                image = [UInt8](repeating: 0, count: raster.size * raster.size)
+                image = [UInt8](repeating: 0, count: raster.channels.count * raster.size * raster.size)
             } else {
                 rasterizer = nil
                 image = []
@@ -56,11 +56,11 @@ public final class ModelRecognizer: Sendable {
     }
 
     /// Log-probabilities for a bitmap (raster models only): `image` must have the model's size,
-    /// 0 background … 255 ink.
+    /// 0 background … 255 ink. A bitmap has no stroke order: it fills every raster channel.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
         try checkImage(image)
         return try pool.with { worker in
-            Self.scale(image.pixels, by: rasterScale, into: &worker.input)
+            fillInput(worker, with: image)
             return try answer(worker, shape: model.inputShape, embedding: false).logProbabilities
         }
     }
@@ -92,7 +92,7 @@ public final class ModelRecognizer: Sendable {
         guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
         try checkImage(image)
         return try pool.with { worker in
-            Self.scale(image.pixels, by: rasterScale, into: &worker.input)
+            fillInput(worker, with: image)
             return try firstViewEmbedding(worker, shape: model.inputShape)
         }
     }
@@ -107,9 +107,13 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    private var rasterScale: Double {
-        if case let .raster(raster) = model.spec.input.kind { return raster.scale }
-        return 1
+    /// Writes a checked image into every raster channel of the worker's input.
+    private func fillInput(_ worker: Worker, with image: GrayImage) {
+        guard case let .raster(raster) = model.spec.input.kind else { return }
+        let plane = raster.size * raster.size
+        for channel in raster.channels.indices {
+            Self.scale(image.pixels[...], by: raster.scale, into: &worker.input, at: channel * plane)
+        }
     }
 
     private func checkImage(_ image: GrayImage) throws {
@@ -125,8 +129,15 @@ public final class ModelRecognizer: Sendable {
     private func prepare(_ sketch: StrokeSketch, in worker: Worker) throws -> Shape {
         switch model.spec.input.kind {
         case let .raster(raster):
-            worker.image.withUnsafeMutableBufferPointer { worker.rasterizer!.render(sketch, into: $0) }
-            Self.scale(worker.image, by: raster.scale, into: &worker.input)
+            let plane = raster.size * raster.size
+            worker.image.withUnsafeMutableBufferPointer { image in
+                for (index, channel) in raster.channels.enumerated() {
+                    let shading: StrokeShading = channel == .order ? .byOrder : .uniform
+                    let slice = UnsafeMutableBufferPointer(rebasing: image[(index * plane)..<((index + 1) * plane)])
+                    worker.rasterizer!.render(sketch, into: slice, shading: shading)
+                }
+            }
+            Self.scale(worker.image[...], by: raster.scale, into: &worker.input, at: 0)
             return model.inputShape
         case let .strokes(strokes):
             let normalization = SequenceNormalization(rawValue: strokes.normalization.rawValue) ?? .perAxis
@@ -140,9 +151,9 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    private static func scale(_ pixels: [UInt8], by scale: Double, into input: inout [Float]) {
+    private static func scale(_ pixels: ArraySlice<UInt8>, by scale: Double, into input: inout [Float], at offset: Int) {
         let factor = Float(scale)
-        for i in pixels.indices { input[i] = Float(pixels[i]) * factor }
+        for (i, pixel) in zip(offset..., pixels) { input[i] = Float(pixel) * factor }
     }
 
     /// Runs the model on `views` (default: all of the spec's) of the prepared input, left in

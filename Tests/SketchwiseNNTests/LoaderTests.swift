@@ -124,6 +124,12 @@ import Testing
         #expect(rejection(in: "tiny.json") { model in
             model.spec["input"] = ["kind": "raster", "raster": ["size": 100_000, "recipe": "quickdraw", "scale": 1]]
         }?.kind == .spec)
+        for (channels, shape) in [(["ink", "ink"], [2, 2, 2]), ([], [0, 2, 2]), (["paint"], [1, 2, 2]), (["ink", "order"], [1, 2, 2])] {
+            #expect(rejection(in: "tiny.json") { model in
+                model.spec["input"] = ["kind": "raster", "shape": shape,
+                                       "raster": ["size": 2, "recipe": "quickdraw", "scale": 1, "channels": channels]]
+            }?.kind == .spec, "raster channels \(channels) with shape \(shape)")
+        }
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc9"] }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc2", "embedding": "nowhere"] }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "flat"] }?.kind == .labels)

@@ -12,6 +12,8 @@ import Testing
         struct Case: Decodable {
             var name: String
             var size: Int
+            /// `ink` or `order` (stroke-order shading).
+            var channel: String
             var strokes: [[[Double]]]
             var pixels: [UInt8]
         }
@@ -21,12 +23,15 @@ import Testing
     @Test func swiftRendersEqualTheTrainingRendererByteForByte() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/golden-renders.json")
         let golden = try JSONDecoder().decode(Golden.self, from: Data(contentsOf: url))
-        #expect(golden.cases.count == 14)
+        #expect(golden.cases.count == 28)
+        #expect(Set(golden.cases.map(\.channel)) == ["ink", "order"])
+        // One rasteriser per size for every case, so a shaded render must not leak into the next.
+        let rasterizers = [28: try SketchRasterizer(size: 28), 64: try SketchRasterizer(size: 64)]
         for c in golden.cases {
             let sketch = StrokeSketch(strokes: try c.strokes.map { try Stroke(xs: $0[0], ys: $0[1]) })
-            let image = try SketchRasterizer(size: c.size).render(sketch)
+            let image = try #require(rasterizers[c.size]).render(sketch, shading: c.channel == "order" ? .byOrder : .uniform)
             let differing = zip(image.pixels, c.pixels).filter { $0 != $1 }.count
-            #expect(differing == 0, "\(c.name) at \(c.size): \(differing) pixels differ")
+            #expect(differing == 0, "\(c.name) at \(c.size), \(c.channel): \(differing) pixels differ")
         }
     }
 

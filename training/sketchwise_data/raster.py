@@ -68,6 +68,14 @@ TOTAL_PAD = 2*PAD + LINE = 48.0, VIEW = FRAME + TOTAL_PAD = 304.0.
 
 Line width and margins are fractions of the frame (16/304 and 24.5/304 of
 ``size``), so the same recipe works for any output size.
+
+Stroke-order shading (the ``order`` channel of a multi-channel raster input)
+----------------------------------------------------------------------------
+Same recipe, except that in step 5 stroke i (0-based, counting only strokes
+with points) of n is drawn with
+    cairo_set_source_rgba(cr, 0, 0, 0, 1.0 - 0.75 * i / max(n - 1, 1))
+(IEEE double, in this order): the first stroke is opaque, the last one has
+opacity 0.25, so the image tells which strokes came first.
 """
 from __future__ import annotations
 
@@ -77,7 +85,10 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["render", "render_batch", "CAIRO_VERSION"]
+__all__ = ["render", "render_batch", "render_channels", "CHANNELS", "CAIRO_VERSION"]
+
+#: Raster channels a model may read: ``ink`` (every stroke opaque) and ``order`` (stroke-order shading).
+CHANNELS = ("ink", "order")
 
 # --- recipe constants (256-unit frame, as Google) ---------------------------
 FRAME = 256.0
@@ -188,11 +199,19 @@ def _path_buffer(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return buf
 
 
-def render(strokes: Sequence, size: int = 28) -> np.ndarray:
+def order_opacity(i: int, n: int) -> float:
+    """Opacity of stroke ``i`` of ``n`` in the ``order`` channel: 1 for the first, 0.25 for the last."""
+    return 1.0 - 0.75 * i / max(n - 1, 1)
+
+
+def render(strokes: Sequence, size: int = 28, channel: str = "ink") -> np.ndarray:
     """Render one drawing to a ``(size, size)`` uint8 image (0 bg, 255 ink).
 
-    See the module docstring for the exact, Swift-replicable recipe.
+    ``channel`` ``"order"`` shades strokes by their order. See the module docstring for the
+    exact, Swift-replicable recipe.
     """
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown raster channel {channel!r} (ink, order)")
     size = int(size)
     if size <= 0:
         raise ValueError("size must be positive")
@@ -215,7 +234,9 @@ def render(strokes: Sequence, size: int = 28) -> np.ndarray:
         _lib.cairo_translate(cr, TOTAL_PADDING / 2.0, TOTAL_PADDING / 2.0)
         _lib.cairo_set_source_rgba(cr, 0.0, 0.0, 0.0, 1.0)
         path = _CairoPath()
-        for u, v in fitted:
+        for i, (u, v) in enumerate(fitted):
+            if channel == "order":
+                _lib.cairo_set_source_rgba(cr, 0.0, 0.0, 0.0, order_opacity(i, len(fitted)))
             buf = _path_buffer(u, v)
             path.status = 0
             path.data = buf.ctypes.data
@@ -235,9 +256,14 @@ def render(strokes: Sequence, size: int = 28) -> np.ndarray:
     return out
 
 
-def render_batch(drawings: Sequence[Sequence], size: int = 28) -> np.ndarray:
-    """Render many drawings -> ``(n, size, size)`` uint8."""
-    out = np.zeros((len(drawings), size, size), dtype=np.uint8)
+def render_channels(strokes: Sequence, size: int = 28, channels: Sequence[str] = ("ink",)) -> np.ndarray:
+    """Render one drawing once per channel -> ``(len(channels), size, size)`` uint8."""
+    return np.stack([render(strokes, size, c) for c in channels])
+
+
+def render_batch(drawings: Sequence[Sequence], size: int = 28, channels: Sequence[str] = ("ink",)) -> np.ndarray:
+    """Render many drawings -> ``(n, len(channels), size, size)`` uint8."""
+    out = np.zeros((len(drawings), len(channels), size, size), dtype=np.uint8)
     for k, d in enumerate(drawings):
-        out[k] = render(d, size)
+        out[k] = render_channels(d, size, channels)
     return out

@@ -1,6 +1,6 @@
 """Writes Tests/SketchwiseRasterTests/Fixtures/golden-renders.json: synthetic drawings and their
-renders by training/sketchwise_data/raster.py, so the Swift tests prove that the Swift renderer
-and the training-time renderer produce the same bytes.
+renders by training/sketchwise_data/raster.py (both channels, ink and stroke-order shading), so
+the Swift tests prove that the Swift renderer and the training-time renderer produce the same bytes.
 
 Run from the repository root: python3 training/tools/make_raster_golden.py
 """
@@ -30,10 +30,11 @@ def drawings():
 def main():
     cases = []
     for name, strokes in drawings().items():
-        for size in (28, 64):
-            pixels = raster.render(strokes, size)
-            cases.append({"name": name, "size": size, "strokes": strokes,
-                          "pixels": [int(v) for v in pixels.reshape(-1)]})
+        for channel in raster.CHANNELS:
+            for size in (28, 64):
+                pixels = raster.render(strokes, size, channel)
+                cases.append({"name": name, "size": size, "channel": channel, "strokes": strokes,
+                              "pixels": [int(v) for v in pixels.reshape(-1)]})
     out = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "SketchwiseRasterTests", "Fixtures", "golden-renders.json")
     with open(out, "w") as f:
         json.dump({"generator": "training/tools/make_raster_golden.py", "cases": cases}, f, separators=(",", ":"))
