@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SketchwiseRecognitionTests",
-            dependencies: ["SketchwiseRecognition", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseTestSupport"]
         ),
         .testTarget(
             name: "SketchwiseEvaluationTests",

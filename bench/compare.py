@@ -95,7 +95,8 @@ def load_module(models: Path, name: str):
     if spec["input"]["kind"] == "raster":
         convs = [l["params"]["outChannels"] for l in layers if l["type"] == "conv2d"]
         fc1 = next(l for l in layers if l["name"] == "fc1")
-        model = RasterCNN(n, widths=convs, fc=fc1["params"]["outFeatures"], size=spec["input"]["raster"]["size"])
+        r = spec["input"]["raster"]
+        model = RasterCNN(n, widths=convs, fc=fc1["params"]["outFeatures"], size=r["size"], channels=r.get("channels", ["ink"]))
     else:
         convs = [(l["params"]["outChannels"], l["params"]["kernel"]) for l in layers if l["type"] == "conv1d"]
         lstms = [l for l in layers if l["type"] == "lstm"]
@@ -189,8 +190,8 @@ def prepare(drawings: Path, raster_spec: dict, stroke_spec: dict):
     simplified = [simplify_drawing(r["drawing"]) for r in recs]
     r = raster_spec["input"]["raster"]
     scale = np.float32(r["scale"])
-    rasters = [(qraster.render(d, r["size"]).astype(np.float32) * scale).reshape(1, 1, r["size"], r["size"])
-               for d in simplified]
+    channels = r.get("channels", ["ink"])
+    rasters = [(qraster.render_channels(d, r["size"], channels).astype(np.float32) * scale)[None] for d in simplified]
     s = stroke_spec["input"]["strokes"]
     seqs = [qsequence.encode_rows(d, s["maxLength"], s["normalization"]).astype(np.float32) for d in simplified]
     fixed = np.concatenate(seqs)[: s["maxLength"]]

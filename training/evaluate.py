@@ -52,7 +52,7 @@ def raster_channels(model: ex.SpecModel) -> list[str]:
 
 def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
     """The ensemble's answer: weighted mean of the members' log-probabilities (weights of the
-    members present renormalised; bitmaps only reach the image-reading members)."""
+    members present renormalised; bitmaps only reach the members that read plain ink)."""
     present = [(m, w) for m, w in zip(members, weights) if m in lps]
     total = sum(w for _, w in present)
     return sum((w / total) * lps[m] for m, w in present)
@@ -83,12 +83,12 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
             res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), labels)
         results["subsets"][name] = res
         log(f"{name}: {len(labels)} drawings, {time.time() - t0:.0f}s")
-    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster"}
+    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and raster_channels(m) == ["ink"]}
     if readers and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
         y = corpus.bitmap_val_labels[:n]
-        lps = {k: np.stack([m.log_probs(v) for v in pl.bitmap_inputs(corpus.bitmap_val[:n], raster_channels(m)).numpy()])
-               for k, m in readers.items()}
+        x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
+        lps = {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}
         res = {"n": n, "classes": int(len(set(y.tolist())))}
         res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})
         if ens is not None:

@@ -77,9 +77,12 @@ class EpochData(Dataset):
 
 
 def bitmap_channels(images: np.ndarray, channels) -> np.ndarray:
-    """Google bitmaps ``[..., 1, H, W]`` as a model with these raster channels reads them: a bitmap
-    has no stroke order, so every channel gets the bitmap (as if it were one stroke)."""
-    return np.repeat(images, len(channels), axis=-3)
+    """Google bitmaps ``[..., 1, H, W]`` as training feeds them to a model with these raster
+    channels: the bitmap in every ``ink`` plane, an empty ``order`` plane (a bitmap has no stroke
+    order). A drawing never has an empty order plane, so such a model learns ink from bitmaps
+    without learning to tell bitmaps from drawings; at run time it takes no bitmaps."""
+    planes = [images if c == "ink" else np.zeros_like(images) for c in channels]
+    return np.concatenate(planes, axis=-3)
 
 
 def collate_raster(batch):

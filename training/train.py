@@ -69,9 +69,9 @@ def _val_sets(corpus, mode, smoke, channels=("ink",)):
             continue
         x = pl.raster_inputs(drawings, channels) if mode == "raster" else pl.sequence_inputs(drawings)
         out[name] = (x, labels)
-    if mode == "raster" and len(corpus.bitmap_val):
+    if mode == "raster" and list(channels) == ["ink"] and len(corpus.bitmap_val):  # order models take no bitmaps
         n = len(corpus.bitmap_val) if not smoke else min(200, len(corpus.bitmap_val))
-        out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n], channels), corpus.bitmap_val_labels[:n])
+        out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n]), corpus.bitmap_val_labels[:n])
     return out
 
 

@@ -2,7 +2,7 @@ import Foundation
 import SketchwiseCore
 
 /// Several models voting: the weighted average of their log-probabilities, renormalised.
-/// Members must share the label list. A bitmap goes to the members that read images.
+/// Members must share the label list. A bitmap goes to the members that read bitmaps.
 public final class EnsembleRecognizer: Sendable {
     public let members: [ModelRecognizer]
     public let weights: [Float]
@@ -24,10 +24,10 @@ public final class EnsembleRecognizer: Sendable {
         combine(try members.map { try $0.logProbabilities(sketch) })
     }
 
-    /// The answer for a bitmap: the members that read images, their weights renormalised.
+    /// The answer for a bitmap: the members that read bitmaps, their weights renormalised.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        let readers = zip(members, weights).filter { $0.0.readsImages }
-        guard !readers.isEmpty else { throw RecognitionError("no member of the ensemble reads images") }
+        let readers = zip(members, weights).filter { $0.0.readsBitmaps }
+        guard !readers.isEmpty else { throw RecognitionError("no member of the ensemble reads bitmaps") }
         let total = readers.reduce(0) { $0 + $1.1 }
         return LogProbabilities.mean(try readers.map { try $0.0.logProbabilities(image) },
                                      weights: total > 0 ? readers.map { $0.1 / total } : nil)

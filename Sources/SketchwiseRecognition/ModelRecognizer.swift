@@ -43,8 +43,14 @@ public final class ModelRecognizer: Sendable {
 
     public var labels: [String] { model.labels }
     public var name: String { model.spec.name }
-    /// Whether the model reads images (it can then also take bitmaps and give embeddings).
+    /// Whether the model reads images (renders of sketches).
     public var readsImages: Bool { if case .raster = model.spec.input.kind { true } else { false } }
+
+    /// Whether the model also takes bitmaps and pictures: a raster model whose planes are all
+    /// plain ink (a bitmap has no stroke order to fill an `order` plane with).
+    public var readsBitmaps: Bool {
+        if case let .raster(raster) = model.spec.input.kind { raster.channels.allSatisfy { $0 == .ink } } else { false }
+    }
 
     /// Log-probabilities of every label for a stroke sketch, averaged over the spec's views.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
@@ -55,8 +61,8 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    /// Log-probabilities for a bitmap (raster models only): `image` must have the model's size,
-    /// 0 background … 255 ink. A bitmap has no stroke order: it fills every raster channel.
+    /// Log-probabilities for a bitmap (models that ``readsBitmaps``): `image` must have the
+    /// model's size, 0 background … 255 ink.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
         try checkImage(image)
         return try pool.with { worker in
@@ -107,7 +113,7 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    /// Writes a checked image into every raster channel of the worker's input.
+    /// Writes a checked image into every (ink) plane of the worker's input.
     private func fillInput(_ worker: Worker, with image: GrayImage) {
         guard case let .raster(raster) = model.spec.input.kind else { return }
         let plane = raster.size * raster.size
@@ -119,6 +125,9 @@ public final class ModelRecognizer: Sendable {
     private func checkImage(_ image: GrayImage) throws {
         guard case let .raster(raster) = model.spec.input.kind else {
             throw RecognitionError("model \(name) reads strokes; an image can only go to a raster model")
+        }
+        guard readsBitmaps else {
+            throw RecognitionError("model \(name) reads the order of strokes, which an image does not have")
         }
         guard image.width == raster.size, image.height == raster.size else {
             throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")

@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseNN
 import SketchwiseRecognition
+import SketchwiseRaster
 import SketchwiseTestSupport
 import Testing
 
@@ -214,5 +215,49 @@ extension Double {
     func badMemberListsAreClearErrors(ensemble: String) throws {
         let folder = try folder(ensemble: ensemble)
         #expect(throws: RecognitionError.self) { try RecognizerSet.load(from: folder.url) }
+    }
+}
+
+/// Raster channels (`input.raster.channels`): the bundled order member reads the plain render
+/// and a plane where strokes are shaded by their order.
+@Suite struct RasterChannelTests {
+    let recognizer = try! ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("raster-cnn-order.json"))
+
+    /// Already in Google's simplified form (0…255, longer side 255), so nothing is simplified again.
+    func strokes(_ rows: [Double]) throws -> StrokeSketch {
+        StrokeSketch(strokes: try rows.map { try Stroke(xs: [0, 255], ys: [$0, $0]) })
+    }
+
+    /// The brightest pixel of `rows` in one plane of a `[2, 28, 28]` input.
+    func brightest(_ values: [Float], plane: Int, rows: Range<Int>) -> Float {
+        var best: Float = 0
+        for row in rows {
+            let start = (plane * 28 + row) * 28
+            best = max(best, values[start..<(start + 28)].max() ?? 0)
+        }
+        return best
+    }
+
+    @Test func theOrderPlaneShadesLaterStrokesLighter() throws {
+        #expect(recognizer.model.spec.input.kind == .raster(RasterInput(size: 28, recipe: "quickdraw", scale: 1.0 / 255, channels: [.ink, .order])))
+        let (values, shape) = try recognizer.modelInput(for: try strokes([0, 200]))
+        #expect(shape.dims == [2, 28, 28])
+        let (top, bottom) = (0..<14, 14..<28)
+        #expect(brightest(values, plane: 0, rows: top) == brightest(values, plane: 0, rows: bottom), "ink: both strokes alike")
+        #expect(brightest(values, plane: 1, rows: top) == brightest(values, plane: 0, rows: top), "order: the first stroke opaque")
+        let ratio = brightest(values, plane: 1, rows: bottom) / brightest(values, plane: 0, rows: bottom)
+        #expect(abs(ratio - 0.25) < 0.02, "order: the last stroke at opacity 0.25, got \(ratio)")
+    }
+
+    @Test func bitmapsGoOnlyToModelsOfPlainInk() throws {
+        let image = try SketchRasterizer(size: 28).render(try strokes([0, 200]))
+        #expect(!recognizer.readsBitmaps && recognizer.readsImages)
+        #expect(throws: RecognitionError.self) { _ = try recognizer.logProbabilities(image) }
+        #expect(throws: RecognitionError.self) { _ = try recognizer.embedding(image) }
+        let models = try #require(BundledModels.set)
+        let readers = models.ensemble.members.filter(\.readsBitmaps).map(\.name)
+        #expect(!readers.contains("raster-cnn-order") && readers.contains("raster-cnn"))
+        let answer = try models.ensemble.logProbabilities(image).values
+        #expect(answer.allSatisfy { $0.isFinite })
     }
 }

@@ -25,11 +25,12 @@ def test_order_plane_fades_later_strokes():
     assert raster.order_opacity(1, 3) == 1.0 - 0.75 * 1 / 2
 
 
-def test_bitmaps_fill_every_channel():
+def test_bitmaps_have_an_empty_order_plane():
     bitmaps = np.arange(2 * 784, dtype=np.uint8).reshape(2, 784)
     x = pl.bitmap_inputs(bitmaps, ("ink", "order"))
     assert x.shape == (2, 2, 28, 28)
-    torch.testing.assert_close(x[:, 0], x[:, 1])
+    torch.testing.assert_close(x[:, 0], pl.bitmap_inputs(bitmaps)[:, 0])
+    assert float(x[:, 1].abs().max()) == 0.0
 
 
 def test_two_channel_export_and_warm_start(tmp_path):
