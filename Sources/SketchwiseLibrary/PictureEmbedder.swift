@@ -12,12 +12,15 @@ public struct PictureEmbedder: Sendable {
     /// The side of the images the model reads.
     public let inputSize: Int
 
-    /// - Throws: ``LibraryError`` when the model does not read images, has no embedding output,
-    ///   or its files cannot be read.
+    /// - Throws: ``LibraryError`` when the model does not read plain images (strokes, or a
+    ///   stroke-order plane), has no embedding output, or its files cannot be read.
     public init(recognizer: ModelRecognizer, topCount: Int = 5) throws(LibraryError) {
         let model = recognizer.model
         guard case let .raster(raster) = model.spec.input.kind else {
             throw LibraryError("model \(recognizer.name) reads strokes; the index needs the raster model")
+        }
+        guard recognizer.readsBitmaps else {
+            throw LibraryError("model \(recognizer.name) reads the order of strokes, which pictures do not have")
         }
         guard model.embeddingCount != nil else { throw LibraryError("model \(recognizer.name) has no embedding output") }
         var hash = ContentHash()
