@@ -81,7 +81,7 @@ class RasterCNN(nn.Module):
         return layers
 
     def macs(self):
-        m, cin, s = 0, 1, self.size
+        m, cin, s = 0, len(self.channels), self.size
         for w in self.widths:
             m += cin * w * 9 * s * s
             cin, s = w, s // 2

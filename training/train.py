@@ -180,6 +180,7 @@ def train_model(mode, corpus, args, run_dir: Path):
                 log(f"{mode} epoch {ep + 1}: step {bi}/{steps_per_epoch} loss {tot_loss / n_seen:.3f} lr {lr:.2e}")
         dt = time.time() - t0
         state["seconds"] += dt
+        state["threads"] = args.threads
         state["epoch"] += 1
         if state["total_epochs"] is None:
             budget = args.minutes * 60.0
@@ -222,16 +223,17 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
         head = model.fc2 if mode == "raster" else model.fc
         with torch.no_grad():
             head.bias -= tau * lp
-    notes = (f"Trained by training/train.py {mode} for {state['epoch']} epochs ({state['seconds'] / 60:.1f} min on "
-             f"{torch.get_num_threads()} CPU threads); validation split by key_id/index hash "
-             f"({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
+    threads = f" on {state['threads']} CPU threads" if "threads" in state else ""
+    notes = (f"Trained by training/train.py {mode} for {state['epoch']} epochs ({state['seconds'] / 60:.1f} min{threads}); "
+             f"validation split by key_id/index hash ({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
     extra = {"config": cfg, "epochs": state["epoch"], "minutes": round(state["seconds"] / 60, 1),
              "logitAdjustmentTau": tau, "mirrorProbability": args.mirror}
     views = ("original", "mirrored") if args.mirror > 0 else ("original",)
     if mode == "raster":
         extra["macs"] = model.macs()
-        return ex.export_model(model, out_dir, args.name or "raster-cnn", corpus.classes, "raster",
-                               f"28x28 CNN over all {len(corpus.classes)} Quick, Draw! classes", notes=notes,
+        planes = " on the ink and stroke-order planes" if "order" in model.channels else ""
+        what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels){planes} over all {len(corpus.classes)} Quick, Draw! classes"
+        return ex.export_model(model, out_dir, args.name or "raster-cnn", corpus.classes, "raster", what, notes=notes,
                                extra_training=extra, views=views)
     extra["macsPerStep"] = model.macs_per_step()
     return ex.export_model(model, out_dir, args.name or "stroke-rnn", corpus.classes, "strokes",
