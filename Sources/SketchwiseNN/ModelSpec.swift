@@ -94,7 +94,7 @@ public enum RasterChannel: String, Sendable, Hashable, Decodable {
     /// Every stroke drawn opaque: the plain rendering.
     case ink
     /// Strokes shaded by their order: the first opaque, the last at opacity 0.25, linearly between.
-    /// A bitmap, which has no stroke order, fills this plane with its ink.
+    /// A bitmap has no stroke order: a model with this plane takes no bitmaps or pictures.
     case order
 }
 
