@@ -42,9 +42,7 @@ public final class RecognizerSet: Sendable {
         } catch {
             throw RecognitionError("\(ensembleURL.path): not a valid ensemble file (\(error))")
         }
-        guard raster.readsBitmaps else {
-            throw RecognitionError("\(folder.path)/raster-cnn.json must be a raster model of plain ink (its embedding serves pictures)")
-        }
+        guard raster.readsImages else { throw RecognitionError("\(folder.path)/raster-cnn.json is not a raster model (it reads strokes)") }
         guard !strokes.readsImages else { throw RecognitionError("\(folder.path)/stroke-rnn.json is not a stroke model (it reads images)") }
         guard Set(file.members).count == file.members.count,
               file.members.allSatisfy({ !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }) else {
