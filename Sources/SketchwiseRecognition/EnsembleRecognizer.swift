@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwisePreprocess
 
 /// Several models voting: the weighted average of their log-probabilities, renormalised.
 /// Members must share the label list. A bitmap goes to the members that read bitmaps.
@@ -20,8 +21,10 @@ public final class EnsembleRecognizer: Sendable {
 
     public var labels: [String] { members[0].labels }
 
+    /// The answer for a sketch, simplified once for all members.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
-        combine(try members.map { try $0.logProbabilities(sketch) })
+        let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
+        return combine(try members.map { try $0.logProbabilities(simplified) })
     }
 
     /// The answer for a bitmap: the members that read bitmaps, their weights renormalised.

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwisePreprocess
 
 /// Which recogniser answers.
 public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
@@ -98,9 +99,10 @@ public struct SketchRecognizer: Sendable {
         try logProbabilities(sketch).top(top)
     }
 
-    /// The `top` most probable labels and the embedding of a sketch, running the raster CNN only
-    /// once for both (the ensemble reuses its raster member's run).
+    /// The `top` most probable labels and the embedding of a sketch, simplifying it once and
+    /// running the raster CNN only once for both (the ensemble reuses its raster member's run).
     public func analyze(_ sketch: StrokeSketch, top: Int = 5) throws -> SketchAnalysis {
+        let sketch = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         let raster = try models.raster.describe(sketch)
         guard let embedding = raster.embedding else { throw RecognitionError("model \(models.raster.name) has no embedding output") }
         let answer: LogProbabilities = switch kind {
