@@ -41,13 +41,8 @@ def member_names(models_dir: Path) -> list[str]:
 def member_log_probs(model: ex.SpecModel, drawings) -> np.ndarray:
     """A model's answers (views averaged, as the runtime does) for Google-simplified drawings."""
     if model.input["kind"] == "raster":
-        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings, raster_channels(model)).numpy()])
+        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings, model.raster_channels).numpy()])
     return np.stack([model.log_probs(v) for v in pl.sequence_inputs(drawings)])
-
-
-def raster_channels(model: ex.SpecModel) -> list[str]:
-    """The raster channels a model reads (``ink`` unless its spec says otherwise)."""
-    return model.input["raster"].get("channels", ["ink"])
 
 
 def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
@@ -83,11 +78,11 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
             res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), labels)
         results["subsets"][name] = res
         log(f"{name}: {len(labels)} drawings, {time.time() - t0:.0f}s")
-    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and raster_channels(m) == ["ink"]}
+    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and m.raster_channels == ["ink"]}
     if readers and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
-        y = corpus.bitmap_val_labels[:n]
         x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
+        y = corpus.bitmap_val_labels[:n]
         lps = {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}
         res = {"n": n, "classes": int(len(set(y.tolist())))}
         res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})

@@ -147,6 +147,11 @@ class SpecModel:
                 if t not in self.w:
                     raise ValueError(f"{name}.safetensors: missing {t}")
 
+    @property
+    def raster_channels(self) -> list[str]:
+        """The planes a raster model reads (``["ink"]`` unless its spec names others)."""
+        return self.input["raster"].get("channels", ["ink"])
+
     def _t(self, l, key):
         return self.w[l["weights"][key]]
 

@@ -117,7 +117,7 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
         spec_model = ex.SpecModel(models_dir, name)
         model = load_torch_model(models_dir, name)
         raster_kind = spec_model.input["kind"] == "raster"
-        channels = spec_model.input["raster"].get("channels", ["ink"]) if raster_kind else []
+        channels = spec_model.raster_channels if raster_kind else []
         cases = []
         for cname, strokes in drawings:
             if raster_kind:

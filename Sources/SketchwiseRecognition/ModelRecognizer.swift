@@ -64,9 +64,9 @@ public final class ModelRecognizer: Sendable {
     /// Log-probabilities for a bitmap (models that ``readsBitmaps``): `image` must have the
     /// model's size, 0 background … 255 ink.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        try checkImage(image)
+        let raster = try checkImage(image)
         return try pool.with { worker in
-            fillInput(worker, with: image)
+            Self.fill(&worker.input, with: image, raster: raster)
             return try answer(worker, shape: model.inputShape, embedding: false).logProbabilities
         }
     }
@@ -96,9 +96,9 @@ public final class ModelRecognizer: Sendable {
     /// picture rendered by the raster recipe's conventions.
     public func embedding(_ image: GrayImage) throws -> [Float] {
         guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
-        try checkImage(image)
+        let raster = try checkImage(image)
         return try pool.with { worker in
-            fillInput(worker, with: image)
+            Self.fill(&worker.input, with: image, raster: raster)
             return try firstViewEmbedding(worker, shape: model.inputShape)
         }
     }
@@ -113,16 +113,16 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    /// Writes a checked image into every (ink) plane of the worker's input.
-    private func fillInput(_ worker: Worker, with image: GrayImage) {
-        guard case let .raster(raster) = model.spec.input.kind else { return }
+    /// Writes a checked image into every (ink) plane of a model input.
+    private static func fill(_ input: inout [Float], with image: GrayImage, raster: RasterInput) {
         let plane = raster.size * raster.size
         for channel in raster.channels.indices {
-            Self.scale(image.pixels[...], by: raster.scale, into: &worker.input, at: channel * plane)
+            scale(image.pixels[...], by: raster.scale, into: &input, at: channel * plane)
         }
     }
 
-    private func checkImage(_ image: GrayImage) throws {
+    /// The model's raster input, once `image` is known to fit it.
+    private func checkImage(_ image: GrayImage) throws -> RasterInput {
         guard case let .raster(raster) = model.spec.input.kind else {
             throw RecognitionError("model \(name) reads strokes; an image can only go to a raster model")
         }
@@ -132,6 +132,7 @@ public final class ModelRecognizer: Sendable {
         guard image.width == raster.size, image.height == raster.size else {
             throw RecognitionError("model \(name) reads \(raster.size)×\(raster.size) images, not \(image.width)×\(image.height)")
         }
+        return raster
     }
 
     /// Writes the model input for a simplified sketch into the worker's buffer; returns its shape.
