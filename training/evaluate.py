@@ -41,7 +41,7 @@ def member_names(models_dir: Path) -> list[str]:
 def member_log_probs(model: ex.SpecModel, drawings) -> np.ndarray:
     """A model's answers (views averaged, as the runtime does) for Google-simplified drawings."""
     if model.input["kind"] == "raster":
-        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings, model.raster_channels).numpy()])
+        return np.stack([model.log_probs(v) for v in pl.raster_inputs(drawings, model.raster_channels, model.raster_size).numpy()])
     return np.stack([model.log_probs(v) for v in pl.sequence_inputs(drawings)])
 
 
@@ -78,7 +78,7 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
             res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), labels)
         results["subsets"][name] = res
         log(f"{name}: {len(labels)} drawings, {time.time() - t0:.0f}s")
-    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and m.raster_channels == ["ink"]}
+    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and pl.reads_bitmaps(m.raster_channels, m.raster_size)}
     if readers and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
         x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()

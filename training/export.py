@@ -152,6 +152,11 @@ class SpecModel:
         """The planes a raster model reads (``["ink"]`` unless its spec names others)."""
         return self.input["raster"].get("channels", ["ink"])
 
+    @property
+    def raster_size(self) -> int:
+        """The side of a raster model's input images."""
+        return self.input["raster"]["size"]
+
     def _t(self, l, key):
         return self.w[l["weights"][key]]
 

@@ -3,14 +3,14 @@
 
 For each exported model (``raster-cnn``, ``stroke-rnn`` and further ensemble members) writes ``<name>.json`` in the fixture
 directory (default ``Tests/SketchwiseNNTests/Fixtures/parity/``), and all cases once more in
-``expected.safetensors`` (tensors ``<name>.input.<i>`` -- ``[channels, 28, 28]`` or ``[T, 3]`` --,
+``expected.safetensors`` (tensors ``<name>.input.<i>`` -- ``[channels, size, size]`` or ``[T, 3]`` --,
 ``<name>.logits.<i>``, ``<name>.embedding.<i>``, same order). The model files themselves are
 ``Models/<name>.{json,safetensors}`` (``weightsSHA256`` says which weights the outputs belong to)::
 
     {"model": "raster-cnn", "tolerance": 1e-4, "outputs": ["logits", "embedding"],
      "cases": [{"name": "...", "kind": "drawing" | "noise",
                 "strokes": [[[x...], [y...]], ...] | null,   # drawings only, Google-simplified form
-                "input": {"shape": [channels, 28, 28] | [T, 3], "data": [...]},   # row-major float32
+                "input": {"shape": [channels, size, size] | [T, 3], "data": [...]},   # row-major float32
                 "logits": [...], "embedding": [...],
                 "answer": [...]}]}   # log-probabilities averaged over the spec's views, renormalised
 
@@ -118,19 +118,20 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
         model = load_torch_model(models_dir, name)
         raster_kind = spec_model.input["kind"] == "raster"
         channels = spec_model.raster_channels if raster_kind else []
+        size = spec_model.raster_size if raster_kind else 0
         cases = []
         for cname, strokes in drawings:
             if raster_kind:
-                x = raster.render_channels(strokes, 28, channels).astype(np.float32) / np.float32(255.0)
+                x = raster.render_channels(strokes, size, channels).astype(np.float32) / np.float32(255.0)
             else:
                 x = sequence.encode_rows(strokes, pl.MAX_LENGTH, pl.NORMALIZATION)
             cases.append({"name": cname, "kind": "drawing", "strokes": strokes, "x": x})
         if raster_kind:
             for k in range(2):
                 cases.append({"name": f"noise-{k}", "kind": "noise", "strokes": None,
-                              "x": rng.random((len(channels), 28, 28), dtype=np.float32)})
+                              "x": rng.random((len(channels), size, size), dtype=np.float32)})
             cases.append({"name": "empty", "kind": "drawing", "strokes": [],
-                          "x": np.zeros((len(channels), 28, 28), np.float32)})
+                          "x": np.zeros((len(channels), size, size), np.float32)})
             with torch.no_grad():
                 logits, emb = model(torch.from_numpy(np.stack([c["x"] for c in cases])))
         else:

@@ -11,6 +11,13 @@ from sketchwise_data.augment import AugmentConfig, augment_strokes
 
 MAX_LENGTH = 128
 NORMALIZATION = "uniform"
+BITMAP_SIZE = 28  # Google's numpy_bitmap side: only raster models of this size train on bitmaps and read them
+
+
+def reads_bitmaps(channels, size: int) -> bool:
+    """Bitmaps train (and at run time reach) only plain-ink raster models of the bitmaps' size: a
+    bitmap has no stroke order, and resampling it would give it a look no drawing has."""
+    return list(channels) == ["ink"] and size == BITMAP_SIZE
 
 
 def class_draws(corpus, per_class: int, use_bitmaps: bool, boost_cap: float = 1.0) -> np.ndarray:
@@ -50,12 +57,16 @@ def balanced_epoch(corpus, per_class, seed: int, epoch: int, use_bitmaps: bool) 
 
 
 class EpochData(Dataset):
-    """One epoch's draws; items are rendered images (raster) or encoded rows (strokes)."""
+    """One epoch's draws; items are rendered images (raster) or encoded rows (strokes).
+    ``teacher_channels``: strokes items also carry the same augmented drawing rendered in these
+    raster planes, for a distillation teacher's raster models."""
 
     def __init__(self, corpus, rows, mode: str, seed: int, epoch: int, augment: bool = True,
-                 cfg: AugmentConfig | None = None, channels=("ink",)):
+                 cfg: AugmentConfig | None = None, channels=("ink",), teacher_channels=(), size: int = BITMAP_SIZE):
         self.c, self.rows, self.mode, self.seed, self.epoch = corpus, rows, mode, seed, epoch
         self.augment, self.cfg, self.channels = augment, cfg or AugmentConfig(), tuple(channels)
+        self.size = size
+        self.teacher_channels = tuple(teacher_channels)
 
     def __len__(self):
         return len(self.rows)
@@ -72,8 +83,11 @@ class EpochData(Dataset):
             strokes = augment_strokes(strokes, rng, self.cfg)
         lab = int(self.c.train_labels[idx])
         if self.mode == "raster":
-            return torch.from_numpy(raster.render_channels(strokes, 28, self.channels)), lab, 0
-        return torch.from_numpy(sequence.encode_rows(strokes, MAX_LENGTH, NORMALIZATION)), lab, 0
+            return torch.from_numpy(raster.render_channels(strokes, self.size, self.channels)), lab, 0
+        rows = torch.from_numpy(sequence.encode_rows(strokes, MAX_LENGTH, NORMALIZATION))
+        if self.teacher_channels:
+            return rows, lab, torch.from_numpy(raster.render_channels(strokes, BITMAP_SIZE, self.teacher_channels))
+        return rows, lab, None
 
 
 def bitmap_channels(images: np.ndarray, channels) -> np.ndarray:
@@ -99,14 +113,16 @@ def pad_rows(seqs):
 
 
 def collate_strokes(batch):
+    """-> padded rows, lengths, labels and the teacher's raster planes (pixel/255) or None."""
     x, lengths = pad_rows([b[0] for b in batch])
-    return x, lengths, torch.tensor([b[1] for b in batch])
+    images = None if batch[0][2] is None else torch.stack([b[2] for b in batch]).float().div_(255.0)
+    return x, lengths, torch.tensor([b[1] for b in batch]), images
 
 
 # ------------------------------------------------------------------ evaluation inputs
-def raster_inputs(drawings, channels=("ink",)) -> torch.Tensor:
-    """Simplified drawings -> [N, channels, 28, 28] float (pixel/255)."""
-    return torch.from_numpy(raster.render_batch(drawings, 28, channels)).float().div_(255.0)
+def raster_inputs(drawings, channels=("ink",), size: int = BITMAP_SIZE) -> torch.Tensor:
+    """Simplified drawings -> [N, channels, size, size] float (pixel/255)."""
+    return torch.from_numpy(raster.render_batch(drawings, size, channels)).float().div_(255.0)
 
 
 def bitmap_inputs(bitmaps: np.ndarray, channels=("ink",)) -> torch.Tensor:

@@ -37,6 +37,7 @@ from torch.utils.data import DataLoader  # noqa: E402
 
 import export as ex  # noqa: E402
 import pipeline as pl  # noqa: E402
+from distill import Teacher, distillation_loss  # noqa: E402
 from models import RasterCNN, StrokeRNN  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data.augment import AugmentConfig, bitmap_affine  # noqa: E402
@@ -60,16 +61,16 @@ def lr_at(step, total, warm, base):
     return base * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, total - warm))))
 
 
-def _val_sets(corpus, mode, smoke, channels=("ink",)):
+def _val_sets(corpus, mode, smoke, channels=("ink",), size=pl.BITMAP_SIZE):
     """Validation inputs for progress output (the full evaluation is evaluate.py)."""
     out = {}
     for name in ("raw", "simplified", "npz"):
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
-        x = pl.raster_inputs(drawings, channels) if mode == "raster" else pl.sequence_inputs(drawings)
+        x = pl.raster_inputs(drawings, channels, size) if mode == "raster" else pl.sequence_inputs(drawings)
         out[name] = (x, labels)
-    if mode == "raster" and list(channels) == ["ink"] and len(corpus.bitmap_val):  # order models take no bitmaps
+    if mode == "raster" and pl.reads_bitmaps(channels, size) and len(corpus.bitmap_val):
         n = len(corpus.bitmap_val) if not smoke else min(200, len(corpus.bitmap_val))
         out["bitmap"] = (pl.bitmap_inputs(corpus.bitmap_val[:n]), corpus.bitmap_val_labels[:n])
     return out
@@ -97,6 +98,8 @@ def train_model(mode, corpus, args, run_dir: Path):
             cfg["widths"] = [int(v) for v in args.raster_widths.split(",")]
         if args.raster_channels:
             cfg["channels"] = args.raster_channels.split(",")
+        if args.raster_size != pl.BITMAP_SIZE:
+            cfg["size"] = args.raster_size
         model = RasterCNN(len(corpus.classes), **cfg)
         per_class, batch, base_lr, wd = args.per_class or 64, 128, 2e-3, 5e-4
     else:
@@ -106,7 +109,9 @@ def train_model(mode, corpus, args, run_dir: Path):
     if args.smoke:
         per_class = 4
     boost = args.boost_cap if args.boost_cap is not None else (4.0 if mode == "raster" else 1.0)
-    draws = pl.class_draws(corpus, per_class, mode == "raster", boost)
+    size = cfg.get("size", pl.BITMAP_SIZE)
+    with_bitmaps = mode == "raster" and pl.reads_bitmaps(cfg.get("channels", ["ink"]), size)
+    draws = pl.class_draws(corpus, per_class, with_bitmaps, boost)
     log_prior = np.log(np.maximum(draws, 1) / per_class)
     opt = torch.optim.AdamW(model.parameters(), lr=base_lr, weight_decay=wd)
     state = {"epoch": 0, "total_epochs": args.epochs, "step": 0, "history": [], "seconds": 0.0}
@@ -129,7 +134,13 @@ def train_model(mode, corpus, args, run_dir: Path):
             state["total_epochs"] = None if args.epochs is None else state["epoch"] + args.epochs
             log(f"{mode}: new cosine cycle from epoch {state['epoch']}, peak lr {state['cycle_lr']:.1e}")
     channels = cfg.get("channels", ["ink"])
-    vsets = _val_sets(corpus, mode, args.smoke, channels)
+    teacher = None
+    if args.teacher:
+        if mode != "strokes":
+            sys.exit("--teacher: only the stroke model learns from a teacher (raster batches hold bitmaps)")
+        teacher = Teacher(args.teacher_dir or args.out or MODELS, args.teacher)
+        log(f"{mode}: distilling from {teacher.description} (alpha {args.distill_alpha}, T {args.distill_temperature})")
+    vsets = _val_sets(corpus, mode, args.smoke, channels, size)
     steps_per_epoch = math.ceil(int(draws.sum()) / batch)
     state.setdefault("log_prior", log_prior.tolist())
     log(f"{mode}: {sum(p.numel() for p in model.parameters())} parameters, {per_class} draws/class/epoch, "
@@ -138,9 +149,9 @@ def train_model(mode, corpus, args, run_dir: Path):
     while state["total_epochs"] is None or state["epoch"] < state["total_epochs"]:
         ep = state["epoch"]
         t0 = time.time()
-        rows = pl.balanced_epoch(corpus, draws, args.seed, ep, use_bitmaps=(mode == "raster"))
+        rows = pl.balanced_epoch(corpus, draws, args.seed, ep, use_bitmaps=with_bitmaps)
         ds = pl.EpochData(corpus, rows, mode, args.seed, ep, augment=True, cfg=AugmentConfig(p_mirror=args.mirror),
-                          channels=channels)
+                          channels=channels, teacher_channels=teacher.raster_channels if teacher else (), size=size)
         dl = DataLoader(ds, batch_size=batch, shuffle=False, num_workers=args.workers,
                         collate_fn=pl.collate_raster if mode == "raster" else pl.collate_strokes)
         model.train()
@@ -163,9 +174,13 @@ def train_model(mode, corpus, args, run_dir: Path):
                         x[flip] = torch.flip(x[flip], dims=[3])
                 logits, _ = model(x)
             else:
-                x, lengths, y = b
+                x, lengths, y, images = b
                 logits, _ = model(x, lengths)
             loss = F.cross_entropy(logits, y, label_smoothing=0.1)
+            if teacher:
+                a = args.distill_alpha
+                kd = distillation_loss(logits, teacher.log_probs(images, x, lengths), args.distill_temperature)
+                loss = (1 - a) * loss + a * kd
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -232,7 +247,7 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
     if mode == "raster":
         extra["macs"] = model.macs()
         planes = " on the ink and stroke-order planes" if "order" in model.channels else ""
-        what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels){planes} over all {len(corpus.classes)} Quick, Draw! classes"
+        what = f"{model.size}x{model.size} CNN ({'/'.join(map(str, model.widths))} channels){planes} over all {len(corpus.classes)} Quick, Draw! classes"
         return ex.export_model(model, out_dir, args.name or "raster-cnn", corpus.classes, "raster", what, notes=notes,
                                extra_training=extra, views=views)
     extra["macsPerStep"] = model.macs_per_step()
@@ -318,8 +333,15 @@ def main(argv=None):
                     help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
     ap.add_argument("--raster-channels", default=None,
                     help="raster input channels: ink (default) or ink,order (adds stroke-order shading)")
+    ap.add_argument("--raster-size", type=int, default=pl.BITMAP_SIZE,
+                    help="raster input side in pixels (default 28; other sizes train without the 28x28 bitmaps)")
     ap.add_argument("--warm-start", type=Path, default=None,
                     help="start from the weights of another run's ckpt.pt (a new run only)")
+    ap.add_argument("--teacher", default=None,
+                    help="strokes: also learn a teacher's answers: `ensemble` (ensemble.json) or model names")
+    ap.add_argument("--teacher-dir", type=Path, default=None, help="where the teacher's files are (default --out)")
+    ap.add_argument("--distill-alpha", type=float, default=0.5, help="weight of the teacher's loss (vs labels)")
+    ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both answers")
     ap.add_argument("--mirror", type=float, default=0.5,
                     help="probability of training on the left-right mirror image")
     ap.add_argument("--name", default=None,

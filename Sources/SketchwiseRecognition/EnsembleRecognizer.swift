@@ -27,10 +27,12 @@ public final class EnsembleRecognizer: Sendable {
         return combine(try members.map { try $0.logProbabilities(simplified) })
     }
 
-    /// The answer for a bitmap: the members that read bitmaps, their weights renormalised.
+    /// The answer for a bitmap: the members that read bitmaps of its size, their weights renormalised.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        let readers = zip(members, weights).filter { $0.0.readsBitmaps }
-        guard !readers.isEmpty else { throw RecognitionError("no member of the ensemble reads bitmaps") }
+        let readers = zip(members, weights).filter { $0.0.reads(image) }
+        guard !readers.isEmpty else {
+            throw RecognitionError("no member of the ensemble reads \(image.width)×\(image.height) bitmaps")
+        }
         let total = readers.reduce(0) { $0 + $1.1 }
         return LogProbabilities.mean(try readers.map { try $0.0.logProbabilities(image) },
                                      weights: total > 0 ? readers.map { $0.1 / total } : nil)

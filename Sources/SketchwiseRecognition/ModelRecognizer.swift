@@ -52,6 +52,12 @@ public final class ModelRecognizer: Sendable {
         if case let .raster(raster) = model.spec.input.kind { raster.channels.allSatisfy { $0 == .ink } } else { false }
     }
 
+    /// Whether the model takes this image as it is: it ``readsBitmaps`` and the image has its size.
+    public func reads(_ image: GrayImage) -> Bool {
+        guard readsBitmaps, case let .raster(raster) = model.spec.input.kind else { return false }
+        return image.width == raster.size && image.height == raster.size
+    }
+
     /// Log-probabilities of every label for a stroke sketch, averaged over the spec's views.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)

@@ -1,4 +1,4 @@
-"""Raster channels: the stroke-order plane, bitmaps in a multi-channel model, warm starts."""
+"""Raster inputs: the stroke-order plane, bitmaps in a multi-channel model, warm starts, other sizes."""
 import json
 
 import numpy as np
@@ -51,3 +51,15 @@ def test_two_channel_export_and_warm_start(tmp_path):
     with torch.no_grad():
         expected = torch.log_softmax(child(x[:1])[0], 1)[0].numpy()
     np.testing.assert_allclose(ex.SpecModel(tmp_path, "order").log_probs(x[0].numpy()), expected, atol=1e-5)
+
+
+def test_other_sizes_export_their_side_and_take_no_bitmaps(tmp_path):
+    model = RasterCNN(5, widths=(4, 6, 8), fc=16, size=36).eval()
+    x = pl.raster_inputs([THREE_STROKES], size=36)
+    assert x.shape == (1, 1, 36, 36)
+    assert model(x)[0].shape == (1, 5)
+    ex.export_model(model, tmp_path, "big", [f"c{i}" for i in range(5)], "raster", "test")
+    spec_model = ex.SpecModel(tmp_path, "big")
+    assert spec_model.input["shape"] == [1, 36, 36] and spec_model.raster_size == 36
+    np.testing.assert_allclose(spec_model.run(x[0].numpy())["logits"], model(x)[0][0].detach().numpy(), atol=1e-5)
+    assert pl.reads_bitmaps(["ink"], 28) and not pl.reads_bitmaps(["ink"], 36) and not pl.reads_bitmaps(["ink", "order"], 28)

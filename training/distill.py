@@ -1,0 +1,80 @@
+"""Knowledge distillation: exported models as a teacher whose softened answers train a student.
+
+With about 20 drawings for most classes a student learns little from one-hot labels alone; a
+teacher's full answer on every augmented drawing also says which classes it resembles. The
+teacher is a set of exported models (files in the model format), rebuilt as PyTorch modules so
+a whole batch runs at once; its answer is the weighted mean of their log-probabilities, the
+ensemble's own rule.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+import export as ex
+from models import RasterCNN, StrokeRNN
+
+
+def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
+    """An exported model as its PyTorch module (eval mode), from ``<name>.json`` and
+    ``<name>.safetensors``."""
+    spec = json.loads((Path(models_dir) / f"{name}.json").read_text(encoding="utf-8"))
+    cfg = spec.get("training", {}).get("config")
+    if cfg is None:
+        raise ValueError(f"{name}.json: no training.config to rebuild the model from")
+    labels = len(spec["labels"])
+    model = RasterCNN(labels, **cfg) if spec["input"]["kind"] == "raster" else StrokeRNN(labels, **cfg)
+    weights, _ = ex.read_safetensors(Path(models_dir) / f"{name}.safetensors")
+    missing, unexpected = model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+    missing = [k for k in missing if not k.endswith("num_batches_tracked")]
+    if missing or unexpected:
+        raise ValueError(f"{name}: weights do not match its config (missing {missing}, unexpected {unexpected})")
+    return model.eval()
+
+
+class Teacher:
+    """Exported models answering together. ``spec`` is ``ensemble`` (the members and weights of
+    ``ensemble.json``) or a comma-separated list of model names (equal weights)."""
+
+    def __init__(self, models_dir: Path, spec: str):
+        models_dir = Path(models_dir)
+        if spec == "ensemble":
+            ens = json.loads((models_dir / "ensemble.json").read_text())
+            names, weights = ens["members"], ens["weights"]
+        else:
+            names = [n for n in spec.split(",") if n]
+            weights = [1.0] * len(names)
+        total = sum(weights)
+        self.members = [(n, load_exported(models_dir, n), w / total) for n, w in zip(names, weights)]
+        self.raster_channels = sorted({c for _, m, _ in self.members if isinstance(m, RasterCNN) for c in m.channels},
+                                      key=("ink", "order").index)
+
+    @property
+    def description(self) -> str:
+        return ", ".join(f"{n} {w:.2f}" for n, _, w in self.members)
+
+    @torch.no_grad()
+    def log_probs(self, images: torch.Tensor | None, rows: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """The teacher's log-probabilities for a batch of drawings given as raster planes
+        ``[N, len(raster_channels), 28, 28]`` (pixel/255) and padded sequence rows."""
+        total = 0.0
+        for _, model, w in self.members:
+            if isinstance(model, RasterCNN):
+                planes = [self.raster_channels.index(c) for c in model.channels]
+                logits, _ = model(images[:, planes])
+            else:
+                logits, _ = model(rows, lengths)
+            total = total + w * F.log_softmax(logits, 1)
+        return F.log_softmax(total, 1)
+
+
+def distillation_loss(student_logits: torch.Tensor, teacher_log_probs: torch.Tensor, temperature: float) -> torch.Tensor:
+    """KL(teacher ‖ student) at ``temperature``, both softened, scaled by T² so its gradients
+    keep the size of the cross-entropy's (Hinton et al. 2015)."""
+    t = temperature
+    teacher = F.log_softmax(teacher_log_probs / t, 1)
+    student = F.log_softmax(student_logits / t, 1)
+    return F.kl_div(student, teacher, log_target=True, reduction="batchmean") * t * t
