@@ -140,6 +140,7 @@ def train_model(mode, corpus, args, run_dir: Path):
             sys.exit("--teacher: only the stroke model learns from a teacher (raster batches hold bitmaps)")
         teacher = Teacher(args.teacher_dir or args.out or MODELS, args.teacher)
         log(f"{mode}: distilling from {teacher.description} (alpha {args.distill_alpha}, T {args.distill_temperature})")
+        state["teacher"] = {"models": teacher.description, "alpha": args.distill_alpha, "temperature": args.distill_temperature}
     vsets = _val_sets(corpus, mode, args.smoke, channels, size)
     steps_per_epoch = math.ceil(int(draws.sum()) / batch)
     state.setdefault("log_prior", log_prior.tolist())
@@ -243,6 +244,9 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
              f"validation split by key_id/index hash ({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
     extra = {"config": cfg, "epochs": state["epoch"], "minutes": round(state["seconds"] / 60, 1),
              "logitAdjustmentTau": tau, "mirrorProbability": args.mirror}
+    if "teacher" in state:
+        extra["distilledFrom"] = state["teacher"]
+        notes += f" Distilled from {state['teacher']['models']} (alpha {state['teacher']['alpha']}, T {state['teacher']['temperature']})."
     views = ("original", "mirrored") if args.mirror > 0 else ("original",)
     if mode == "raster":
         extra["macs"] = model.macs()

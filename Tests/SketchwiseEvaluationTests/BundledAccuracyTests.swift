@@ -24,6 +24,15 @@ struct BundledAccuracyTests {
         #expect(counts.counts.joined().reduce(0, +) == report.n)
     }
 
+    @Test func strokeModelAloneOnValidationRawStrokes() throws {
+        let (report, _) = try Evaluation.run(
+            source: DrawingSource(path: SharedData.quickDraw("raw").path), recognizers: models, kind: .strokes,
+            subset: .validation, policy: BadInputPolicy(skipBad: false))
+        print("stroke-rnn, validation raw strokes: n=\(report.n) top-1 \(report.top1) top-3 \(report.top3) top-5 \(report.top5)")
+        #expect(report.model == "strokes")
+        #expect(report.top1 >= 0.41 && report.top3 >= 0.59 && report.top5 >= 0.67)
+    }
+
     @Test func ensembleOnValidationBitmaps() throws {
         let folder = TemporaryFolder()
         let (report, counts) = try Evaluation.run(

@@ -40,7 +40,7 @@ import Testing
         a.count == b.count ? zip(a, b).map { abs($0 - $1) }.max() ?? 0 : .infinity
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order"])
     func runtimeOutputsEqualPyTorch(model name: String) throws {
         let fixture = try fixture(name)
         let model = try Model(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order"])
     func preprocessingAndAnswersEqualTraining(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
