@@ -249,7 +249,7 @@ extension Double {
         #expect(abs(ratio - 0.25) < 0.02, "order: the last stroke at opacity 0.25, got \(ratio)")
     }
 
-    @Test func bitmapsGoOnlyToModelsOfPlainInk() throws {
+    @Test func bitmapsGoOnlyToModelsOfPlainInkAndTheirSize() throws {
         let image = try SketchRasterizer(size: 28).render(try strokes([0, 200]))
         #expect(!recognizer.readsBitmaps && recognizer.readsImages)
         #expect(throws: RecognitionError.self) { _ = try recognizer.logProbabilities(image) }
@@ -259,5 +259,8 @@ extension Double {
         #expect(!readers.contains("raster-cnn-order") && readers.contains("raster-cnn"))
         let answer = try models.ensemble.logProbabilities(image).values
         #expect(answer.allSatisfy { $0.isFinite })
+        let other = try SketchRasterizer(size: 36).render(try strokes([0, 200]))
+        #expect(models.raster.reads(image) && !models.raster.reads(other), "bitmaps go only to members of their size")
+        #expect(throws: RecognitionError.self) { _ = try models.ensemble.logProbabilities(other) }
     }
 }
