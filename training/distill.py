@@ -14,25 +14,8 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-import export as ex
-from models import RasterCNN, StrokeRNN
-
-
-def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
-    """An exported model as its PyTorch module (eval mode), from ``<name>.json`` and
-    ``<name>.safetensors``."""
-    spec = json.loads((Path(models_dir) / f"{name}.json").read_text(encoding="utf-8"))
-    cfg = spec.get("training", {}).get("config")
-    if cfg is None:
-        raise ValueError(f"{name}.json: no training.config to rebuild the model from")
-    labels = len(spec["labels"])
-    model = RasterCNN(labels, **cfg) if spec["input"]["kind"] == "raster" else StrokeRNN(labels, **cfg)
-    weights, _ = ex.read_safetensors(Path(models_dir) / f"{name}.safetensors")
-    missing, unexpected = model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
-    missing = [k for k in missing if not k.endswith("num_batches_tracked")]
-    if missing or unexpected:
-        raise ValueError(f"{name}: weights do not match its config (missing {missing}, unexpected {unexpected})")
-    return model.eval()
+import pipeline as pl
+from models import RasterCNN, load_exported
 
 
 class Teacher:
@@ -49,8 +32,10 @@ class Teacher:
             weights = [1.0] * len(names)
         total = sum(weights)
         self.members = [(n, load_exported(models_dir, n), w / total) for n, w in zip(names, weights)]
-        self.raster_channels = sorted({c for _, m, _ in self.members if isinstance(m, RasterCNN) for c in m.channels},
-                                      key=("ink", "order").index)
+        rasters = [m for _, m, _ in self.members if isinstance(m, RasterCNN)]
+        if any(m.size != pl.BITMAP_SIZE for m in rasters):  # the batches render its planes at this side
+            raise ValueError(f"teacher: raster models must read {pl.BITMAP_SIZE}x{pl.BITMAP_SIZE} renders")
+        self.raster_channels = sorted({c for m in rasters for c in m.channels}, key=("ink", "order").index)
 
     @property
     def description(self) -> str:

@@ -39,25 +39,10 @@ import torch  # noqa: E402
 
 import export as ex  # noqa: E402
 import pipeline as pl  # noqa: E402
-from models import RasterCNN, StrokeRNN  # noqa: E402
+from models import load_exported  # noqa: E402
 from sketchwise_data import raster, sequence  # noqa: E402
 
 ROOT = HERE.parent
-
-
-def load_torch_model(models_dir: Path, name: str):
-    spec = json.loads((Path(models_dir) / f"{name}.json").read_text())
-    cfg = spec["training"]["config"]
-    cls = RasterCNN if spec["input"]["kind"] == "raster" else StrokeRNN
-    model = cls(len(spec["labels"]), **cfg)
-    w, _ = ex.read_safetensors(Path(models_dir) / f"{name}.safetensors")
-    sd = model.state_dict()
-    for k in sd:
-        if k in w:
-            sd[k] = torch.from_numpy(w[k])
-    model.load_state_dict(sd)
-    model.eval()
-    return model
 
 
 def _normalise(strokes):
@@ -115,7 +100,7 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
     from evaluate import member_names
     for name in member_names(Path(models_dir)):
         spec_model = ex.SpecModel(models_dir, name)
-        model = load_torch_model(models_dir, name)
+        model = load_exported(models_dir, name)
         raster_kind = spec_model.input["kind"] == "raster"
         channels = spec_model.raster_channels if raster_kind else []
         size = spec_model.raster_size if raster_kind else 0

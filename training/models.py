@@ -9,14 +9,20 @@
   output is zeroed beyond the sequence's length, batch-norm statistics are taken over valid
   steps only, the LSTMs run on packed sequences and the time sum only sees valid steps.
 
-Each model knows its layer list in the spec format (:meth:`spec_layers`), used by export.py.
+Each model knows its layer list in the spec format (:meth:`spec_layers`), used by export.py;
+:func:`load_exported` rebuilds a module from exported files.
 """
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from export import read_safetensors
 
 
 def _bn_layer(name, channels, eps=1e-5):
@@ -192,3 +198,20 @@ class StrokeRNN(nn.Module):
 
     def macs(self, steps: int):
         return self.macs_per_step() * steps + 2 * self.hidden * self.num_classes
+
+
+def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
+    """An exported model as its PyTorch module (eval mode), from ``<name>.json`` (its
+    ``training.config``) and ``<name>.safetensors``; weights that do not fit the config are refused."""
+    spec = json.loads((Path(models_dir) / f"{name}.json").read_text(encoding="utf-8"))
+    cfg = spec.get("training", {}).get("config")
+    if cfg is None:
+        raise ValueError(f"{name}.json: no training.config to rebuild the model from")
+    labels = len(spec["labels"])
+    model = RasterCNN(labels, **cfg) if spec["input"]["kind"] == "raster" else StrokeRNN(labels, **cfg)
+    weights, _ = read_safetensors(Path(models_dir) / f"{name}.safetensors")
+    missing, unexpected = model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+    missing = [k for k in missing if not k.endswith("num_batches_tracked")]
+    if missing or unexpected:
+        raise ValueError(f"{name}: weights do not match its config (missing {missing}, unexpected {unexpected})")
+    return model.eval()

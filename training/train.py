@@ -109,8 +109,8 @@ def train_model(mode, corpus, args, run_dir: Path):
     if args.smoke:
         per_class = 4
     boost = args.boost_cap if args.boost_cap is not None else (4.0 if mode == "raster" else 1.0)
-    size = cfg.get("size", pl.BITMAP_SIZE)
-    with_bitmaps = mode == "raster" and pl.reads_bitmaps(cfg.get("channels", ["ink"]), size)
+    channels, size = cfg.get("channels", ["ink"]), cfg.get("size", pl.BITMAP_SIZE)
+    with_bitmaps = mode == "raster" and pl.reads_bitmaps(channels, size)
     draws = pl.class_draws(corpus, per_class, with_bitmaps, boost)
     log_prior = np.log(np.maximum(draws, 1) / per_class)
     opt = torch.optim.AdamW(model.parameters(), lr=base_lr, weight_decay=wd)
@@ -133,7 +133,6 @@ def train_model(mode, corpus, args, run_dir: Path):
             state["cycle_lr"] = base_lr * args.restart_lr
             state["total_epochs"] = None if args.epochs is None else state["epoch"] + args.epochs
             log(f"{mode}: new cosine cycle from epoch {state['epoch']}, peak lr {state['cycle_lr']:.1e}")
-    channels = cfg.get("channels", ["ink"])
     teacher = None
     if args.teacher:
         if mode != "strokes":

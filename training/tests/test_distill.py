@@ -8,7 +8,7 @@ import torch
 import distill
 import export as ex
 import pipeline as pl
-from models import RasterCNN, StrokeRNN
+from models import RasterCNN, StrokeRNN, load_exported
 
 LABELS = [f"c{i}" for i in range(5)]
 DRAWINGS = [
@@ -60,13 +60,20 @@ def test_teacher_from_a_name_list_weighs_equally(tmp_path):
     assert teacher.raster_channels == ["ink"]
 
 
+def test_raster_teachers_of_another_size_are_refused(tmp_path):
+    ex.export_model(RasterCNN(5, widths=(4, 6, 8), fc=16, size=36).eval(), tmp_path, "big", LABELS, "raster", "test",
+                    extra_training={"config": {"widths": [4, 6, 8], "fc": 16, "size": 36}})
+    with pytest.raises(ValueError, match="must read 28x28"):
+        distill.Teacher(tmp_path, "big")
+
+
 def test_mismatched_weights_are_refused(tmp_path):
     _export_members(tmp_path)
     spec = json.loads((tmp_path / "ink.json").read_text())
     spec["training"]["config"]["fc"] = 32
     (tmp_path / "ink.json").write_text(json.dumps(spec))
     with pytest.raises(Exception, match="size mismatch|do not match"):
-        distill.load_exported(tmp_path, "ink")
+        load_exported(tmp_path, "ink")
 
 
 def test_distillation_loss():
