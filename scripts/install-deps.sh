@@ -24,7 +24,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "${1:-}" = "--test" ]; then
-  if ! python3 -c "import torch, numpy, pytest" 2>/dev/null; then
+  if ! python3 -c "import torch, numpy, pytest, h5py" 2>/dev/null; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi

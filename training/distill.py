@@ -15,12 +15,14 @@ import torch
 import torch.nn.functional as F
 
 import pipeline as pl
-from models import RasterCNN, load_exported
+from models import RasterCNN, SpecNet, load_exported
 
 
 class Teacher:
-    """Exported models answering together. ``spec`` is ``ensemble`` (the members and weights of
-    ``ensemble.json``) or a comma-separated list of model names (equal weights)."""
+    """Exported or imported models answering together. ``spec`` is ``ensemble`` (the members and
+    weights of ``ensemble.json``) or a comma-separated list of model names, each optionally with
+    a weight (``doodlenet:0.7,raster-cnn:0.3``; equal weights where none is given). Every member
+    must list the same labels in the same order (an import maps its classes to ours)."""
 
     def __init__(self, models_dir: Path, spec: str):
         models_dir = Path(models_dir)
@@ -28,11 +30,16 @@ class Teacher:
             ens = json.loads((models_dir / "ensemble.json").read_text())
             names, weights = ens["members"], ens["weights"]
         else:
-            names = [n for n in spec.split(",") if n]
-            weights = [1.0] * len(names)
+            parts = [p.split(":") for p in spec.split(",") if p]
+            names = [p[0] for p in parts]
+            weights = [float(p[1]) if len(p) > 1 else 1.0 for p in parts]
         total = sum(weights)
+        labels = {n: json.loads((models_dir / f"{n}.json").read_text(encoding="utf-8"))["labels"] for n in names}
+        self.labels = labels[names[0]]
+        if any(v != self.labels for v in labels.values()):
+            raise ValueError("teacher: its models must list the same labels in the same order")
         self.members = [(n, load_exported(models_dir, n), w / total) for n, w in zip(names, weights)]
-        rasters = [m for _, m, _ in self.members if isinstance(m, RasterCNN)]
+        rasters = [m for _, m, _ in self.members if isinstance(m, (RasterCNN, SpecNet))]
         if any(m.size != pl.BITMAP_SIZE for m in rasters):  # the batches render its planes at this side
             raise ValueError(f"teacher: raster models must read {pl.BITMAP_SIZE}x{pl.BITMAP_SIZE} renders")
         self.raster_channels = sorted({c for m in rasters for c in m.channels}, key=("ink", "order").index)
@@ -47,7 +54,7 @@ class Teacher:
         ``[N, len(raster_channels), 28, 28]`` (pixel/255) and padded sequence rows."""
         total = 0.0
         for _, model, w in self.members:
-            if isinstance(model, RasterCNN):
+            if isinstance(model, (RasterCNN, SpecNet)):
                 planes = [self.raster_channels.index(c) for c in model.channels]
                 logits, _ = model(images[:, planes])
             else:
@@ -56,10 +63,13 @@ class Teacher:
         return F.log_softmax(total, 1)
 
 
-def distillation_loss(student_logits: torch.Tensor, teacher_log_probs: torch.Tensor, temperature: float) -> torch.Tensor:
+def distillation_loss(student_logits: torch.Tensor, teacher_log_probs: torch.Tensor, temperature: float,
+                      reduction: str = "batchmean") -> torch.Tensor:
     """KL(teacher ‖ student) at ``temperature``, both softened, scaled by T² so its gradients
-    keep the size of the cross-entropy's (Hinton et al. 2015)."""
+    keep the size of the cross-entropy's (Hinton et al. 2015). ``reduction="none"``: one value
+    per sample."""
     t = temperature
     teacher = F.log_softmax(teacher_log_probs / t, 1)
     student = F.log_softmax(student_logits / t, 1)
-    return F.kl_div(student, teacher, log_target=True, reduction="batchmean") * t * t
+    kl = F.kl_div(student, teacher, log_target=True, reduction="none").sum(1) * t * t
+    return kl.mean() if reduction == "batchmean" else kl

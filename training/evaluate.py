@@ -65,7 +65,7 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
     for n, m in models.items():
         if m.labels != corpus.classes:
             raise ValueError(f"{n}: model labels differ from categories.txt")
-    for name in ("raw", "simplified", "npz"):
+    for name in ("raw", "simplified", "npz", "extra"):
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue

@@ -194,6 +194,8 @@ class SpecModel:
             return x * scale + (b - m * scale)  # [T, C] or [C]
         if t == "relu":
             return torch.relu(x)
+        if t == "tanh":
+            return torch.tanh(x)
         if t == "maxpool2d":
             return F.max_pool2d(x[None], p["kernel"], p["stride"])[0]
         if t == "avgpool2d":

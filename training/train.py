@@ -38,7 +38,7 @@ from torch.utils.data import DataLoader  # noqa: E402
 import export as ex  # noqa: E402
 import pipeline as pl  # noqa: E402
 from distill import Teacher, distillation_loss  # noqa: E402
-from models import RasterCNN, StrokeRNN  # noqa: E402
+from models import RasterCNN, StrokeRNN, load_exported  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data.augment import AugmentConfig, bitmap_affine  # noqa: E402
 from sketchwise_data.corpus import build_corpus  # noqa: E402
@@ -64,7 +64,7 @@ def lr_at(step, total, warm, base):
 def _val_sets(corpus, mode, smoke, channels=("ink",), size=pl.BITMAP_SIZE):
     """Validation inputs for progress output (the full evaluation is evaluate.py)."""
     out = {}
-    for name in ("raw", "simplified", "npz"):
+    for name in ("raw", "simplified", "npz", "extra"):
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
@@ -135,11 +135,16 @@ def train_model(mode, corpus, args, run_dir: Path):
             log(f"{mode}: new cosine cycle from epoch {state['epoch']}, peak lr {state['cycle_lr']:.1e}")
     teacher = None
     if args.teacher:
-        if mode != "strokes":
-            sys.exit("--teacher: only the stroke model learns from a teacher (raster batches hold bitmaps)")
         teacher = Teacher(args.teacher_dir or args.out or MODELS, args.teacher)
-        log(f"{mode}: distilling from {teacher.description} (alpha {args.distill_alpha}, T {args.distill_temperature})")
+        if teacher.labels != corpus.classes:
+            sys.exit("--teacher: the teacher's labels are not the 345 classes in our order")
+        if mode == "raster" and not set(teacher.raster_channels) <= set(channels):
+            sys.exit(f"--teacher: the teacher reads {teacher.raster_channels}, the student only {channels}")
+        alphas = f"alpha {args.distill_alpha}" + (f", on bitmaps {args.distill_alpha_bitmaps}" if with_bitmaps else "")
+        log(f"{mode}: distilling from {teacher.description} ({alphas}, T {args.distill_temperature})")
         state["teacher"] = {"models": teacher.description, "alpha": args.distill_alpha, "temperature": args.distill_temperature}
+        if with_bitmaps:
+            state["teacher"]["alphaBitmaps"] = args.distill_alpha_bitmaps
     vsets = _val_sets(corpus, mode, args.smoke, channels, size)
     steps_per_epoch = math.ceil(int(draws.sum()) / batch)
     state.setdefault("log_prior", log_prior.tolist())
@@ -173,14 +178,18 @@ def train_model(mode, corpus, args, run_dir: Path):
                     if flip.any():
                         x[flip] = torch.flip(x[flip], dims=[3])
                 logits, _ = model(x)
+                lengths = None
+                images = x[:, [channels.index(c) for c in teacher.raster_channels]] if teacher else None
+                alpha = torch.where(isbm, torch.tensor(args.distill_alpha_bitmaps), torch.tensor(args.distill_alpha))
             else:
                 x, lengths, y, images = b
                 logits, _ = model(x, lengths)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.1)
-            if teacher:
-                a = args.distill_alpha
-                kd = distillation_loss(logits, teacher.log_probs(images, x, lengths), args.distill_temperature)
-                loss = (1 - a) * loss + a * kd
+                alpha = torch.full((len(y),), args.distill_alpha)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.1, reduction="none")
+            if teacher:  # per drawing: (1 - alpha) x labels + alpha x teacher
+                kd = distillation_loss(logits, teacher.log_probs(images, x, lengths), args.distill_temperature, reduction="none")
+                loss = (1 - alpha) * loss + alpha * kd
+            loss = loss.mean()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -215,9 +224,14 @@ def train_model(mode, corpus, args, run_dir: Path):
 
 
 def warm_start(model, checkpoint: Path):
-    """Start from another run's weights (same layers; a first conv with fewer input channels
-    is copied into the first ones, the added channels' weights start at zero)."""
-    source = torch.load(checkpoint, weights_only=False)["model"]
+    """Start from another run's weights, a ``ckpt.pt`` or an exported model's ``<name>.json``
+    (same layers; a first conv with fewer input channels is copied into the first ones, the
+    added channels' weights start at zero)."""
+    checkpoint = Path(checkpoint)
+    if checkpoint.suffix == ".json":
+        source = load_exported(checkpoint.parent, checkpoint.stem).state_dict()
+    else:
+        source = torch.load(checkpoint, weights_only=False)["model"]
     own = model.state_dict()
     for k, v in source.items():
         if own[k].shape == v.shape:
@@ -339,11 +353,14 @@ def main(argv=None):
     ap.add_argument("--raster-size", type=int, default=pl.BITMAP_SIZE,
                     help="raster input side in pixels (default 28; other sizes train without the 28x28 bitmaps)")
     ap.add_argument("--warm-start", type=Path, default=None,
-                    help="start from the weights of another run's ckpt.pt (a new run only)")
+                    help="start from the weights of another run's ckpt.pt or an exported model's NAME.json (a new run only)")
     ap.add_argument("--teacher", default=None,
-                    help="strokes: also learn a teacher's answers: `ensemble` (ensemble.json) or model names")
+                    help="also learn a teacher's answers: `ensemble` (ensemble.json) or model names, each with an "
+                         "optional weight (doodlenet:0.7,raster-cnn:0.3); imported models too")
     ap.add_argument("--teacher-dir", type=Path, default=None, help="where the teacher's files are (default --out)")
     ap.add_argument("--distill-alpha", type=float, default=0.5, help="weight of the teacher's loss (vs labels)")
+    ap.add_argument("--distill-alpha-bitmaps", type=float, default=0.2,
+                    help="raster: weight of the teacher's loss on Google's bitmaps (their labels are plentiful)")
     ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both answers")
     ap.add_argument("--mirror", type=float, default=0.5,
                     help="probability of training on the left-right mirror image")

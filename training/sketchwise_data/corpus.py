@@ -83,7 +83,7 @@ def _cache_key(data: Path, fraction: float, classes_limit, per_class_limit) -> s
     simp = Path(__file__).with_name("simplify.py")
     sig = [str(data.resolve()), fraction, classes_limit, per_class_limit, qd.simplified_is_google(),
            simp.stat().st_mtime if simp.exists() else 0, 3]
-    for sub in ("raw", "simplified", "sketchrnn", "bitmap"):
+    for sub in ("raw", "simplified", "simplified-extra", "sketchrnn", "bitmap"):
         d = data / "quickdraw" / sub
         if d.is_dir():
             sig.append((sub, sorted((p.name, p.stat().st_size, int(p.stat().st_mtime)) for p in d.iterdir())))
@@ -111,14 +111,15 @@ def build_corpus(data: Path = qd.DEFAULT_DATA, fraction: float = qd.VAL_FRACTION
     corpus = Corpus(classes=classes)
     corpus.info = {"simplifier": "sketchwise_data.simplify", "val_fraction": fraction}
     by_key: dict[str, tuple[int, list, list]] = {}
-    val = {"raw": ([], []), "simplified": ([], []), "npz": ([], [])}
+    val = {"raw": ([], []), "simplified": ([], []), "npz": ([], []), "extra": ([], [])}
     for ci, cname in enumerate(use):
         lab = index[cname]
-        for sub in ("raw", "simplified"):
+        for sub in ("raw", "simplified", "simplified-extra"):
             p = qdir / sub / f"{cname}.ndjson"
             if not p.exists():
                 continue
-            for rec in qd.iter_ndjson(p, limit=per_class_limit):
+            subset = "extra" if sub == "simplified-extra" else sub
+            for i, rec in enumerate(qd.iter_ndjson(p, limit=per_class_limit)):
                 if rec.get("word") not in (None, cname):
                     raise ValueError(f"{p}: record of class {rec.get('word')!r}")
                 drawing = rec["drawing"]
@@ -128,14 +129,14 @@ def build_corpus(data: Path = qd.DEFAULT_DATA, fraction: float = qd.VAL_FRACTION
                     strokes = [[s[0], s[1]] for s in drawing if len(s[0])]
                 if not strokes:
                     continue
-                kid = str(rec["key_id"])
-                if qd.key_is_validation(kid, fraction):
-                    val[sub][0].append(lab)
-                    val[sub][1].append(strokes)
+                kid, is_val = qd.record_split(rec, sub, cname, i, fraction)
+                if is_val:
+                    val[subset][0].append(lab)
+                    val[subset][1].append(strokes)
                 else:
                     ent = by_key.setdefault(kid, (lab, [], []))
                     ent[1].append(strokes)
-                    ent[2].append(sub)
+                    ent[2].append(subset)
         p = qdir / "sketchrnn" / f"{cname}.npz"
         if p.exists():
             for k, i, rows in qd.load_npz(p):

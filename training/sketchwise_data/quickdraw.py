@@ -3,7 +3,8 @@
 Formats (as Google publishes them, so the full files drop in unchanged):
 
 * ``raw/<class>.ndjson`` and ``simplified/<class>.ndjson``: one JSON record per line
-  (``word``, ``countrycode``, ``timestamp``, ``recognized``, ``key_id``, ``drawing``).
+  (``word``, ``countrycode``, ``timestamp``, ``recognized``, ``key_id``, ``drawing``; only
+  ``drawing`` is required: copies such as ``simplified-extra/`` lack ``key_id`` and the rest).
   Read line by line (:func:`iter_ndjson`), never loaded whole; ``limit`` stops early.
 * ``sketchrnn/<class>.npz``: Sketch-RNN stroke-3 object arrays (keys ``train``/``valid``/
   ``test``, each an object array of ``(n, 3)`` int16 ``(dx, dy, pen_lifted)``), read with
@@ -31,7 +32,7 @@ import numpy as np
 __all__ = [
     "DEFAULT_DATA", "VAL_FRACTION", "load_categories", "iter_ndjson", "parse_drawing",
     "load_npz", "stroke3_to_strokes", "load_bitmaps", "hash_fraction", "is_validation",
-    "key_is_validation", "get_simplify", "simplify_strokes", "simplified_is_google",
+    "key_is_validation", "record_split", "get_simplify", "simplify_strokes", "simplified_is_google",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,8 +131,19 @@ def key_is_validation(key_id: str | int, fraction: float = VAL_FRACTION) -> bool
 
 
 def is_validation(fmt: str, cls: str, index: int, fraction: float = VAL_FRACTION) -> bool:
-    """Split rule for bitmaps (``fmt="bitmap"``) and npz (``fmt="npz/<key>"``): by index hash."""
+    """Split rule for bitmaps (``fmt="bitmap"``), npz (``fmt="npz/<key>"``) and stroke records
+    without a ``key_id`` (``fmt`` their folder, e.g. ``simplified-extra``): by index hash."""
     return hash_fraction(f"{fmt}/{cls}/{index}") < fraction
+
+
+def record_split(rec: dict, folder: str, cls: str, index: int, fraction: float = VAL_FRACTION) -> tuple[str, bool]:
+    """-> (the drawing's identity, whether it is validation) for an ndjson record: its ``key_id``
+    where it has one (so raw and simplified copies agree), else ``<folder>/<class>/<index>``
+    (records without ``key_id``, as in copies that kept only ``word`` and ``drawing``)."""
+    if rec.get("key_id") not in (None, ""):
+        kid = str(rec["key_id"])
+        return kid, key_is_validation(kid, fraction)
+    return f"{folder}/{cls}/{index}", is_validation(folder, cls, index, fraction)
 
 
 # ------------------------------------------------------------------ simplification

@@ -67,3 +67,22 @@ def test_corpus_on_synthetic_data(data):
     for strokes in c.val["raw"][1]:
         assert is_google_simplified(strokes)  # raw drawings are Google-simplified
     assert "raw+simplified" in c.train_sources
+
+
+def test_records_without_key_id_are_read_and_split_by_index(data):
+    """simplified-extra/ copies keep only word and drawing: no key_id, timestamp or recognized."""
+    extra = data / "quickdraw" / "simplified-extra"
+    extra.mkdir()
+    drawing = [[[0, 100, 255], [0, 200, 40]], [[10, 20], [30, 40]]]
+    with open(extra / "dog.ndjson", "w") as f:
+        for _ in range(40):
+            f.write(json.dumps({"word": "dog", "countrycode": "OA", "drawing": drawing}) + "\n")
+    recs = list(qd.iter_ndjson(extra / "dog.ndjson"))
+    assert len(recs) == 40 and "key_id" not in recs[0]
+    kid, is_val = qd.record_split(recs[3], "simplified-extra", "dog", 3)
+    assert kid == "simplified-extra/dog/3" and is_val == qd.is_validation("simplified-extra", "dog", 3)
+    assert qd.record_split({"key_id": 42, "drawing": []}, "simplified-extra", "dog", 3) == ("42", qd.key_is_validation("42"))
+    c = build_corpus(data, fraction=0.3, use_cache=False, log=lambda m: None)
+    n_val = sum(qd.is_validation("simplified-extra", "dog", i, 0.3) for i in range(40))
+    assert len(c.val["extra"][0]) == n_val and 0 < n_val < 40
+    assert c.train_sources.count("extra") == 40 - n_val
