@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Load benchmark of `sketchwise serve` (dev-only, not a test): wrk on 127.0.0.1 against
 # POST /api/suggest with real Quick, Draw! drawings, at 8 and 64 connections; then the server's
-# resident memory after a minute of load.
+# resident memory after a minute of load. `--model` is the server's default model (`serve
+# --model`: ensemble, raster, strokes or a model's name); `--minute no` skips the minute;
+# `--binary PATH` serves with that build instead of building `.build/release/sketchwise`.
 #
-#   bench/load.sh [--duration 20] [--drawings 200] [--data-dir out/bench-server]
+#   bench/load.sh [--model ensemble] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH]
 #
 # Needs wrk (Debian package `wrk`) and a release build; builds the index on first use.
 set -euo pipefail
@@ -11,16 +13,25 @@ cd "$(dirname "$0")/.."
 duration=20
 drawings=200
 data_dir=out/bench-server
+model=ensemble
+minute=yes
+binary=
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=$2; shift 2 ;;
     --drawings) drawings=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
+    --model) model=$2; shift 2 ;;
+    --minute) minute=$2; shift 2 ;;
+    --binary) binary=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-swift build -c release --product sketchwise >/dev/null
+if [ -z "$binary" ]; then
+  swift build -c release --product sketchwise >/dev/null
+  binary=.build/release/sketchwise
+fi
 raw=../shared/data/quickdraw/raw
 [ -d "$raw" ] || { echo "no drawings at $raw" >&2; exit 1; }
 
@@ -49,7 +60,7 @@ print("  io.write(string.format('RESULT requests/s %.0f  p50 %.2f ms  p99 %.2f m
 print("end")
 PY
 port=$((20000 + RANDOM % 20000))
-.build/release/sketchwise serve --port "$port" --data-dir "$data_dir" > "$work/server.log" 2>&1 &
+"$binary" serve --port "$port" --data-dir "$data_dir" --model "$model" > "$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 600); do
   curl -sf "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break
@@ -57,11 +68,12 @@ for _ in $(seq 1 600); do
   sleep 0.5
 done
 sleep 5  # the library candidates are found in the background after start
-echo "server: pid $server, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
+echo "server: pid $server, model $model, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
 for connections in 8 64; do
   echo "== $connections connections, 2 threads, ${duration}s"
   wrk -t2 -c"$connections" -d"${duration}s" --latency -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep -E "RESULT|Non-2xx|Socket errors" || true
 done
+[ "$minute" = yes ] || exit 0
 echo "== a minute at 64 connections, then resident memory"
 wrk -t2 -c64 -d60s -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep RESULT || true
 echo "server RSS: $(ps -o rss= -p $server | awk '{printf "%.1f MiB", $1/1024}')"

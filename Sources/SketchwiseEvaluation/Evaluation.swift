@@ -13,10 +13,17 @@ public struct EvaluationReport: Sendable, Codable, Equatable {
         public var top5 = 0.0
     }
 
-    /// The recogniser that answered (`raster` for bitmaps when none was chosen).
+    /// The recogniser that answered: a role (`raster`, `strokes`, `ensemble`) or a model's name.
     public var model: String
     public var subset: ValidationSplit.Subset
+    /// Drawings scored: those of the subset whose class the recogniser knows (bad ones skipped).
     public var n: Int
+    /// Drawings of the subset that were read, scored or not.
+    public var drawings: Int
+    /// How many classes the recogniser knows (its labels; a model may know only some classes).
+    public var classes: Int
+    /// Drawings of the subset whose class the recogniser does not know, left out of the scores.
+    public var unknownClass: Int
     public var top1: Double
     public var top3: Double
     public var top5: Double
@@ -25,7 +32,12 @@ public struct EvaluationReport: Sendable, Codable, Equatable {
     public var skipped: Int
 
     enum CodingKeys: String, CodingKey {
-        case model, subset, n, top1, top3, top5, perClass = "per_class", skipped
+        case model, subset, n, drawings, classes, unknownClass = "unknown_class", top1, top3, top5, perClass = "per_class", skipped
+    }
+
+    /// Says what was scored, as `scored N of M drawings: the model knows K classes`.
+    public var coverage: String {
+        "scored \(n) of \(drawings) drawings: the model knows \(classes) classes"
     }
 }
 
@@ -36,21 +48,24 @@ public struct ConfusionCounts: Sendable {
 }
 
 public enum Evaluation {
-    /// Evaluates every drawing of `source` in `subset` whose class the recogniser knows, with
-    /// `kind` (default: the ensemble, whose image-reading members answer for bitmaps; the stroke
-    /// model cannot read bitmaps). Runs on `threads` threads.
+    /// Evaluates every drawing of `source` in `subset` whose class the recogniser knows (by
+    /// name, among its labels), with `kind` (default: the ensemble, whose image-reading members
+    /// answer for bitmaps; stroke models cannot read bitmaps). Drawings of other classes are
+    /// counted in ``EvaluationReport/unknownClass``. Runs on `threads` threads.
     public static func run(
         source: DrawingSource, recognizers: RecognizerSet, kind: RecognizerKind?, subset: ValidationSplit.Subset,
         policy: BadInputPolicy, threads: Int = 2, progress: (Int) -> Void = { _ in }
     ) throws -> (EvaluationReport, ConfusionCounts) {
-        let labels = recognizers.raster.labels
+        let kind = kind ?? .ensemble
+        let recognizer = try recognizers.recognizer(kind)
+        let labels = recognizer.labels
         let index = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labels.count), count: labels.count)
         var hits = [[Int]](repeating: [0, 0, 0, 0], count: labels.count)   // n, top1, top3, top5
         var batch: [(LabeledDrawing, Int)] = []
 
         func flush() throws {
-            let ranks = try rank(batch, recognizers: recognizers, kind: kind, threads: threads)
+            let ranks = rank(batch, recognizer: recognizer, threads: threads)
             for ((_, truth), result) in zip(batch, ranks) {
                 switch result {
                 case let .failure(error):
@@ -67,11 +82,12 @@ public enum Evaluation {
             batch.removeAll(keepingCapacity: true)
         }
 
-        var skipped = 0
+        var (unknownClass, drawings) = (0, 0)
         let report = try forEachDrawing(in: source, policy: policy, progress: progress) { drawing in
             guard ValidationSplit.contains(drawing, in: subset) else { return }
+            drawings += 1
             guard let truth = index[drawing.label] else {
-                skipped += 1
+                unknownClass += 1
                 return
             }
             batch.append((drawing, truth))
@@ -85,17 +101,16 @@ public enum Evaluation {
             let c = Double(h[0])
             perClass[labels[i]] = .init(n: h[0], top1: Double(h[1]) / c, top3: Double(h[2]) / c, top5: Double(h[3]) / c)
         }
-        let model = (kind ?? .ensemble).rawValue
-        return (EvaluationReport(model: model, subset: subset, n: n, top1: share(1), top3: share(2), top5: share(3),
-                                 perClass: perClass, skipped: skipped + report.skipped),
+        return (EvaluationReport(model: kind.rawValue, subset: subset, n: n, drawings: drawings, classes: labels.count,
+                                 unknownClass: unknownClass, top1: share(1), top3: share(2), top5: share(3),
+                                 perClass: perClass, skipped: unknownClass + report.skipped),
                 ConfusionCounts(labels: labels, counts: confusion))
     }
 
     /// For each drawing: the rank of its true class and the index of the top guess.
     private static func rank(
-        _ batch: [(LabeledDrawing, Int)], recognizers: RecognizerSet, kind: RecognizerKind?, threads: Int
-    ) throws -> [Result<(Int, Int), FormatError>] {
-        let recognizer = recognizers.recognizer(kind ?? .ensemble)
+        _ batch: [(LabeledDrawing, Int)], recognizer: SketchRecognizer, threads: Int
+    ) -> [Result<(Int, Int), FormatError>] {
         let results = ResultSlots<Result<(Int, Int), FormatError>>(count: batch.count)
         DispatchQueue.concurrentPerform(iterations: max(1, threads)) { worker in
             for i in stride(from: worker, to: batch.count, by: max(1, threads)) {

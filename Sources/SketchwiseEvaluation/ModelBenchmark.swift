@@ -30,11 +30,13 @@ public struct ModelBenchmark: Sendable, Codable {
     public var sketches: Int
     public var figures: [Figures]
 
-    /// Times each recogniser over `sketches` (each timed `rounds` times).
-    public static func run(recognizers: RecognizerSet, sketches: [StrokeSketch], rounds: Int = 3, threads: Int = 2) throws -> ModelBenchmark {
+    /// Times each recogniser of `kinds` over `sketches` (each timed `rounds` times).
+    public static func run(
+        recognizers: RecognizerSet, kinds: [RecognizerKind] = RecognizerKind.roles, sketches: [StrokeSketch], rounds: Int = 3, threads: Int = 2
+    ) throws -> ModelBenchmark {
         var figures: [Figures] = []
-        for kind in RecognizerKind.allCases {
-            let recognizer = recognizers.recognizer(kind)
+        for kind in kinds {
+            let recognizer = try recognizers.recognizer(kind)
             for sketch in sketches.prefix(20) { _ = try recognizer.logProbabilities(sketch) }   // warm up
             var endToEnd: [Double] = []
             for _ in 0..<rounds {
@@ -44,12 +46,12 @@ public struct ModelBenchmark: Sendable, Codable {
                     endToEnd.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 }
             }
-            let inference = try inferenceTimes(recognizers: recognizers, kind: kind, sketches: sketches, rounds: rounds)
+            let inference = try inferenceTimes(recognizer.members, sketches: sketches, rounds: rounds)
             let throughput = try parallelThroughput(recognizer, sketches: sketches, threads: threads)
             var entry = Figures(model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
                                 p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
                                 p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads)
-            if kind == .strokes, let fixed = try fixedLengthTimes(recognizers.strokes, sketches: sketches, rounds: rounds) {
+            if recognizer.members.count == 1, let fixed = try fixedLengthTimes(recognizer.members[0], sketches: sketches, rounds: rounds) {
                 entry.fixedLength = fixed.length
                 entry.p50InferenceFixedLength = percentile(fixed.times, 0.5)
                 entry.p99InferenceFixedLength = percentile(fixed.times, 0.99)
@@ -60,12 +62,7 @@ public struct ModelBenchmark: Sendable, Codable {
     }
 
     /// Inference alone: the members' sessions run on inputs prepared beforehand.
-    private static func inferenceTimes(recognizers: RecognizerSet, kind: RecognizerKind, sketches: [StrokeSketch], rounds: Int) throws -> [Double] {
-        let members: [ModelRecognizer] = switch kind {
-        case .raster: [recognizers.raster]
-        case .strokes: [recognizers.strokes]
-        case .ensemble: recognizers.ensemble.members
-        }
+    private static func inferenceTimes(_ members: [ModelRecognizer], sketches: [StrokeSketch], rounds: Int) throws -> [Double] {
         let prepared = try members.map { member in try sketches.map { try member.modelInput(for: $0) } }
         let sessions = members.map { $0.model.makeSession() }
         var times: [Double] = []

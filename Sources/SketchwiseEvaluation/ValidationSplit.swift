@@ -4,7 +4,9 @@ import SketchwiseFormats
 /// drawings the models never trained on. A drawing is in validation when the first 8 bytes of
 /// SHA-1 of its key, read as a big-endian fraction of 2⁶⁴, are below 0.15. Keys: `key/<key_id>`
 /// for stroke records (raw and simplified copies agree), `bitmap/<class>/<index>` for `.npy`
-/// bitmaps, `npz/<array>/<class>/<index>` for `.npz` drawings.
+/// bitmaps, `npz/<array>/<class>/<index>` for `.npz` drawings, and `<folder>/<class>/<index>`
+/// for ndjson or JSON-array records without a `key_id` (`simplified-extra/car/12` for the 13th
+/// record of `quickdraw/simplified-extra/car.ndjson`; `record_split` in quickdraw.py).
 public enum ValidationSplit {
     public static let fraction = 0.15
 
@@ -19,14 +21,22 @@ public enum ValidationSplit {
     }
 
     /// Whether `drawing` belongs to the validation split; nil when it has no key the rule can use
-    /// (no `key_id`, not from a NumPy file).
+    /// (no `key_id`, not from a NumPy file, no record index: an Omniglot drawing, say).
     public static func isValidation(_ drawing: LabeledDrawing) -> Bool? {
-        if case let .strokes(record) = drawing.content, let key = record.keyID {
-            return fraction(of: "key/\(key)") < Self.fraction
+        guard let key = splitKey(drawing) else { return nil }
+        return fraction(of: key) < Self.fraction
+    }
+
+    /// The text whose hash places `drawing` (see the type's documentation), or nil.
+    public static func splitKey(_ drawing: LabeledDrawing) -> String? {
+        if case let .strokes(record) = drawing.content, let key = record.keyID, !key.isEmpty { return "key/\(key)" }
+        if let position = drawing.arrayPosition {
+            return "\(position.array.map { "npz/\($0)" } ?? "bitmap")/\(drawing.label)/\(position.index)"
         }
-        guard let position = drawing.arrayPosition else { return nil }
-        let format = position.array.map { "npz/\($0)" } ?? "bitmap"
-        return fraction(of: "\(format)/\(drawing.label)/\(position.index)") < Self.fraction
+        if case .strokes = drawing.content, let position = drawing.recordPosition {
+            return "\(position.folder)/\(drawing.label)/\(position.index)"
+        }
+        return nil
     }
 
     /// Whether `drawing` is in `subset`; drawings without a split key count as validation

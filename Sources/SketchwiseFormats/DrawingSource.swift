@@ -17,12 +17,20 @@ public struct LabeledDrawing: Sendable {
     /// For drawings from NumPy files: the array (the `.npz` key, or nil for a `.npy`) and the
     /// drawing's index in it.
     public var arrayPosition: (array: String?, index: Int)?
+    /// For records of ndjson and JSON-array files: the name of the folder holding the file
+    /// (`simplified-extra` for `quickdraw/simplified-extra/car.ndjson`) and the record's 0-based
+    /// index in the file (blank lines not counted; malformed records are).
+    public var recordPosition: (folder: String, index: Int)?
 
-    public init(label: String, content: Content, origin: String, arrayPosition: (array: String?, index: Int)? = nil) {
+    public init(
+        label: String, content: Content, origin: String, arrayPosition: (array: String?, index: Int)? = nil,
+        recordPosition: (folder: String, index: Int)? = nil
+    ) {
         self.label = label
         self.content = content
         self.origin = origin
         self.arrayPosition = arrayPosition
+        self.recordPosition = recordPosition
     }
 }
 
@@ -104,15 +112,18 @@ public struct DrawingSource: Sendable {
         onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
     ) throws {
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
         switch format {
         case .ndjson:
             var lines = try LineReader(path: path)
+            var index = 0
             while let line = try lines.next() {
                 guard line.contains(where: { $0 > 32 }) else { continue }
                 let number = lines.lineNumber
+                defer { index += 1 }
                 do {
                     let record = try QuickDrawRecord(json: Data(line), fallbackWord: stem)
-                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path):\(number)"))
+                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path):\(number)", recordPosition: (folder, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: number, reason: "\(error)"))
                 }
@@ -126,7 +137,7 @@ public struct DrawingSource: Sendable {
                 do {
                     guard case let .object(object) = value else { throw RecordError("element is not an object") }
                     let record = try QuickDrawRecord(object: object, fallbackWord: stem)
-                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)"))
+                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: index + 1, reason: "record \(index): \(error)"))
                 }

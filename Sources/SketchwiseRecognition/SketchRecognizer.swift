@@ -2,28 +2,84 @@ import Foundation
 import SketchwiseCore
 import SketchwisePreprocess
 
-/// Which recogniser answers.
-public enum RecognizerKind: String, Sendable, CaseIterable, Codable {
-    /// The CNN on the 28×28 rendering.
-    case raster
-    /// The 1-D conv + bidirectional LSTM on the stroke sequence.
-    case strokes
-    /// The members of `ensemble.json` (both recognisers, and any further models it names),
-    /// their log-probabilities averaged with weights chosen on validation data.
-    case ensemble
+/// Which recogniser answers: one of the three roles of a models folder, or any model of the
+/// folder by its plain name (`<name>.json` + `<name>.safetensors`).
+public struct RecognizerKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// `raster`, `strokes`, `ensemble`, or a model's name.
+    public let rawValue: String
+
+    /// A kind from a role or a model name; nil unless `rawValue` is a plain name (not empty, no
+    /// `/` or `\`, no leading `.`, no control characters, at most 200 characters).
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty, rawValue.count <= 200, !rawValue.hasPrefix("."),
+              !rawValue.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0.value < 32 || $0.value == 127 })
+        else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(role: String) { rawValue = role }
+
+    /// The CNN on the 28×28 rendering (`raster-cnn`).
+    public static let raster = RecognizerKind(role: "raster")
+    /// The 1-D conv + bidirectional LSTM on the stroke sequence (`stroke-rnn`).
+    public static let strokes = RecognizerKind(role: "strokes")
+    /// The members of `ensemble.json` (any models of the folder), their log-probabilities
+    /// averaged with weights chosen on validation data.
+    public static let ensemble = RecognizerKind(role: "ensemble")
+    /// The three roles, in this order.
+    public static let roles: [RecognizerKind] = [.raster, .strokes, .ensemble]
+
+    /// The model of the folder named `name`; nil unless it is a plain name.
+    public static func named(_ name: String) -> RecognizerKind? { RecognizerKind(rawValue: name) }
+
+    /// The file of the models folder this kind needs: `raster-cnn.json`, `stroke-rnn.json`,
+    /// `ensemble.json`, or `<name>.json`.
+    public var fileName: String {
+        switch self {
+        case .raster: "\(RecognizerSet.rasterModel).json"
+        case .strokes: "\(RecognizerSet.strokeModel).json"
+        case .ensemble: "ensemble.json"
+        default: "\(rawValue).json"
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let kind = RecognizerKind(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a plain model name: \(text)"))
+        }
+        self = kind
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
-/// The bundled recognisers: `raster-cnn`, `stroke-rnn` and `ensemble.json` (whose members are
-/// models of the same folder) from a models folder.
-public final class RecognizerSet: Sendable {
-    public let raster: ModelRecognizer
-    public let strokes: ModelRecognizer
-    public let ensemble: EnsembleRecognizer
+/// The recognisers of a models folder, loaded lazily: each model the first time it is asked
+/// for, then kept (thread-safe), so a folder needs only the models that are used. The roles
+/// are `raster-cnn` (``RecognizerKind/raster``, also the embedder of pictures), `stroke-rnn`
+/// (``RecognizerKind/strokes``) and `ensemble.json` (``RecognizerKind/ensemble``, whose
+/// members are any models of the folder); any other model answers by its name.
+public final class RecognizerSet: @unchecked Sendable {
+    /// The model of the ``RecognizerKind/raster`` role.
+    public static let rasterModel = "raster-cnn"
+    /// The model of the ``RecognizerKind/strokes`` role.
+    public static let strokeModel = "stroke-rnn"
 
-    public init(raster: ModelRecognizer, strokes: ModelRecognizer, ensemble: EnsembleRecognizer) {
-        self.raster = raster
-        self.strokes = strokes
-        self.ensemble = ensemble
+    /// The models folder.
+    public let folder: URL
+    /// Guards `models` and `loadedEnsemble`; recursive because an ensemble loads its members.
+    private let lock = NSRecursiveLock()
+    private var models: [String: ModelRecognizer] = [:]
+    private var loadedEnsemble: EnsembleRecognizer?
+
+    /// The recognisers of `folder`; nothing is read until a recogniser is asked for.
+    public init(folder: URL) {
+        self.folder = folder
     }
 
     /// The weights and names of an ensemble, as in `ensemble.json`.
@@ -32,65 +88,146 @@ public final class RecognizerSet: Sendable {
         var weights: [Float]
     }
 
-    /// Loads the models of `folder` (`raster-cnn.json`, `stroke-rnn.json`, `ensemble.json`).
+    /// The recognisers of `folder`, which must exist; models are loaded when first asked for.
     public static func load(from folder: URL) throws -> RecognizerSet {
-        let raster = try ModelRecognizer(contentsOf: folder.appendingPathComponent("raster-cnn.json"))
-        let strokes = try ModelRecognizer(contentsOf: folder.appendingPathComponent("stroke-rnn.json"))
-        let ensembleURL = folder.appendingPathComponent("ensemble.json")
-        let file: EnsembleFile
-        do {
-            file = try JSONDecoder().decode(EnsembleFile.self, from: Data(contentsOf: ensembleURL))
-        } catch {
-            throw RecognitionError("\(ensembleURL.path): not a valid ensemble file (\(error))")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw RecognitionError("\(folder.path): no such models folder")
         }
-        guard raster.readsImages else { throw RecognitionError("\(folder.path)/raster-cnn.json is not a raster model (it reads strokes)") }
-        guard !strokes.readsImages else { throw RecognitionError("\(folder.path)/stroke-rnn.json is not a stroke model (it reads images)") }
-        guard Set(file.members).count == file.members.count,
-              file.members.allSatisfy({ !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }) else {
-            throw RecognitionError("\(ensembleURL.path): members must be distinct model names of this folder")
-        }
-        let members = try file.members.map { name in
-            if name == raster.name { return raster }
-            if name == strokes.name { return strokes }
-            let url = folder.appendingPathComponent("\(name).json")
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw RecognitionError("\(ensembleURL.path): unknown member \(name) (no \(name).json beside it)")
-            }
-            return try ModelRecognizer(contentsOf: url)
-        }
-        return RecognizerSet(raster: raster, strokes: strokes, ensemble: try EnsembleRecognizer(members: members, weights: file.weights))
+        return RecognizerSet(folder: folder)
     }
 
-    /// The recogniser of the given kind.
-    public func recognizer(_ kind: RecognizerKind) -> SketchRecognizer {
-        SketchRecognizer(kind: kind, models: self)
+    /// Whether the folder holds the file `kind` needs (``RecognizerKind/fileName``); it may
+    /// still fail to load.
+    public func has(_ kind: RecognizerKind) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.fileName).path)
+    }
+
+    /// The raster CNN (`raster-cnn`), which also gives the embeddings of sketches and pictures.
+    public var raster: ModelRecognizer {
+        get throws {
+            let model = try model(named: Self.rasterModel, for: .raster)
+            guard model.readsImages else { throw RecognitionError("\(folder.path)/\(Self.rasterModel).json is not a raster model (it reads strokes)") }
+            return model
+        }
+    }
+
+    /// The stroke model (`stroke-rnn`).
+    public var strokes: ModelRecognizer {
+        get throws {
+            let model = try model(named: Self.strokeModel, for: .strokes)
+            guard !model.readsImages else { throw RecognitionError("\(folder.path)/\(Self.strokeModel).json is not a stroke model (it reads images)") }
+            return model
+        }
+    }
+
+    /// The ensemble of `ensemble.json`.
+    public var ensemble: EnsembleRecognizer {
+        get throws {
+            try lock.withLock {
+                if let loadedEnsemble { return loadedEnsemble }
+                let url = folder.appendingPathComponent(RecognizerKind.ensemble.fileName)
+                guard FileManager.default.fileExists(atPath: url.path) else { throw missing(.ensemble) }
+                let file: EnsembleFile
+                do {
+                    file = try JSONDecoder().decode(EnsembleFile.self, from: Data(contentsOf: url))
+                } catch {
+                    throw RecognitionError("\(url.path): not a valid ensemble file (\(error))")
+                }
+                guard Set(file.members).count == file.members.count, file.members.allSatisfy({ RecognizerKind(rawValue: $0) != nil }) else {
+                    throw RecognitionError("\(url.path): members must be distinct model names of this folder")
+                }
+                let members = try file.members.map { name in
+                    guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).json").path) else {
+                        throw RecognitionError("\(url.path): unknown member \(name) (no \(name).json beside it)")
+                    }
+                    return try model(named: name)
+                }
+                let ensemble = try EnsembleRecognizer(members: members, weights: file.weights)
+                loadedEnsemble = ensemble
+                return ensemble
+            }
+        }
+    }
+
+    /// The model `<name>.json` (+ `<name>.safetensors`) of the folder, loaded on first use.
+    /// - Throws: ``RecognitionError`` when `name` is not a plain name or the folder has no such
+    ///   model; `ModelError` when its files are broken.
+    public func model(named name: String) throws -> ModelRecognizer {
+        guard let kind = RecognizerKind(rawValue: name) else {
+            throw RecognitionError("\(name) is not a model name (a plain file name without / or a leading .)")
+        }
+        return try model(named: name, for: kind)
+    }
+
+    private func model(named name: String, for kind: RecognizerKind) throws -> ModelRecognizer {
+        try lock.withLock {
+            if let model = models[name] { return model }
+            let url = folder.appendingPathComponent("\(name).json")
+            guard FileManager.default.fileExists(atPath: url.path) else { throw missing(kind) }
+            let model = try ModelRecognizer(contentsOf: url)
+            models[name] = model
+            return model
+        }
+    }
+
+    /// The error for a kind whose file is not in the folder.
+    private func missing(_ kind: RecognizerKind) -> RecognitionError {
+        let what = RecognizerKind.roles.contains(kind) ? "the \(kind) model" : "a model named \(kind)"
+        return RecognitionError("no \(kind.fileName) in \(folder.path) (needed for \(what))")
+    }
+
+    /// The recogniser of the given kind, loading what it needs.
+    /// - Throws: ``RecognitionError`` naming the missing file when the folder lacks it.
+    public func recognizer(_ kind: RecognizerKind) throws -> SketchRecognizer {
+        let answerer: SketchRecognizer.Answerer = switch kind {
+        case .raster: .model(try raster)
+        case .strokes: .model(try strokes)
+        case .ensemble: .ensemble(try ensemble)
+        default: .model(try model(named: kind.rawValue, for: kind))
+        }
+        return SketchRecognizer(kind: kind, answerer: answerer, models: self)
     }
 }
 
 /// Guesses what a sketch shows, with one recogniser of a ``RecognizerSet``.
 public struct SketchRecognizer: Sendable {
+    /// What answers: one model, or an ensemble.
+    enum Answerer: Sendable {
+        case model(ModelRecognizer)
+        case ensemble(EnsembleRecognizer)
+    }
+
     public let kind: RecognizerKind
+    let answerer: Answerer
     let models: RecognizerSet
 
-    public var labels: [String] { models.raster.labels }
+    /// The labels of the answers, in order (a model may know only some of the official classes).
+    public var labels: [String] { members[0].labels }
+
+    /// The models that answer: the one model, or the ensemble's members.
+    public var members: [ModelRecognizer] {
+        switch answerer {
+        case let .model(model): [model]
+        case let .ensemble(ensemble): ensemble.members
+        }
+    }
 
     /// Log-probabilities of every label.
     /// - Throws: for an empty sketch or unusable coordinates (``SketchwiseCore/SketchError``).
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
-        switch kind {
-        case .raster: try models.raster.logProbabilities(sketch)
-        case .strokes: try models.strokes.logProbabilities(sketch)
-        case .ensemble: try models.ensemble.logProbabilities(sketch)
+        switch answerer {
+        case let .model(model): try model.logProbabilities(sketch)
+        case let .ensemble(ensemble): try ensemble.logProbabilities(sketch)
         }
     }
 
-    /// Log-probabilities for a bitmap: the raster model's, or the ensemble's members that read
-    /// images; the stroke model cannot read them.
+    /// Log-probabilities for a bitmap: a raster model's, or the ensemble's members that read
+    /// images; stroke models cannot read them.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        switch kind {
-        case .raster: try models.raster.logProbabilities(image)
-        case .strokes: throw RecognitionError("bitmaps can only go to models that read images (raster, ensemble)")
-        case .ensemble: try models.ensemble.logProbabilities(image)
+        switch answerer {
+        case let .model(model): try model.logProbabilities(image)
+        case let .ensemble(ensemble): try ensemble.logProbabilities(image)
         }
     }
 
@@ -99,19 +236,19 @@ public struct SketchRecognizer: Sendable {
         try logProbabilities(sketch).top(top)
     }
 
-    /// The `top` most probable labels and the embedding of a sketch, simplifying it once and
-    /// running the raster CNN only once for both (the ensemble reuses its raster member's run).
+    /// The `top` most probable labels and the embedding of a sketch (always the raster CNN's),
+    /// simplifying it once and running the raster CNN only once for both when it also answers.
     public func analyze(_ sketch: StrokeSketch, top: Int = 5) throws -> SketchAnalysis {
         let sketch = try GoogleSimplifier().simplifiedIfNeeded(sketch)
-        let raster = try models.raster.describe(sketch)
-        guard let embedding = raster.embedding else { throw RecognitionError("model \(models.raster.name) has no embedding output") }
-        let answer: LogProbabilities = switch kind {
-        case .raster: raster.logProbabilities
-        case .strokes: try models.strokes.logProbabilities(sketch)
-        case .ensemble:
-            models.ensemble.combine(try models.ensemble.members.map { member in
-                member === models.raster ? raster.logProbabilities : try member.logProbabilities(sketch)
-            })
+        let embedder = try models.raster
+        let raster = try embedder.describe(sketch)
+        guard let embedding = raster.embedding else { throw RecognitionError("model \(embedder.name) has no embedding output") }
+        func answer(_ model: ModelRecognizer) throws -> LogProbabilities {
+            model === embedder ? raster.logProbabilities : try model.logProbabilities(sketch)
+        }
+        let answer: LogProbabilities = switch answerer {
+        case let .model(model): try answer(model)
+        case let .ensemble(ensemble): ensemble.combine(try ensemble.members.map(answer))
         }
         return SketchAnalysis(guesses: answer.top(top), embedding: embedding)
     }

@@ -25,7 +25,7 @@ struct APIRoutes: Sendable {
         api.get("library/:id/image") { _, context in try picture(context, thumbnail: false) }
         api.get("library/:id/thumbnail") { _, context in try picture(context, thumbnail: true) }
         api.get("health") { _, _ in
-            try json(HealthBody(status: "ok", models: RecognizerKind.allCases.map(\.rawValue), library: .init(items: libraryItems)))
+            try json(HealthBody(status: "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue), library: .init(items: libraryItems)))
         }
         api.get("openapi.yaml") { _, _ in
             guard let data = FileManager.default.contents(atPath: openAPI.path) else {
@@ -51,17 +51,10 @@ struct APIRoutes: Sendable {
         let object = try await body(request)
         let sketch = try input.sketch(object)
         let top = try input.integer(object, "top", default: 5, in: 1...20)
-        let kind: RecognizerKind
-        switch object["model"] {
-        case nil, .null?: kind = .ensemble
-        case let .string(name)?:
-            guard let named = RecognizerKind(rawValue: name) else { throw APIError(.badRequest, "\"model\" must be raster, strokes or ensemble") }
-            kind = named
-        default: throw APIError(.badRequest, "\"model\" must be raster, strokes or ensemble")
-        }
+        let recognizer = try recognizer(object)
+        let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
         do {
-            let recognizer = recognizers.recognizer(kind)
             let guesses = try await withTimeout(limits.requestTimeout) { try recognizer.classify(sketch, top: top) }
             return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
         } catch let error as SketchError {
@@ -74,8 +67,9 @@ struct APIRoutes: Sendable {
         let sketch = try input.sketch(object)
         let labels = try input.integer(object, "labels", default: 4, in: 1...10)
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
+        let recognizer = try recognizer(object)
         do {
-            let service = service
+            let service = recognizer.kind == service.recognizer.kind ? service : SuggestionService(recognizer: recognizer, providers: service.providers)
             let result = try await withTimeout(limits.requestTimeout) { try await service.suggest(sketch, labels: labels, perLabel: perLabel) }
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
@@ -84,6 +78,25 @@ struct APIRoutes: Sendable {
         } catch let error as SketchError {
             throw APIError(.badRequest, error.description)
         }
+    }
+
+    /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of
+    /// the models folder), or the server's default. Models are loaded once, on first use.
+    /// - Throws: a bad request for a name that is not plain or not in the folder (the message
+    ///   names no path); an internal error for a model whose files are broken (logged).
+    private func recognizer(_ object: [String: JSONValue]) throws -> SketchRecognizer {
+        let problem = "\"model\" must be raster, strokes, ensemble or the name of a model of the server"
+        let kind: RecognizerKind
+        switch object["model"] {
+        case nil, .null?: return service.recognizer
+        case let .string(name)?:
+            guard let named = RecognizerKind(rawValue: name), recognizers.has(named) else {
+                throw APIError(.badRequest, "\(problem); it has no model \(JSONValue.string(String(name.prefix(100))).jsonText)")
+            }
+            kind = named
+        default: throw APIError(.badRequest, problem)
+        }
+        return try recognizers.recognizer(kind)
     }
 
     private func picture(_ context: some RequestContext, thumbnail: Bool) throws -> Response {

@@ -18,6 +18,8 @@ public struct SketchwiseServer: Sendable {
         /// The web app (`index.html`, modules, `openapi.yaml`).
         public var webFolder: URL
         public var recognizers: RecognizerSet
+        /// The model of requests that name none, and of `/api/live` (checked to load at start).
+        public var defaultModel: RecognizerKind = .ensemble
         public var limits = ServerLimits()
         public var librarySources = Set(LibrarySource.allCases)
         public var libraryLocations = LibraryLocations()
@@ -52,7 +54,7 @@ public struct SketchwiseServer: Sendable {
         builder.threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         logger.info("checking the library index", metadata: ["db": "\(path)"])
         var lastLogged = -1
-        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: configuration.recognizers.raster)) { progress in
+        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: try configuration.recognizers.raster)) { progress in
             let percent = progress.total == 0 ? 100 : 100 * progress.done / progress.total
             if percent / 10 != lastLogged / 10 || progress.done == progress.total {
                 lastLogged = percent
@@ -76,9 +78,9 @@ public struct SketchwiseServer: Sendable {
         var providers: [any SuggestionProvider] = [library]
         if let web = WebImageSearchConfiguration.fromEnvironment() {
             logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
-            providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: recognizers.raster)))
+            providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
         }
-        let service = SuggestionService(recognizer: recognizers.recognizer(.ensemble), providers: providers)
+        let service = SuggestionService(recognizer: try recognizers.recognizer(configuration.defaultModel), providers: providers)
         let items = try database.itemCounts().values.reduce(0, +)
         let limits = configuration.limits
 

@@ -4,6 +4,7 @@ import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseEvaluation
 import SketchwiseFormats
+import SketchwiseRecognition
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,12 +12,15 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks (build with -c release): preprocessing throughput and recogniser latency.",
         discussion: """
         Times Google simplification and 28×28 rendering of real drawings held in memory (one core, \
-        medians over rounds), then, when models are found, each recogniser's single-sketch latency \
+        medians over rounds), then, when models are found, each recogniser's (or --model's) single-sketch latency \
         (p50/p99 at 1 thread, with and without preprocessing) and its throughput on 2 threads.
         """
     )
 
     @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: raster, strokes and ensemble in turn)."))
+    var model: RecognizerKind?
 
     @Flag(help: "Only the preprocessing benchmark.")
     var preprocessingOnly = false
@@ -50,7 +54,7 @@ struct BenchCommand: AsyncParsableCommand {
                     sketches.append(record.drawing)
                 }
             }
-            models = try ModelBenchmark.run(recognizers: try modelOptions.load(), sketches: sketches)
+            models = try ModelBenchmark.run(recognizers: try modelOptions.load(), kinds: model.map { [$0] } ?? RecognizerKind.roles, sketches: sketches)
         }
         if json {
             struct Report: Encodable { var preprocessing: PreprocessBenchmark; var models: ModelBenchmark? }
@@ -63,7 +67,7 @@ struct BenchCommand: AsyncParsableCommand {
             if let models {
                 print("recognisers, \(models.sketches) sketches; latency in ms at 1 thread (p50 / p99):")
                 for f in models.figures {
-                    print("  \(f.model.padding(toLength: 9, withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads")
+                    print("  \(f.model.padding(toLength: max(9, f.model.count), withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads")
                 }
             }
         }

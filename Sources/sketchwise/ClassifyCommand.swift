@@ -7,13 +7,13 @@ struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Guess what each drawing shows.",
-        discussion: "Drawings go to the chosen model (default: the ensemble; for bitmaps, its members that read images). The stroke model cannot read bitmaps."
+        discussion: "Drawings go to the chosen model (default: the ensemble; for bitmaps, its members that read images). Stroke models cannot read bitmaps."
     )
 
     @OptionGroup var input: InputOptions
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "raster, strokes or ensemble (default: ensemble).")
+    @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: ensemble)."))
     var model: RecognizerKind?
 
     @Option(help: "How many guesses per drawing.")
@@ -27,7 +27,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let recognizers = try modelOptions.load()
+        let recognizer = try modelOptions.load().recognizer(model ?? .ensemble)
         let policy = input.policy
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -37,7 +37,6 @@ struct ClassifyCommand: AsyncParsableCommand {
         }) { drawing in
             let guesses: [Guess]
             do {
-                let recognizer = recognizers.recognizer(model ?? .ensemble)
                 switch drawing.content {
                 case let .bitmap(image): guesses = try recognizer.logProbabilities(image).top(top)
                 case let .strokes(record): guesses = try recognizer.classify(record.drawing, top: top)

@@ -14,7 +14,9 @@ struct EvalCommand: AsyncParsableCommand {
         file name. Raw strokes are Google-simplified first. Bitmaps go to the models that read images \
         (the ensemble's image-reading members by default; the stroke model cannot read them). \
         Use --subset validation on the shared Quick, Draw! data to score only drawings the models \
-        never trained on (the training split rule, by key_id or array index).
+        never trained on (the training split rule, by key_id or array index). A model that knows only \
+        some classes is scored on the drawings of those classes (the others are counted, not scored). \
+        --models DIR --model NAME needs only NAME.json and NAME.safetensors in DIR.
         """
     )
 
@@ -23,13 +25,13 @@ struct EvalCommand: AsyncParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "raster, strokes or ensemble (default: ensemble).")
+    @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: ensemble)."))
     var model: RecognizerKind?
 
     @Option(help: "all, validation or training.")
     var subset: ValidationSplit.Subset = .all
 
-    @Flag(help: "Print one JSON object: model, n, top1, top3, top5, per_class.")
+    @Flag(help: "Print one JSON object: model, n, drawings, classes, unknown_class, top1, top3, top5, per_class.")
     var json = false
 
     @Option(help: "Write a confusion-matrix PNG here.")
@@ -48,6 +50,7 @@ struct EvalCommand: AsyncParsableCommand {
             source: try DrawingSource(path: data), recognizers: recognizers, kind: model, subset: subset,
             policy: policy, threads: threads) { StandardError.progress("read \($0) drawings") }
         StandardError.progress("")
+        if json, report.unknownClass > 0 { StandardError.print(report.coverage) }
         if let confusion {
             let title = "\(report.model) on \(data) (\(report.subset.rawValue)): n=\(report.n), top-1 \(String(format: "%.1f%%", 100 * report.top1))"
             try counts.picture(title: title).writePNG(to: confusion)
@@ -58,8 +61,9 @@ struct EvalCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print("\(report.model), \(report.subset.rawValue) subset: n = \(report.n)")
+            if report.unknownClass > 0 { print(report.coverage) }
             print(String(format: "top-1 %.2f%%   top-3 %.2f%%   top-5 %.2f%%", 100 * report.top1, 100 * report.top3, 100 * report.top5))
-            if report.skipped > 0 { print("skipped \(report.skipped) drawings (unknown class or bad)") }
+            if report.skipped > report.unknownClass { print("skipped \(report.skipped - report.unknownClass) bad drawings") }
         }
     }
 }

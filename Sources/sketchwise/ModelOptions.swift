@@ -5,7 +5,10 @@ extension RecognizerKind: ExpressibleByArgument {}
 
 /// Which models to load.
 struct ModelOptions: ParsableArguments {
-    @Option(help: "Folder with raster-cnn, stroke-rnn and ensemble.json (default: $SKETCHWISE_MODELS, ./Models, or the package's Models).")
+    /// The help of every command's `--model`.
+    static let modelHelp = "raster, strokes, ensemble, or the name of a model in the models folder (NAME.json + NAME.safetensors)"
+
+    @Option(help: "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, ./Models, or the package's Models).")
     var models: String?
 
     func load() throws -> RecognizerSet {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SketchwiseLibrary
+import SketchwiseRecognition
 import SketchwiseServer
 
 struct ServeCommand: AsyncParsableCommand {
@@ -33,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
+    @Option(help: ArgumentHelp("The model of requests that name none (and of /api/live): \(ModelOptions.modelHelp)."))
+    var model: RecognizerKind = .ensemble
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
@@ -53,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)
         configuration.librarySources = sources
+        configuration.defaultModel = model
         try await SketchwiseServer(configuration: configuration, logger: logger).run()
     }
 }

@@ -28,7 +28,7 @@ struct SuggestCommand: AsyncParsableCommand {
     @Option(help: "The index database (sketchwise index build).")
     var db = LibraryDatabase.defaultPath
 
-    @Option(help: "raster, strokes or ensemble.")
+    @Option(help: ArgumentHelp("\(ModelOptions.modelHelp); the pictures are always ranked by raster-cnn's embedding."))
     var model: RecognizerKind = .ensemble
 
     @Option(help: "How many of the most probable guesses get pictures.")
@@ -66,9 +66,9 @@ struct SuggestCommand: AsyncParsableCommand {
             guard let configuration = WebImageSearchConfiguration.fromEnvironment() else {
                 throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT")
             }
-            providers.append(WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: recognizers.raster)))
+            providers.append(WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
         }
-        let service = SuggestionService(recognizer: recognizers.recognizer(model), providers: providers)
+        let service = SuggestionService(recognizer: try recognizers.recognizer(model), providers: providers)
         let policy = input.policy
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -287,6 +287,28 @@ def test_suggest_real_drawing(server, known_drawing):
     check_suggestions(body["suggestions"], body["guesses"], labels=10, per_label=20)
 
 
+def test_suggest_with_a_named_model(server, known_drawing):
+    """`"model": "raster"` picks the guesses of the suggestions; the ranking embedding stays raster-cnn's."""
+    _, rec, _ = known_drawing
+    status, body, _, raw = server.post_json("/api/suggest", {"strokes": rec["drawing"], "model": "raster", "labels": 3, "perLabel": 2})
+    assert status == 200, raw
+    check_suggestions(body["suggestions"], body["guesses"], labels=3, per_label=2)
+    status, classified, _, raw = server.post_json("/api/classify", {"strokes": rec["drawing"], "model": "raster", "top": 5})
+    assert status == 200, raw
+    assert [g["label"] for g in body["guesses"]] == [g["label"] for g in classified["guesses"]]
+
+
+@pytest.mark.parametrize("path", ["/api/classify", "/api/suggest"])
+@pytest.mark.parametrize("model", ["no-such-model", "../Models/raster-cnn", ".hidden", "", 7],
+                         ids=["unknown", "path", "hidden", "empty", "number"])
+def test_unknown_model_is_400(server, path, model):
+    status, body, _, raw = server.post_json(path, {"strokes": [[[0, 10], [0, 10]]], "model": model})
+    assert_error(status, body, raw, 400)
+    message = body["error"]["message"]
+    assert "Models" not in message.replace("../Models/raster-cnn", "") and ".json" not in message, \
+        f"the message must name no file or folder of the server: {message!r}"
+
+
 @pytest.mark.parametrize("extra", [{"labels": 0}, {"labels": 11}, {"perLabel": 0}, {"perLabel": 21}, {"labels": 2.5}],
                          ids=["labels0", "labels11", "perLabel0", "perLabel21", "labels-float"])
 def test_suggest_bad_request(server, extra):

@@ -115,4 +115,20 @@ struct CLI {
             #expect(FileManager.default.fileExists(atPath: folder.path("demo/\(file)")))
         }
     }
+
+    /// `eval --models DIR --model NAME` with DIR holding only NAME's two files, NAME knowing 2 classes.
+    @Test func evalByNameInAFolderOfOneModelScoresItsClassesOnly() async throws {
+        try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog"], in: folder.url)
+        try [#"{"word":"cat","drawing":[[[0,40],[0,60]]]}"#, #"{"word":"airplane","drawing":[[[0,40],[0,60]]]}"#]
+            .joined(separator: "\n").write(toFile: folder.path("d.ndjson"), atomically: true, encoding: .utf8)
+        let text = try await CLI.run(["eval", "--models", folder.path(""), "--model", "few", "--data", folder.path("d.ndjson")])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("scored 1 of 2 drawings: the model knows 2 classes") && text.stdout.contains("top-1 100.00%"))
+        let json = try await CLI.run(["eval", "--models", folder.path(""), "--model", "few", "--data", folder.path("d.ndjson"), "--json"])
+        #expect(json.stdout.contains(#""classes":2"#) && json.stdout.contains(#""drawings":2"#) && json.stdout.contains(#""unknown_class":1"#))
+        let unknown = try await CLI.run(["eval", "--models", folder.path(""), "--model", "doodlenet", "--data", folder.path("d.ndjson")])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no doodlenet.json in"))
+        let ensemble = try await CLI.run(["classify", "--models", folder.path(""), folder.path("d.ndjson")])
+        #expect(ensemble.status != 0 && ensemble.stderr.contains("no ensemble.json in"))
+    }
 }

@@ -60,6 +60,14 @@ import Testing
         #expect(try run("relu", (.vector(3), [-1, 0, 2])).values == [0, 0, 2])
     }
 
+    @Test func tanhLayer() throws {
+        let x: [Float] = [-1000, -20, -1, -0.5, 0, 1e-7, 0.5, 1, 3, 20, 1000]
+        let out = try run("tanh", (.sequence(length: 1, channels: x.count), x))
+        #expect(out.shape == .sequence(length: 1, channels: x.count))
+        #expect(maxDifference(out.values, x.map { Float(Foundation.tanh(Double($0))) }) <= 1e-6)
+        #expect(out.values.first == -1 && out.values.last == 1)
+    }
+
     @Test func pooling() throws {
         let image = (Shape.image(channels: 1, height: 3, width: 4), (1...12).map(Float.init))
         let params = JSONValue.object(["kernel": .integer(2)])

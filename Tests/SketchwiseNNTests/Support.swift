@@ -43,18 +43,7 @@ func randomFloats(_ count: Int, seed: UInt64) -> [Float] {
 
 /// A safetensors file: u64 header length, JSON header, F32 data (as the exporter writes it).
 func safetensorsData(_ tensors: [(name: String, shape: [Int], values: [Float])], header transform: (inout [String: Any]) -> Void = { _ in }) -> Data {
-    var header: [String: Any] = [:]
-    var body = Data()
-    for tensor in tensors {
-        header[tensor.name] = ["dtype": "F32", "shape": tensor.shape, "data_offsets": [body.count, body.count + 4 * tensor.values.count]]
-        tensor.values.withUnsafeBytes { body.append(contentsOf: $0) }
-    }
-    transform(&header)
-    var json = (try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) ?? Data()
-    json.append(contentsOf: [UInt8](repeating: 0x20, count: (8 - json.count % 8) % 8))
-    var data = Data()
-    withUnsafeBytes(of: UInt64(json.count).littleEndian) { data.append(contentsOf: $0) }
-    return data + json + body
+    TestModels.safetensors(tensors, header: transform)
 }
 
 /// A small valid model written to a temporary folder: dense 4→3 → relu → dense 3→2 (logits),

@@ -55,7 +55,7 @@ func sketch(strokes n: Int) -> StrokeSketch {
 
 @Suite struct PipelineTests {
     func service(_ provider: DelayedProvider) -> SuggestionService {
-        SuggestionService(recognizer: Models.set.recognizer(.raster), providers: [provider])
+        SuggestionService(recognizer: try! Models.set.recognizer(.raster), providers: [provider])
     }
 
     @Test func aNewerSketchCancelsTheOlderQueryAndOnlyTheNewerAnswerArrives() async throws {
@@ -128,7 +128,7 @@ func sketch(strokes n: Int) -> StrokeSketch {
             func suggestions(for request: SuggestionRequest) async throws -> [Suggestion] { throw FetchError("down") }
         }
         let service = SuggestionService(
-            recognizer: Models.set.recognizer(.raster), providers: [Broken(), DelayedProvider { _ in .milliseconds(1) }]
+            recognizer: try Models.set.recognizer(.raster), providers: [Broken(), DelayedProvider { _ in .milliseconds(1) }]
         )
         let result = try await service.suggest(sketch(strokes: 3), labels: 3, perLabel: 1)
         #expect(result.suggestions.map(\.itemID) == ["item-3"])

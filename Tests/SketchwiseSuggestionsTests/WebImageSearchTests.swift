@@ -90,7 +90,7 @@ final class LockedURL: @unchecked Sendable {
         var configuration = WebImageSearchConfiguration(endpoint: base.appendingPathComponent(path), key: "test-key")
         configuration.timeout = 3
         configuration.maximumBytes = 1 << 20
-        return WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: Models.set.raster))
+        return WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: try Models.set.raster))
     }
 
     func request() throws -> SuggestionRequest {

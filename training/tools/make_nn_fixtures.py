@@ -11,7 +11,7 @@ and writes PyTorch's outputs for a few inputs to ``expected.safetensors``:
   softmax, concat, l2normalize.
 * ``seq`` (strokes, [T, 3], T <= 40): conv1d + batchnorm + relu (twice), a
   2-layer bidirectional LSTM, a unidirectional LSTM, sumtime / meantime /
-  maxtime, concat, dense, l2normalize. Trained-style padded batches with the
+  maxtime, concat, dense, tanh, l2normalize. Trained-style padded batches with the
   masking the format requires (zeroed conv/bn/relu outputs beyond each length,
   packed LSTM input, masked time reductions); the script checks that this
   gives the same outputs as running each sequence unpadded, which is what the
@@ -188,7 +188,7 @@ class Seq(nn.Module):
         mean = total / lengths[:, None].float()
         largest = seq.masked_fill(m == 0, float("-inf")).amax(dim=1)
         largest_u = uni.masked_fill(m == 0, float("-inf")).amax(dim=1)
-        h = F.relu(self.fc1(torch.cat([total, mean, largest, largest_u], dim=1)))
+        h = torch.tanh(self.fc1(torch.cat([total, mean, largest, largest_u], dim=1)))
         return self.fc2(h), F.normalize(h, dim=1)
 
     def spec_layers(self):
@@ -200,9 +200,9 @@ class Seq(nn.Module):
             simple("max", "maxtime", inputs=["lstm2"]),
             lstm("lstm_u", self.lstm_u, 0, inputs=["relu2"]), simple("max_u", "maxtime"),
             simple("cat", "concat", inputs=["sum", "mean", "max", "max_u"]),
-            dense("fc1", self.fc1), simple("relu_fc1", "relu"),
+            dense("fc1", self.fc1), simple("tanh_fc1", "tanh"),
             simple("embedding", "l2normalize"),
-            dense("fc2", self.fc2, inputs=["relu_fc1"]),
+            dense("fc2", self.fc2, inputs=["tanh_fc1"]),
         ]
 
 
