@@ -76,25 +76,32 @@ public struct SuggestionRanker: Sendable {
         return Suggestion.merged(best.flatMap { suggestions(for: $0, embedding: embedding) })
     }
 
-    /// The best `perGuess` candidates of one guess, most similar first.
+    /// The best `perGuess` candidates of one guess, most similar first. Candidates are scored by
+    /// index and only the chosen ones are copied (a class may have hundreds).
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
-        let scored = finder.candidates(for: guess.label).compactMap { candidate -> (Candidate, Double)? in
-            guard let similarity = Self.cosine(candidate.picture.embedding, embedding) else { return nil }
-            return (candidate, similarity)
-        }.sorted { ($0.1, $1.0.picture.id) > ($1.1, $0.0.picture.id) }
-        var chosen: [(Candidate, Double)] = []
-        for (candidate, similarity) in scored where chosen.count < perGuess {
-            let duplicate = chosen.contains { other in
-                (Self.cosine(other.0.picture.embedding, candidate.picture.embedding) ?? 0) > duplicateSimilarity
-            }
-            if !duplicate { chosen.append((candidate, similarity)) }
+        let candidates = finder.candidates(for: guess.label)
+        var scored: [(index: Int, similarity: Double)] = []
+        scored.reserveCapacity(candidates.count)
+        for index in candidates.indices {
+            if let similarity = Self.cosine(candidates[index].picture.embedding, embedding) { scored.append((index, similarity)) }
         }
-        return chosen.map { candidate, similarity in
+        scored.sort { a, b in
+            a.similarity != b.similarity ? a.similarity > b.similarity : candidates[a.index].picture.id < candidates[b.index].picture.id
+        }
+        var chosen: [(index: Int, similarity: Double)] = []
+        for entry in scored where chosen.count < perGuess {
+            let duplicate = chosen.contains { other in
+                (Self.cosine(candidates[other.index].picture.embedding, candidates[entry.index].picture.embedding) ?? 0) > duplicateSimilarity
+            }
+            if !duplicate { chosen.append(entry) }
+        }
+        return chosen.map { index, similarity in
+            let picture = candidates[index].picture
             let similarity = max(0, similarity)
             return Suggestion(
                 label: guess.label, score: guess.probability * similarity, probability: guess.probability, similarity: similarity,
-                source: candidate.picture.source.rawValue, itemID: candidate.picture.id, title: candidate.picture.title,
-                aspect: candidate.picture.aspect, reason: candidate.reason
+                source: picture.source.rawValue, itemID: picture.id, title: picture.title, aspect: picture.aspect,
+                reason: candidates[index].reason
             )
         }
     }
@@ -102,12 +109,17 @@ public struct SuggestionRanker: Sendable {
     /// The cosine of two vectors; nil when their lengths differ or either is zero or not finite.
     public static func cosine(_ a: [Float], _ b: [Float]) -> Double? {
         guard a.count == b.count, !a.isEmpty else { return nil }
-        var (dot, aa, bb) = (0.0, 0.0, 0.0)
-        for i in a.indices {
-            let (x, y) = (Double(a[i]), Double(b[i]))
-            dot += x * y
-            aa += x * x
-            bb += y * y
+        let (dot, aa, bb) = a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                var (dot, aa, bb) = (0.0, 0.0, 0.0)
+                for i in 0..<a.count {
+                    let (x, y) = (Double(a[i]), Double(b[i]))
+                    dot += x * y
+                    aa += x * x
+                    bb += y * y
+                }
+                return (dot, aa, bb)
+            }
         }
         let cosine = dot / (aa * bb).squareRoot()
         return cosine.isFinite ? cosine : nil

@@ -51,8 +51,17 @@ public struct LogProbabilities: Sendable, Equatable {
 
     /// The `count` most probable labels, most probable first.
     public func top(_ count: Int) -> [Guess] {
-        let order = values.indices.sorted { values[$0] > values[$1] }
-        return order.prefix(max(0, count)).map { Guess(label: labels[$0], probability: Double(values[$0].exp())) }
+        // A running top-k (k is small) instead of sorting every label: ties keep label order.
+        guard count > 0 else { return [] }
+        var best: [Int] = []
+        best.reserveCapacity(count + 1)
+        for index in values.indices where best.count < count || values[index] > values[best[best.count - 1]] {
+            var position = best.count
+            while position > 0, values[index] > values[best[position - 1]] { position -= 1 }
+            best.insert(index, at: position)
+            if best.count > count { best.removeLast() }
+        }
+        return best.map { Guess(label: labels[$0], probability: Double(values[$0].exp())) }
     }
 }
 

@@ -47,6 +47,15 @@ import Testing
         }
     }
 
+    @Test(arguments: ["", "plain", "say \"hi\"", "back\\slash", "line\nfeed\r\ttab", "bell\u{07}\u{1F}end",
+                      "🌀 spiral — ünïcode", "\"", "\u{00}"])
+    func writtenStringsParseBackUnchanged(text: String) throws {
+        let written = JSONValue.object(["title": .string(text)]).jsonText
+        #expect(try parse(written) == .object(["title": .string(text)]))
+        #expect(!written.utf8.contains(where: { $0 < 0x20 }), "control characters are escaped: \(written)")
+        #expect(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: String] == ["title": text])
+    }
+
     @Test func refusesDeepNestingInsteadOfOverflowingTheStack() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParseError.self) { try parse(deep) }

@@ -265,3 +265,17 @@ extension Double {
         #expect(throws: RecognitionError.self) { _ = try models.ensemble.logProbabilities(other) }
     }
 }
+
+@Suite struct TopGuessesTests {
+    @Test(arguments: [0, 1, 3, 5, 20, 345, 400])
+    func topAgreesWithSortingEveryLabel(count: Int) {
+        var state: UInt64 = 12345
+        let values = (0..<345).map { _ -> Float in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return -Float(state >> 40) / Float(1 << 20)
+        }
+        let answer = LogProbabilities(labels: (0..<345).map { "class \($0)" }, values: values)
+        let sorted = values.indices.sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }
+        #expect(answer.top(count).map(\.label) == sorted.prefix(count).map { "class \($0)" })
+    }
+}
