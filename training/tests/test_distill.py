@@ -82,3 +82,23 @@ def test_distillation_loss():
     far = distill.distillation_loss(torch.tensor([[-1.0, 0.5, 2.0]]), teacher, 2.0)
     near = distill.distillation_loss(torch.tensor([[1.5, 0.5, -0.5]]), teacher, 2.0)
     assert float(far) > float(near) > 0
+
+
+def test_teacher_weights_from_the_name_list_and_labels_must_agree(tmp_path):
+    _export_members(tmp_path)
+    teacher = distill.Teacher(tmp_path, "ink:3,rnn:1")
+    assert [round(w, 6) for _, _, w in teacher.members] == [0.75, 0.25]
+    assert teacher.labels == LABELS
+    spec = json.loads((tmp_path / "rnn.json").read_text())
+    spec["labels"] = list(reversed(LABELS))
+    (tmp_path / "rnn.json").write_text(json.dumps(spec))
+    with pytest.raises(ValueError, match="same labels"):
+        distill.Teacher(tmp_path, "ink,rnn")
+
+
+def test_per_drawing_distillation_loss_averages_to_the_batch_loss():
+    student = torch.tensor([[1.0, 0.0, -1.0], [0.0, 2.0, 0.5]])
+    teacher = torch.log_softmax(torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]]), 1)
+    each = distill.distillation_loss(student, teacher, 3.0, reduction="none")
+    assert each.shape == (2,)
+    assert float(each.mean()) == pytest.approx(float(distill.distillation_loss(student, teacher, 3.0)), rel=1e-6)

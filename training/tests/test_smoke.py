@@ -23,3 +23,21 @@ def test_smoke_run(tmp_path):
     assert ens["members"] == ["raster-cnn", "stroke-rnn"] and abs(sum(ens["weights"]) - 1) < 1e-6
     assert "epoch 1/1" in r.stdout
     print(f"smoke run: {time.time() - t0:.0f}s")
+
+
+@needs_data
+def test_raster_smoke_run_distils_from_an_exported_teacher(tmp_path):
+    """A raster student learns from a teacher (here a smoke-trained raster-cnn), with its own
+    weight on bitmaps, starting from an exported model's weights."""
+    teacher = tmp_path / "teacher"
+    r = subprocess.run([sys.executable, str(TRAINING / "train.py"), "raster", "--smoke", "--out", str(teacher)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    out = tmp_path / "student"
+    r = subprocess.run([sys.executable, str(TRAINING / "train.py"), "raster", "--smoke", "--out", str(out),
+                        "--teacher", "raster-cnn", "--teacher-dir", str(teacher), "--distill-alpha-bitmaps", "0.1",
+                        "--warm-start", str(teacher / "raster-cnn.json")], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "distilling from raster-cnn 1.00 (alpha 0.5, on bitmaps 0.1, T 2.0)" in r.stdout
+    spec = json.loads((out / "raster-cnn.json").read_text())
+    assert spec["training"]["distilledFrom"]["alphaBitmaps"] == 0.1
