@@ -52,7 +52,11 @@ import Testing
         try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog"], in: folder.url)
         try #"{"members": ["doodle"], "weights": [1]}"#.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
         let set = try RecognizerSet.load(from: folder.url)
-        #expect(try set.recognizer(.ensemble).classify(sketch, top: 3) == (try set.recognizer(RecognizerKind.named("doodle")!).classify(sketch, top: 3)))
+        // One member with weight 1: the same guesses (the ensemble renormalises, so the last bits may differ).
+        let combined = try set.recognizer(.ensemble).classify(sketch, top: 3)
+        let alone = try set.recognizer(RecognizerKind.named("doodle")!).classify(sketch, top: 3)
+        #expect(combined.map(\.label) == alone.map(\.label))
+        #expect(zip(combined, alone).allSatisfy { abs($0.probability - $1.probability) < 1e-5 })
 
         try #"{"members": ["doodle", "few"], "weights": [0.5, 0.5]}"#.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
         let error = try #require(throws: RecognitionError.self) { try RecognizerSet.load(from: folder.url).recognizer(.ensemble) }
