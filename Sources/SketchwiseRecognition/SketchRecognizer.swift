@@ -34,12 +34,15 @@ public struct RecognizerKind: RawRepresentable, Hashable, Sendable, Codable, Cus
 
     /// The file of the models folder this kind needs: `raster-cnn.json`, `stroke-rnn.json`,
     /// `ensemble.json`, or `<name>.json`.
-    public var fileName: String {
+    public var fileName: String { modelName.map { "\($0).json" } ?? "ensemble.json" }
+
+    /// The model this kind runs (`raster-cnn`, `stroke-rnn` or the name itself); nil for the ensemble.
+    var modelName: String? {
         switch self {
-        case .raster: "\(RecognizerSet.rasterModel).json"
-        case .strokes: "\(RecognizerSet.strokeModel).json"
-        case .ensemble: "ensemble.json"
-        default: "\(rawValue).json"
+        case .raster: RecognizerSet.rasterModel
+        case .strokes: RecognizerSet.strokeModel
+        case .ensemble: nil
+        default: rawValue
         }
     }
 
@@ -98,9 +101,11 @@ public final class RecognizerSet: @unchecked Sendable {
     }
 
     /// Whether the folder holds the file `kind` needs (``RecognizerKind/fileName``); it may
-    /// still fail to load.
+    /// still fail to load. A kind already loaded answers without asking the file system (this
+    /// is asked on every request that names a model).
     public func has(_ kind: RecognizerKind) -> Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.fileName).path)
+        let loaded = lock.withLock { kind.modelName.map { models[$0] != nil } ?? (loadedEnsemble != nil) }
+        return loaded || FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.fileName).path)
     }
 
     /// The raster CNN (`raster-cnn`), which also gives the embeddings of sketches and pictures.
