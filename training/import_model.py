@@ -43,7 +43,7 @@ from export import FORMAT, write_safetensors  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 
 
-class ImportError_(ValueError):
+class ConversionError(ValueError):
     """A model the converter cannot map, with the reason (naming the layer)."""
 
 
@@ -54,10 +54,10 @@ def read_tfjs(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     model_json = path / "model.json" if path.is_dir() else path
     doc = json.loads(model_json.read_text(encoding="utf-8"))
     if doc.get("format") not in (None, "layers-model"):
-        raise ImportError_(f"{model_json}: format {doc.get('format')!r} is not a TensorFlow.js layers model")
+        raise ConversionError(f"{model_json}: format {doc.get('format')!r} is not a TensorFlow.js layers model")
     topology = doc.get("modelTopology")
     if not isinstance(topology, dict) or "weightsManifest" not in doc:
-        raise ImportError_(f"{model_json}: no modelTopology / weightsManifest (not a TensorFlow.js layers model)")
+        raise ConversionError(f"{model_json}: no modelTopology / weightsManifest (not a TensorFlow.js layers model)")
     config = topology.get("model_config", topology)
     weights = {}
     for group in doc["weightsManifest"]:
@@ -65,16 +65,16 @@ def read_tfjs(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
         offset = 0
         for w in group["weights"]:
             if w.get("dtype", "float32") != "float32" or "quantization" in w:
-                raise ImportError_(f"{model_json}: weight {w['name']} is {w.get('dtype')}"
+                raise ConversionError(f"{model_json}: weight {w['name']} is {w.get('dtype')}"
                                    f"{' quantized' if 'quantization' in w else ''}; only float32 is imported")
             count = int(np.prod(w["shape"])) if w["shape"] else 1
             end = offset + 4 * count
             if end > len(blob):
-                raise ImportError_(f"{model_json}: shards of group {group['paths']} end before weight {w['name']}")
+                raise ConversionError(f"{model_json}: shards of group {group['paths']} end before weight {w['name']}")
             weights[w["name"]] = np.frombuffer(blob[offset:end], dtype="<f4").reshape(w["shape"]).copy()
             offset = end
         if offset != len(blob):
-            raise ImportError_(f"{model_json}: {len(blob) - offset} bytes of {group['paths']} belong to no weight")
+            raise ConversionError(f"{model_json}: {len(blob) - offset} bytes of {group['paths']} belong to no weight")
     return config, weights
 
 
@@ -83,11 +83,11 @@ def read_keras_h5(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     try:
         import h5py
     except ModuleNotFoundError as e:
-        raise ImportError_("reading .h5 needs h5py (pip install h5py)") from e
+        raise ConversionError("reading .h5 needs h5py (pip install h5py)") from e
     with h5py.File(path, "r") as f:
         raw = f.attrs.get("model_config")
         if raw is None:
-            raise ImportError_(f"{path}: no model_config attribute (not a Keras model file)")
+            raise ConversionError(f"{path}: no model_config attribute (not a Keras model file)")
         config = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
         group = f["model_weights"] if "model_weights" in f else f
         weights = {}
@@ -106,19 +106,19 @@ def read_source(src: Path) -> tuple[dict, dict[str, np.ndarray]]:
         return read_keras_h5(src)
     if src.is_dir() or src.suffix == ".json":
         return read_tfjs(src)
-    raise ImportError_(f"{src}: neither a TensorFlow.js model.json (or its folder) nor a Keras .h5 file")
+    raise ConversionError(f"{src}: neither a TensorFlow.js model.json (or its folder) nor a Keras .h5 file")
 
 
 def keras_layers(config: dict) -> list[dict]:
     if config.get("class_name") not in ("Sequential", "Model", "Functional"):
-        raise ImportError_(f"model class {config.get('class_name')!r}: only Sequential models (or a linear Model) are imported")
+        raise ConversionError(f"model class {config.get('class_name')!r}: only Sequential models (or a linear Model) are imported")
     layers = config["config"]["layers"] if isinstance(config["config"], dict) else config["config"]
     if config.get("class_name") != "Sequential":
         for prev, layer in zip(layers, layers[1:]):
             inbound = layer.get("inbound_nodes") or []
             names = [n[0] for node in inbound for n in node] if inbound and isinstance(inbound[0], list) else []
             if names and names != [prev["config"]["name"]]:
-                raise ImportError_(f"layer {layer['config']['name']}: branching models are not imported")
+                raise ConversionError(f"layer {layer['config']['name']}: branching models are not imported")
     return layers
 
 
@@ -140,7 +140,7 @@ class Converter:
         for name in (f"{layer}/{key}", f"{layer}/{layer}/{key}"):
             if name in self.weights:
                 return self.weights[name]
-        raise ImportError_(f"layer {layer}: weight {key} not found in the weight files")
+        raise ConversionError(f"layer {layer}: weight {key} not found in the weight files")
 
     def activation(self, name: str, activation: str | None):
         if ACTIVATIONS.get(activation):
@@ -152,15 +152,15 @@ class Converter:
         if self.shape is None:
             shape = cfg.get("batch_input_shape") or cfg.get("batch_shape")
             if not shape or len(shape) != 4:
-                raise ImportError_(f"layer {name}: the first layer must declare a [batch, H, W, C] input shape")
+                raise ConversionError(f"layer {name}: the first layer must declare a [batch, H, W, C] input shape")
             self.shape = tuple(shape[1:])
         if cfg.get("data_format", "channels_last") != "channels_last":
-            raise ImportError_(f"layer {name}: data_format {cfg['data_format']} (only channels_last is imported)")
+            raise ConversionError(f"layer {name}: data_format {cfg['data_format']} (only channels_last is imported)")
         handler = getattr(self, f"_{kind}", None)
         if handler is None:
-            raise ImportError_(f"layer {name}: {kind} layers are not supported by the converter")
+            raise ConversionError(f"layer {name}: {kind} layers are not supported by the converter")
         if cfg.get("activation", "linear") not in ACTIVATIONS:
-            raise ImportError_(f"layer {name}: activation {cfg['activation']!r} is not supported (relu, tanh, softmax, linear)")
+            raise ConversionError(f"layer {name}: activation {cfg['activation']!r} is not supported (relu, tanh, softmax, linear)")
         handler(name, cfg)
 
     def _InputLayer(self, name, cfg):
@@ -178,18 +178,18 @@ class Converter:
         sh, sw = cfg.get("strides", [1, 1])
         dil = cfg.get("dilation_rate", [1, 1])
         if kh != kw or sh != sw or list(dil) != [1, 1] or cfg.get("groups", 1) != 1:
-            raise ImportError_(f"layer {name}: only square kernels and strides without dilation or groups are imported")
+            raise ConversionError(f"layer {name}: only square kernels and strides without dilation or groups are imported")
         if cfg["padding"] == "same":
             if kh % 2 == 0 or sh != 1:
-                raise ImportError_(f"layer {name}: 'same' padding with an even kernel or a stride is asymmetric; not imported")
+                raise ConversionError(f"layer {name}: 'same' padding with an even kernel or a stride is asymmetric; not imported")
             pad = kh // 2
         elif cfg["padding"] == "valid":
             pad = 0
         else:
-            raise ImportError_(f"layer {name}: padding {cfg['padding']!r} is not supported")
+            raise ConversionError(f"layer {name}: padding {cfg['padding']!r} is not supported")
         kernel = self.weight(name, "kernel")  # [kh, kw, in, out]
         if kernel.shape[:3] != (kh, kw, c):
-            raise ImportError_(f"layer {name}: kernel shape {kernel.shape} does not fit its input of {c} channels")
+            raise ConversionError(f"layer {name}: kernel shape {kernel.shape} does not fit its input of {c} channels")
         out = kernel.shape[3]
         bias = self.weight(name, "bias") if cfg.get("use_bias", True) else np.zeros(out, np.float32)
         self.tensors[f"{name}.weight"] = np.ascontiguousarray(kernel.transpose(3, 2, 0, 1))
@@ -205,7 +205,7 @@ class Converter:
         ph, pw = cfg["pool_size"]
         sh, sw = cfg.get("strides") or cfg["pool_size"]
         if ph != pw or sh != sw or cfg.get("padding", "valid") != "valid":
-            raise ImportError_(f"layer {name}: only square 'valid' pooling is imported")
+            raise ConversionError(f"layer {name}: only square 'valid' pooling is imported")
         self.layers.append({"name": name, "type": kind, "params": {"kernel": ph, "stride": sh}})
         self.shape = ((h - ph) // sh + 1, (w - pw) // sw + 1, c)
 
@@ -228,10 +228,10 @@ class Converter:
 
     def _Dense(self, name, cfg):
         if len(self.shape) != 1:
-            raise ImportError_(f"layer {name}: Dense on a {len(self.shape)}-d input (flatten first)")
+            raise ConversionError(f"layer {name}: Dense on a {len(self.shape)}-d input (flatten first)")
         kernel = self.weight(name, "kernel")  # [in, out]
         if kernel.shape[0] != self.shape[0]:
-            raise ImportError_(f"layer {name}: kernel {kernel.shape} does not fit {self.shape[0]} inputs")
+            raise ConversionError(f"layer {name}: kernel {kernel.shape} does not fit {self.shape[0]} inputs")
         if self.flattened_from is not None:  # rows in H·W·C order -> C·H·W (our flatten)
             h, w, c = self.flattened_from
             kernel = kernel.reshape(h, w, c, -1).transpose(2, 0, 1, 3).reshape(h * w * c, -1)
@@ -247,7 +247,7 @@ class Converter:
 
     def _image_shape(self, name):
         if self.shape is None or len(self.shape) != 3:
-            raise ImportError_(f"layer {name}: needs an image input [H, W, C], has {self.shape}")
+            raise ConversionError(f"layer {name}: needs an image input [H, W, C], has {self.shape}")
         return self.shape
 
 
@@ -270,7 +270,7 @@ def map_labels(labels: list[str], categories: list[str]) -> tuple[list[int], lis
     seen = {}
     for _, i, name in known:
         if name in seen:
-            raise ImportError_(f"labels {labels[seen[name]]!r} and {labels[i]!r} both map to {name!r}")
+            raise ConversionError(f"labels {labels[seen[name]]!r} and {labels[i]!r} both map to {name!r}")
         seen[name] = i
     rows = sorted(known) + unknown
     return [i for _, i, _ in rows], [n for _, _, n in rows], [n for _, _, n in unknown]
@@ -282,7 +282,7 @@ def import_model(src: Path, name: str, out: Path, labels_file: Path | None = Non
     """Convert ``src`` into ``out/name.safetensors`` + ``out/name.json``; returns both paths."""
     src = Path(src)
     if not name or "/" in name or name.startswith("."):
-        raise ImportError_(f"--name {name!r}: a plain file name is needed")
+        raise ConversionError(f"--name {name!r}: a plain file name is needed")
     config, weights = read_source(src)
     conv = Converter(weights)
     for layer in keras_layers(config):
@@ -290,23 +290,23 @@ def import_model(src: Path, name: str, out: Path, labels_file: Path | None = Non
     if conv.layers and conv.layers[-1]["type"] == "softmax":
         conv.layers.pop()  # the runtime applies the softmax to the logits
     if not conv.layers or conv.layers[-1]["type"] != "dense":
-        raise ImportError_("the model must end in a Dense layer (with or without softmax): its logits")
+        raise ConversionError("the model must end in a Dense layer (with or without softmax): its logits")
     h, w, c = _input_shape(config)
     if h != w or c != 1:
-        raise ImportError_(f"input {h}x{w}x{c}: only square one-channel images are imported")
+        raise ConversionError(f"input {h}x{w}x{c}: only square one-channel images are imported")
     logits = conv.layers[-1]
     classes = logits["params"]["outFeatures"]
-    labels_file = Path(labels_file) if labels_file else _beside(src, "class_names.txt")
+    labels_file = Path(labels_file) if labels_file else beside(src, "class_names.txt")
     labels = [line.strip() for line in labels_file.read_text(encoding="utf-8").splitlines() if line.strip()]
     if len(labels) != classes:
-        raise ImportError_(f"{labels_file}: {len(labels)} labels for {classes} outputs")
+        raise ConversionError(f"{labels_file}: {len(labels)} labels for {classes} outputs")
     cats = _official_classes(categories)
     order, names, unknown = map_labels(labels, cats)
     wkey, bkey = logits["weights"]["weight"], logits["weights"]["bias"]
     conv.tensors[wkey] = np.ascontiguousarray(conv.tensors[wkey][order])
     conv.tensors[bkey] = np.ascontiguousarray(conv.tensors[bkey][order])
     digest = hashlib.sha256()
-    for p in _source_files(src):
+    for p in source_files(src):
         digest.update(p.read_bytes())
     spec = {
         "format": FORMAT, "formatVersion": 1, "name": name, "version": version,
@@ -340,15 +340,17 @@ def _input_shape(config) -> tuple[int, int, int]:
     return tuple(shape[1:])
 
 
-def _beside(src: Path, filename: str) -> Path:
+def beside(src: Path, filename: str) -> Path:
+    """``filename`` beside a model (its folder, the folder above, or a sibling ``tfjs/``)."""
     folder = src if src.is_dir() else src.parent
     for candidate in (folder / filename, folder.parent / filename, folder.parent / "tfjs" / filename):
         if candidate.exists():
             return candidate
-    raise ImportError_(f"no {filename} beside {src}: give the labels with --labels FILE")
+    raise ConversionError(f"no {filename} beside {src}: give the labels with --labels FILE")
 
 
-def _source_files(src: Path) -> list[Path]:
+def source_files(src: Path) -> list[Path]:
+    """The files a model consists of: the .h5, or model.json and its weight shards."""
     if src.suffix in (".h5", ".hdf5", ".keras"):
         return [src]
     model_json = src / "model.json" if src.is_dir() else src
@@ -369,7 +371,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         st, js = import_model(args.src, args.name, args.out, args.labels, args.version, args.categories, args.licence)
-    except (ImportError_, OSError, KeyError, json.JSONDecodeError) as e:
+    except (ConversionError, OSError, KeyError, json.JSONDecodeError) as e:
         sys.exit(f"import_model: {e}")
     spec = json.loads(js.read_text(encoding="utf-8"))
     unknown = spec["source"]["unknownLabels"]

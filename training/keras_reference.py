@@ -96,7 +96,7 @@ def forward(config: dict, weights: dict[str, np.ndarray], image: np.ndarray) -> 
 
 def source_sha256(src: Path) -> str:
     digest = hashlib.sha256()
-    for p in im._source_files(src):
+    for p in im.source_files(src):
         digest.update(p.read_bytes())
     return digest.hexdigest()
 
@@ -116,7 +116,7 @@ def write_fixtures(models: Path, out: Path) -> list[Path]:
     for name, rel in SOURCES.items():
         src = models / rel
         config, weights = im.read_source(src)
-        labels = [line.strip() for line in im._beside(src, "class_names.txt").read_text().splitlines() if line.strip()]
+        labels = [line.strip() for line in im.beside(src, "class_names.txt").read_text().splitlines() if line.strip()]
         cases = []
         for cname, img in fixture_images():
             probs = forward(config, weights, img[:, :, None].astype(np.float32) / np.float32(255.0))

@@ -91,7 +91,7 @@ def test_unmappable_layers_are_refused_by_name(tmp_path, categories, bad, messag
                    activation="relu", batch_input_shape=[None, 12, 12, 1], data_format="channels_last", use_bias=True)
     layers = [first, bad] if bad["class_name"] != "Dense" else [first, _layer("Flatten", name="f"), bad]
     src = write_tfjs(tmp_path / "tfjs", rng, layers=layers)
-    with pytest.raises(im.ImportError_, match=message):
+    with pytest.raises(im.ConversionError, match=message):
         im.import_model(src, "bad", tmp_path / "out", categories=categories)
     assert not (tmp_path / "out" / "bad.json").exists()
 
@@ -99,12 +99,12 @@ def test_unmappable_layers_are_refused_by_name(tmp_path, categories, bad, messag
 def test_quantized_and_truncated_weights_are_refused(tmp_path, categories):
     rng = np.random.default_rng(1)
     src = write_tfjs(tmp_path / "q", rng, quantize=True)
-    with pytest.raises(im.ImportError_, match="quantized"):
+    with pytest.raises(im.ConversionError, match="quantized"):
         im.import_model(src, "q", tmp_path / "out", categories=categories)
     src = write_tfjs(tmp_path / "t", rng)
     blob = (src / "group1-shard1of1.bin").read_bytes()
     (src / "group1-shard1of1.bin").write_bytes(blob[:-8])
-    with pytest.raises(im.ImportError_, match="end before weight out/bias"):
+    with pytest.raises(im.ConversionError, match="end before weight out/bias"):
         im.import_model(src, "t", tmp_path / "out", categories=categories)
 
 
