@@ -71,8 +71,17 @@ public enum MatchReason: Sendable, Hashable, Codable {
 
 /// A picture that may illustrate a class, and why.
 public struct Candidate: Sendable, Equatable {
-    public var picture: IndexedPicture
-    public var reason: MatchReason
+    public let picture: IndexedPicture
+    public let reason: MatchReason
+    /// The picture's embedding at unit length (empty when it has no direction): ranking compares
+    /// it with the sketch's by one dot product.
+    let unitEmbedding: [Double]
+
+    init(picture: IndexedPicture, reason: MatchReason) {
+        self.picture = picture
+        self.reason = reason
+        unitEmbedding = UnitVector.normalized(picture.embedding)
+    }
 }
 
 /// The pictures that may illustrate each class: those whose title or keywords contain one of the

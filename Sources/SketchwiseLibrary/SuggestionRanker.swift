@@ -80,10 +80,11 @@ public struct SuggestionRanker: Sendable {
     /// index and only the chosen ones are copied (a class may have hundreds).
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
+        let sketch = UnitVector.normalized(embedding)
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
-        for index in candidates.indices {
-            if let similarity = Self.cosine(candidates[index].picture.embedding, embedding) { scored.append((index, similarity)) }
+        for index in candidates.indices where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count {
+            scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
         }
         scored.sort { a, b in
             a.similarity != b.similarity ? a.similarity > b.similarity : candidates[a.index].picture.id < candidates[b.index].picture.id
@@ -91,13 +92,13 @@ public struct SuggestionRanker: Sendable {
         var chosen: [(index: Int, similarity: Double)] = []
         for entry in scored where chosen.count < perGuess {
             let duplicate = chosen.contains { other in
-                (Self.cosine(candidates[other.index].picture.embedding, candidates[entry.index].picture.embedding) ?? 0) > duplicateSimilarity
+                UnitVector.dot(candidates[other.index].unitEmbedding, candidates[entry.index].unitEmbedding) > duplicateSimilarity
             }
             if !duplicate { chosen.append(entry) }
         }
         return chosen.map { index, similarity in
             let picture = candidates[index].picture
-            let similarity = max(0, similarity)
+            let similarity = min(1, max(0, similarity))
             return Suggestion(
                 label: guess.label, score: guess.probability * similarity, probability: guess.probability, similarity: similarity,
                 source: picture.source.rawValue, itemID: picture.id, title: picture.title, aspect: picture.aspect,

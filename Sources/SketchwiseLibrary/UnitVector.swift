@@ -1,0 +1,36 @@
+/// Vectors scaled to unit length, so that the cosine of two of them is one dot product: the
+/// ranker compares a sketch with hundreds of pictures per request. Kept in double precision, so
+/// that near-identical embeddings still order as their exact cosines do.
+enum UnitVector {
+    /// `vector / |vector|`; empty when the vector has no direction (empty, zero or not finite).
+    static func normalized(_ vector: [Float]) -> [Double] {
+        let wide = vector.map(Double.init)
+        let length = dot(wide, wide).squareRoot()
+        guard length.isFinite, length > 0 else { return [] }
+        return wide.map { $0 / length }
+    }
+
+    /// The dot product of two vectors of one length, summed in four lanes.
+    static func dot(_ a: [Double], _ b: [Double]) -> Double {
+        precondition(a.count == b.count, "vectors of different lengths")
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                let lanes = a.count / 4 * 4
+                var sums = SIMD4<Double>()
+                var i = 0
+                while i < lanes {
+                    let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: SIMD4<Double>.self)
+                    let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: SIMD4<Double>.self)
+                    sums += x * y
+                    i += 4
+                }
+                var sum = sums.sum()
+                while i < a.count {
+                    sum += a[i] * b[i]
+                    i += 1
+                }
+                return sum
+            }
+        }
+    }
+}
