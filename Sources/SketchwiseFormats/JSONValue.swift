@@ -33,80 +33,123 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// Compact JSON text, object keys sorted, numbers without a fraction written as integers.
     public var jsonText: String {
-        var out = ""
-        JSONWriter.write(self, to: &out)
-        return out
+        var out = JSONOutput()
+        out.value(self)
+        return out.text
     }
 }
 
-/// Writes compact JSON text by hand: Quick, Draw! files have a fixed key order and integer
-/// coordinates that a generic encoder would not reproduce.
-enum JSONWriter {
-    static func write(_ value: JSONValue, to out: inout String) {
+/// Compact JSON text written by hand, straight into UTF-8 bytes: Quick, Draw! files have a fixed
+/// key order and integer coordinates that a generic encoder would not reproduce, and the API's
+/// hot answers are cheaper written without building values first. The caller places the commas.
+public struct JSONOutput: Sendable {
+    /// The text so far, UTF-8.
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Punctuation or literal JSON (`{`, `]`, `,`, `null`), copied as it is.
+    public mutating func raw(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `"key":`, after a comma unless the member is the object's first.
+    public mutating func key(_ key: String, first: Bool = false) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Any value; object keys sorted.
+    public mutating func value(_ value: JSONValue) {
         switch value {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .number(n): writeNumber(n, to: &out)
-        case let .string(s): writeString(s, to: &out)
+        case .null: raw("null")
+        case let .bool(b): bool(b)
+        case let .number(n): number(n)
+        case let .string(s): string(s)
         case let .array(a):
-            out += "["
+            raw("[")
             for (i, v) in a.enumerated() {
-                if i > 0 { out += "," }
-                write(v, to: &out)
+                if i > 0 { raw(",") }
+                self.value(v)
             }
-            out += "]"
+            raw("]")
         case let .object(o):
-            out += "{"
+            raw("{")
             for (i, key) in o.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
-                writeString(key, to: &out)
-                out += ":"
-                write(o[key]!, to: &out)
+                self.key(key, first: i == 0)
+                self.value(o[key]!)
             }
-            out += "}"
+            raw("}")
         }
+    }
+
+    public mutating func bool(_ b: Bool) {
+        if b { raw("true") } else { raw("false") }
     }
 
     /// Integers as integers (`12`, not `12.0`); other finite numbers in Swift's shortest
     /// round-tripping form; non-finite numbers (which JSON cannot hold) as `null`.
-    static func writeNumber(_ n: Double, to out: inout String) {
+    public mutating func number(_ n: Double) {
         if n.isFinite, n == n.rounded(), n.magnitude < 9.0e15 {
-            out += String(Int64(n))
+            integer(Int64(n))
         } else if n.isFinite {
-            out += "\(n)"
+            bytes.append(contentsOf: n.description.utf8)
         } else {
-            out += "null"
+            raw("null")
+        }
+    }
+
+    /// An integer's decimal digits, written without an intermediate string.
+    public mutating func integer(_ n: Int64) {
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64.max's 20 digits, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[start...])
         }
     }
 
     /// A JSON string literal: runs that need no escape are copied whole (only `"`, `\\` and
     /// control characters are escaped, all ASCII, so every cut falls between scalars).
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        let utf8 = s.utf8
-        var runStart = utf8.startIndex
-        var index = runStart
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
-                index = utf8.index(after: index)
-                continue
-            }
-            out += s[runStart..<index]
-            switch byte {
-            case UInt8(ascii: "\""): out += "\\\""
-            case UInt8(ascii: "\\"): out += "\\\\"
-            case UInt8(ascii: "\n"): out += "\\n"
-            case UInt8(ascii: "\r"): out += "\\r"
-            case UInt8(ascii: "\t"): out += "\\t"
-            default:
-                let hex = String(byte, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-            index = utf8.index(after: index)
-            runStart = index
+    public mutating func string(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        if let done: Void = s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) {
+            done
+        } else {
+            Array(s.utf8).withUnsafeBufferPointer { escaped($0) }
         }
-        out += s[runStart..<utf8.endIndex]
-        out += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case UInt8(ascii: "\n"): raw("\\n")
+            case UInt8(ascii: "\r"): raw("\\r")
+            case UInt8(ascii: "\t"): raw("\\t")
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                raw("\\u00")
+                bytes += [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+            runStart = index + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 }

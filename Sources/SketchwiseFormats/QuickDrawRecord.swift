@@ -122,47 +122,56 @@ extension QuickDrawRecord {
     /// The record as one line of Google's ndjson (fields in Google's order, no newline).
     /// Strokes are written with time when every point has one, as in raw files.
     public var ndjsonLine: String {
-        var out = "{"
-        func field(_ key: String, _ write: (inout String) -> Void) {
-            if out.count > 1 { out += "," }
-            JSONWriter.writeString(key, to: &out)
-            out += ":"
-            write(&out)
+        var out = JSONOutput()
+        out.raw("{")
+        out.key("word", first: true)
+        out.string(word)
+        if let countryCode {
+            out.key("countrycode")
+            out.string(countryCode)
         }
-        field("word") { JSONWriter.writeString(word, to: &$0) }
-        if let countryCode { field("countrycode") { JSONWriter.writeString(countryCode, to: &$0) } }
-        if let timestamp { field("timestamp") { JSONWriter.writeString(timestamp, to: &$0) } }
-        if let recognized { field("recognized") { $0 += recognized ? "true" : "false" } }
-        if let keyID { field("key_id") { JSONWriter.writeString(keyID, to: &$0) } }
-        field("drawing") { out in
-            out += "["
-            for (s, stroke) in drawing.strokes.enumerated() {
-                if s > 0 { out += "," }
-                out += "["
-                Self.writeColumn(stroke.points.map(\.x), to: &out)
-                out += ","
-                Self.writeColumn(stroke.points.map(\.y), to: &out)
-                if stroke.hasTimestamps {
-                    out += ","
-                    Self.writeColumn(stroke.points.map { $0.t! }, to: &out)
-                }
-                out += "]"
+        if let timestamp {
+            out.key("timestamp")
+            out.string(timestamp)
+        }
+        if let recognized {
+            out.key("recognized")
+            out.bool(recognized)
+        }
+        if let keyID {
+            out.key("key_id")
+            out.string(keyID)
+        }
+        out.key("drawing")
+        out.raw("[")
+        for (s, stroke) in drawing.strokes.enumerated() {
+            if s > 0 { out.raw(",") }
+            out.raw("[")
+            Self.writeColumn(stroke.points.map(\.x), to: &out)
+            out.raw(",")
+            Self.writeColumn(stroke.points.map(\.y), to: &out)
+            if stroke.hasTimestamps {
+                out.raw(",")
+                Self.writeColumn(stroke.points.map { $0.t! }, to: &out)
             }
-            out += "]"
+            out.raw("]")
         }
+        out.raw("]")
         for key in extraFields.keys.sorted() {
-            field(key) { JSONWriter.write(extraFields[key]!, to: &$0) }
+            out.key(key)
+            out.value(extraFields[key]!)
         }
-        return out + "}"
+        out.raw("}")
+        return out.text
     }
 
-    private static func writeColumn(_ values: [Double], to out: inout String) {
-        out += "["
+    private static func writeColumn(_ values: [Double], to out: inout JSONOutput) {
+        out.raw("[")
         for (i, v) in values.enumerated() {
-            if i > 0 { out += "," }
-            JSONWriter.writeNumber(v, to: &out)
+            if i > 0 { out.raw(",") }
+            out.number(v)
         }
-        out += "]"
+        out.raw("]")
     }
 }
 

@@ -73,7 +73,7 @@ struct APIRoutes: Sendable {
             let result = try await withTimeout(limits.requestTimeout) { try await service.suggest(sketch, labels: labels, perLabel: perLabel) }
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: SuggestBody(result).jsonText))
+                body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
             )
         } catch let error as SketchError {
             throw APIError(.badRequest, error.description)

@@ -23,7 +23,7 @@ struct LiveSocket: Sendable {
                     let text: String
                     switch update.outcome {
                     case let .success(result):
-                        text = SuggestBody(result, type: "result", seq: update.query).jsonText
+                        text = SuggestBody(result, type: "result", seq: update.query).json.text
                     case let .failure(error):
                         let apiError = (error as? SketchError).map { APIError(.badRequest, $0.description) }
                             ?? APIError(.internalError, "the server failed to answer")
