@@ -44,16 +44,7 @@ public struct SuggestionService: Sendable {
         let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
         try Task.checkCancellation()
         let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel)
-        let answers = await withTaskGroup(of: (Int, Result<[Suggestion], any Error>).self) { group in
-            for (index, provider) in providers.enumerated() {
-                group.addTask {
-                    do { return (index, .success(try await provider.suggestions(for: request))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var answers: [(Int, Result<[Suggestion], any Error>)] = []
-            for await answer in group { answers.append(answer) }
-            return answers.sorted { $0.0 < $1.0 }
-        }
+        let answers = await answers(to: request)
         try Task.checkCancellation()
         var found: [Suggestion] = []
         var problems: [String] = []
@@ -67,5 +58,23 @@ public struct SuggestionService: Sendable {
         return SuggestionResult(
             guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
         )
+    }
+
+    /// Every provider's answer, in the providers' order; several providers are asked at the same
+    /// time, a single one (the usual library) directly, without a child task.
+    private func answers(to request: SuggestionRequest) async -> [(Int, Result<[Suggestion], any Error>)] {
+        if providers.count == 1 { return [(0, await Self.answer(of: providers[0], to: request))] }
+        return await withTaskGroup(of: (Int, Result<[Suggestion], any Error>).self) { group in
+            for (index, provider) in providers.enumerated() {
+                group.addTask { (index, await Self.answer(of: provider, to: request)) }
+            }
+            var answers: [(Int, Result<[Suggestion], any Error>)] = []
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }
+        }
+    }
+
+    private static func answer(of provider: any SuggestionProvider, to request: SuggestionRequest) async -> Result<[Suggestion], any Error> {
+        do { return .success(try await provider.suggestions(for: request)) } catch { return .failure(error) }
     }
 }
