@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchwiseServer
 
 @main
 struct Sketchwise: AsyncParsableCommand {
@@ -17,4 +18,11 @@ struct Sketchwise: AsyncParsableCommand {
             SimilarityCommand.self, ServeCommand.self,
         ]
     )
+
+    /// `serve` first makes NIO's event loops run every task (``SketchwiseServer/runTasksOnEventLoops()``):
+    /// that must happen on the main thread before any task starts.
+    static func main() async {
+        if CommandLine.arguments.dropFirst().first == "serve" { SketchwiseServer.runTasksOnEventLoops() }
+        await main(nil)
+    }
 }
