@@ -47,7 +47,8 @@ def member_log_probs(model: ex.SpecModel, drawings) -> np.ndarray:
 
 def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
     """The ensemble's answer: weighted mean of the members' log-probabilities (weights of the
-    members present renormalised; bitmaps only reach the members that read plain ink)."""
+    members present renormalised; bitmaps only reach the members that read plain ink, weighed by
+    ensemble.json's ``bitmapWeights`` when it has them)."""
     present = [(m, w) for m, w in zip(members, weights) if m in lps]
     total = sum(w for _, w in present)
     return sum((w / total) * lps[m] for m, w in present)
@@ -87,7 +88,7 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
         res = {"n": n, "classes": int(len(set(y.tolist())))}
         res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})
         if ens is not None:
-            res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), y)
+            res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens.get("bitmapWeights", ens["weights"]))), y)
         results["subsets"]["bitmap"] = res
     return results
 

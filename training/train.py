@@ -290,7 +290,7 @@ def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simp
 
 def choose_weights(lps, members, step: float = 0.05) -> tuple[list[float], dict]:
     """Weights (multiples of ``step`` summing to 1) maximising top-1 (ties: top-5) of the
-    weighted mean of the members' log-probabilities over all stroke validation drawings pooled."""
+    weighted mean of the members' log-probabilities over the validation subsets of ``lps`` pooled."""
     stacked = {m: np.concatenate([v[0][m] for v in lps.values()]) for m in members}
     y = np.concatenate([v[1] for v in lps.values()])
     units = int(round(1 / step))
@@ -314,7 +314,21 @@ def choose_weights(lps, members, step: float = 0.05) -> tuple[list[float], dict]
     return best[1], table
 
 
+def bitmap_val_logprobs(models_dir: Path, corpus, members):
+    """Answers of the members that read Google's bitmaps on the bitmap validation set, in the
+    shape of ``stroke_val_logprobs`` (empty when no member reads them or there are none)."""
+    models = {m: ex.SpecModel(models_dir, m) for m in members}
+    readers = {m: model for m, model in models.items()
+               if model.input["kind"] == "raster" and pl.reads_bitmaps(model.raster_channels, model.raster_size)}
+    if not readers or not len(corpus.bitmap_val):
+        return {}
+    x = pl.bitmap_inputs(corpus.bitmap_val).numpy()
+    return {"bitmap": ({m: np.stack([model.log_probs(v) for v in x]) for m, model in readers.items()}, corpus.bitmap_val_labels)}
+
+
 def run_ensemble(models_dir: Path, corpus, members):
+    """Writes ensemble.json: drawing weights chosen on the pooled stroke validation sets, and
+    bitmap weights (over the members that read bitmaps) on the bitmap validation set."""
     torch.set_num_threads(1)  # one drawing at a time: more threads only add overhead
     lps = stroke_val_logprobs(models_dir, corpus, members)
     w, table = choose_weights(lps, members)
@@ -322,6 +336,12 @@ def run_ensemble(models_dir: Path, corpus, members):
     log("ensemble: best pooled stroke-validation top-1 by weights " + ", ".join(members) + ": " +
         "  ".join("/".join(f"{v:.2f}" for v in k) + f" {100 * r['top1']:.1f}" for k, r in top))
     spec = {"members": list(members), "weights": [round(v, 2) for v in w]}
+    bitmaps = bitmap_val_logprobs(models_dir, corpus, members)
+    if bitmaps:
+        readers = list(bitmaps["bitmap"][0])
+        bw, btable = choose_weights(bitmaps, readers)
+        spec["bitmapWeights"] = [round(bw[readers.index(m)], 2) if m in readers else 0.0 for m in members]
+        log(f"ensemble: bitmap weights {spec['bitmapWeights']}, bitmap validation top-1 {100 * btable[tuple(bw)]['top1']:.1f}")
     (Path(models_dir) / "ensemble.json").write_text(json.dumps(spec) + "\n")
     log(f"ensemble: weights {spec['weights']} -> {Path(models_dir) / 'ensemble.json'}")
     return spec

@@ -3,13 +3,18 @@ import SketchwiseCore
 import SketchwisePreprocess
 
 /// Several models voting: the weighted average of their log-probabilities, renormalised.
-/// Members must share the label list. A bitmap goes to the members that read bitmaps.
+/// Members must share the label list. A bitmap goes to the members that read bitmaps, with
+/// weights of its own when the ensemble has them.
 public final class EnsembleRecognizer: Sendable {
     public let members: [ModelRecognizer]
+    /// The members' weights for drawings.
     public let weights: [Float]
+    /// The members' weights for bitmaps (Google's rendering, not ours: chosen on their own
+    /// validation data); nil to use ``weights``.
+    public let bitmapWeights: [Float]?
 
-    public init(members: [ModelRecognizer], weights: [Float]) throws {
-        guard !members.isEmpty, members.count == weights.count else {
+    public init(members: [ModelRecognizer], weights: [Float], bitmapWeights: [Float]? = nil) throws {
+        guard !members.isEmpty, members.count == weights.count, bitmapWeights.map({ $0.count == members.count }) ?? true else {
             throw RecognitionError("an ensemble needs one weight per member")
         }
         guard members.allSatisfy({ $0.labels == members[0].labels }) else {
@@ -17,6 +22,7 @@ public final class EnsembleRecognizer: Sendable {
         }
         self.members = members
         self.weights = weights
+        self.bitmapWeights = bitmapWeights
     }
 
     public var labels: [String] { members[0].labels }
@@ -27,9 +33,9 @@ public final class EnsembleRecognizer: Sendable {
         return combine(try members.map { try $0.logProbabilities(simplified) })
     }
 
-    /// The answer for a bitmap: the members that read bitmaps of its size, their weights renormalised.
+    /// The answer for a bitmap: the members that read bitmaps of its size, their (bitmap) weights renormalised.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        let readers = zip(members, weights).filter { $0.0.reads(image) }
+        let readers = zip(members, bitmapWeights ?? weights).filter { $0.0.reads(image) }
         guard !readers.isEmpty else {
             throw RecognitionError("no member of the ensemble reads \(image.width)×\(image.height) bitmaps")
         }

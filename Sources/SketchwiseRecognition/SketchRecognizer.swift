@@ -89,6 +89,7 @@ public final class RecognizerSet: @unchecked Sendable {
     struct EnsembleFile: Decodable {
         var members: [String]
         var weights: [Float]
+        var bitmapWeights: [Float]?
     }
 
     /// The recognisers of `folder`, which must exist; models are loaded when first asked for.
@@ -148,7 +149,7 @@ public final class RecognizerSet: @unchecked Sendable {
                     }
                     return try model(named: name)
                 }
-                let ensemble = try EnsembleRecognizer(members: members, weights: file.weights)
+                let ensemble = try EnsembleRecognizer(members: members, weights: file.weights, bitmapWeights: file.bitmapWeights)
                 loadedEnsemble = ensemble
                 return ensemble
             }

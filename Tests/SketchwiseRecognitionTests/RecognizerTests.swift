@@ -207,11 +207,26 @@ extension Double {
         #expect(try set.recognizer(.ensemble).classify(sketch, top: 3).count == 3)
     }
 
+    @Test func bitmapsAreWeighedByTheirOwnWeights() throws {
+        let folder = try folder(ensemble: #"{"members": ["raster-cnn", "stroke-rnn"], "weights": [0, 1], "bitmapWeights": [1, 0]}"#)
+        let set = try RecognizerSet.load(from: folder.url)
+        #expect(try set.ensemble.bitmapWeights == [1, 0])
+        var image = GrayImage(width: 28, height: 28)
+        for i in 100..<300 { image.pixels[i] = 255 }
+        let raster = try set.recognizer(.raster).logProbabilities(image).values
+        #expect(zip(raster, try set.recognizer(.ensemble).logProbabilities(image).values).allSatisfy { abs($0 - $1) <= 1e-4 })
+        let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 90, y: 40, t: 90), Point(x: 10, y: 80, t: 200)])])
+        let strokes = try set.recognizer(.strokes).logProbabilities(sketch).values
+        #expect(zip(strokes, try set.recognizer(.ensemble).logProbabilities(sketch).values).allSatisfy { abs($0 - $1) <= 1e-4 },
+                "drawings keep the drawing weights")
+    }
+
     @Test(arguments: [
         #"{"members": ["raster-cnn", "no-such-model"], "weights": [0.5, 0.5]}"#,
         #"{"members": ["raster-cnn", "../Models/stroke-rnn"], "weights": [0.5, 0.5]}"#,
         #"{"members": ["raster-cnn", "raster-cnn"], "weights": [0.5, 0.5]}"#,
         #"{"members": ["raster-cnn", "stroke-rnn"], "weights": [1]}"#,
+        #"{"members": ["raster-cnn", "stroke-rnn"], "weights": [0.5, 0.5], "bitmapWeights": [1]}"#,
     ])
     func badMemberListsAreClearErrors(ensemble: String) throws {
         let folder = try folder(ensemble: ensemble)

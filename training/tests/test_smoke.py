@@ -21,6 +21,7 @@ def test_smoke_run(tmp_path):
         assert (out / "parity" / f"{name}.json").exists()
     ens = json.loads((out / "ensemble.json").read_text())
     assert ens["members"] == ["raster-cnn", "stroke-rnn"] and abs(sum(ens["weights"]) - 1) < 1e-6
+    assert ens["bitmapWeights"] == [1.0, 0.0], "only the raster model reads bitmaps"
     assert "epoch 1/1" in r.stdout
     print(f"smoke run: {time.time() - t0:.0f}s")
 
