@@ -88,17 +88,3 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
-
-/// The result of `work`, or an ``APIError/Code/timeout`` error when it takes longer than
-/// `limit` (the work is then cancelled).
-func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw APIError(.timeout, "the request took longer than \(limit)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}

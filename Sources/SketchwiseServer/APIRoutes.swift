@@ -55,7 +55,7 @@ struct APIRoutes: Sendable {
         let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
         do {
-            let guesses = try await withTimeout(limits.requestTimeout) { try recognizer.classify(sketch, top: top) }
+            let guesses = try recognizer.classify(sketch, top: top)
             return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
         } catch let error as SketchError {
             throw APIError(.badRequest, error.description)
@@ -70,13 +70,15 @@ struct APIRoutes: Sendable {
         let recognizer = try recognizer(object)
         do {
             let service = recognizer.kind == service.recognizer.kind ? service : SuggestionService(recognizer: recognizer, providers: service.providers)
-            let result = try await withTimeout(limits.requestTimeout) { try await service.suggest(sketch, labels: labels, perLabel: perLabel) }
+            let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, deadline: .now + limits.requestTimeout)
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
             )
         } catch let error as SketchError {
             throw APIError(.badRequest, error.description)
+        } catch is DeadlineExceeded {
+            throw APIError(.timeout, "the request took longer than \(limits.requestTimeout)")
         }
     }
 

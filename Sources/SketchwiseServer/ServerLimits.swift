@@ -12,7 +12,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumMessageBytes = 256 << 10
     /// WebSocket messages per second per connection; more are refused with `rate_limited`.
     public var messagesPerSecond = 50.0
-    /// Longest time a request may take before it is answered with `timeout`.
+    /// Longest time a suggest request may take before it is answered with `timeout`, checked
+    /// between its stages (recognition, pictures): a stage under way is not interrupted.
     public var requestTimeout: Duration = .seconds(10)
 
     public init() {}

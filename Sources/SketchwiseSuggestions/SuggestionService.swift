@@ -20,6 +20,9 @@ public struct SuggestionResult: Sendable, Equatable {
     public static let empty = SuggestionResult(guesses: [], suggestions: [])
 }
 
+/// A suggestion's work went on past its deadline.
+public struct DeadlineExceeded: Error, Sendable {}
+
 /// Turns a sketch into guesses and suggested pictures: classify → ask every provider (at the
 /// same time) → merge and order. Task cancellation is checked between the stages, so a query
 /// whose sketch is already outdated stops early. Thread-safe.
@@ -35,17 +38,24 @@ public struct SuggestionService: Sendable {
     }
 
     /// The guesses and suggestions for `sketch`: pictures for its `labels` most probable guesses,
-    /// at most `perLabel` each. An empty sketch gives an empty result.
-    /// - Throws: `CancellationError` when the task is cancelled; ``SketchwiseCore/SketchError``
-    ///   for unusable coordinates.
-    public func suggest(_ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6) async throws -> SuggestionResult {
+    /// at most `perLabel` each. An empty sketch gives an empty result. The work runs in the
+    /// calling task; cancellation and `deadline` are checked between the stages.
+    /// - Throws: `CancellationError` when the task is cancelled; ``DeadlineExceeded`` past
+    ///   `deadline`; ``SketchwiseCore/SketchError`` for unusable coordinates.
+    public func suggest(
+        _ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6, deadline: ContinuousClock.Instant? = nil
+    ) async throws -> SuggestionResult {
+        func checkpoint() throws {
+            try Task.checkCancellation()
+            if let deadline, ContinuousClock.now > deadline { throw DeadlineExceeded() }
+        }
         guard sketch.strokes.contains(where: { !$0.points.isEmpty }) else { return .empty }
-        try Task.checkCancellation()
+        try checkpoint()
         let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
-        try Task.checkCancellation()
+        try checkpoint()
         let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel)
         let answers = await answers(to: request)
-        try Task.checkCancellation()
+        try checkpoint()
         var found: [Suggestion] = []
         var problems: [String] = []
         for (index, answer) in answers {

@@ -134,4 +134,20 @@ func sketch(strokes n: Int) -> StrokeSketch {
         #expect(result.suggestions.map(\.itemID) == ["item-3"])
         #expect(result.problems.count == 1 && result.problems[0].hasPrefix("broken:"))
     }
+
+    @Test func workPastItsDeadlineStopsAtTheNextStage() async throws {
+        let slow = DelayedProvider { _ in .milliseconds(300) }
+        await #expect(throws: DeadlineExceeded.self) {
+            try await service(slow).suggest(sketch(strokes: 2), labels: 2, perLabel: 1, deadline: .now + .milliseconds(100))
+        }
+        #expect(slow.started == [2], "the recognition stage ran, the deadline stopped the answer after the pictures")
+        let quick = DelayedProvider { _ in .milliseconds(1) }
+        let result = try await service(quick).suggest(sketch(strokes: 2), labels: 2, perLabel: 1, deadline: .now + .seconds(30))
+        #expect(result.suggestions.map(\.itemID) == ["item-2"])
+        let late = DelayedProvider { _ in .milliseconds(1) }
+        await #expect(throws: DeadlineExceeded.self) {
+            try await service(late).suggest(sketch(strokes: 2), labels: 2, perLabel: 1, deadline: .now - .seconds(1))
+        }
+        #expect(late.started.isEmpty, "a deadline already past stops before the recogniser")
+    }
 }
