@@ -30,7 +30,7 @@ public final class EnsembleRecognizer: Sendable {
     /// The answer for a sketch, simplified once for all members.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
-        return combine(try members.map { try $0.logProbabilities(simplified) })
+        return try combine { try $0.logProbabilities(simplified) }
     }
 
     /// The answer for a bitmap: the members that read bitmaps of its size, their (bitmap) weights renormalised.
@@ -44,8 +44,10 @@ public final class EnsembleRecognizer: Sendable {
                                      weights: total > 0 ? readers.map { $0.1 / total } : nil)
     }
 
-    /// The ensemble's answer from its members' answers (one per member, in member order).
-    public func combine(_ answers: [LogProbabilities]) -> LogProbabilities {
-        LogProbabilities.mean(answers, weights: weights)
+    /// The ensemble's answer for a drawing from its members' answers (`answer` gives a member's),
+    /// asking only the members whose weight is above zero.
+    public func combine(_ answer: (ModelRecognizer) throws -> LogProbabilities) rethrows -> LogProbabilities {
+        let voting = weights.contains { $0 > 0 } ? zip(members, weights).filter { $0.1 > 0 } : Array(zip(members, weights))
+        return LogProbabilities.mean(try voting.map { try answer($0.0) }, weights: voting.map(\.1))
     }
 }

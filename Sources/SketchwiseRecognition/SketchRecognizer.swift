@@ -254,7 +254,7 @@ public struct SketchRecognizer: Sendable {
         }
         let answer: LogProbabilities = switch answerer {
         case let .model(model): try answer(model)
-        case let .ensemble(ensemble): ensemble.combine(try ensemble.members.map(answer))
+        case let .ensemble(ensemble): try ensemble.combine(answer)
         }
         return SketchAnalysis(guesses: answer.top(top), embedding: embedding)
     }
