@@ -78,6 +78,10 @@ public final class RecognizerSet: @unchecked Sendable {
     /// Guards `models` and `loadedEnsemble`; recursive because an ensemble loads its members.
     private let lock = NSRecursiveLock()
     private var models: [String: ModelRecognizer] = [:]
+    /// Models whose files failed to load, with the files' modification dates before that load:
+    /// asked for again, they fail at once with the same error (no request re-reads a broken
+    /// file) until one of their files changes.
+    private var failures: [String: (modified: [Date?], error: any Error)] = [:]
     private var loadedEnsemble: EnsembleRecognizer?
 
     /// The recognisers of `folder`; nothing is read until a recogniser is asked for.
@@ -171,9 +175,25 @@ public final class RecognizerSet: @unchecked Sendable {
             if let model = models[name] { return model }
             let url = folder.appendingPathComponent("\(name).json")
             guard FileManager.default.fileExists(atPath: url.path) else { throw missing(kind) }
-            let model = try ModelRecognizer(contentsOf: url)
-            models[name] = model
-            return model
+            let modified = modificationDates(of: name)
+            if let failure = failures[name], failure.modified == modified { throw failure.error }
+            do {
+                let model = try ModelRecognizer(contentsOf: url)
+                models[name] = model
+                failures[name] = nil
+                return model
+            } catch {
+                failures[name] = (modified, error)
+                throw error
+            }
+        }
+    }
+
+    /// When the model's two files were last changed (nil for a missing one).
+    private func modificationDates(of name: String) -> [Date?] {
+        ["json", "safetensors"].map { ext in
+            let path = folder.appendingPathComponent("\(name).\(ext)").path
+            return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         }
     }
 

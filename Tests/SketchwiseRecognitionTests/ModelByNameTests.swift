@@ -71,4 +71,24 @@ import Testing
         let guesses = try recognizer.classify(sketch, top: 5)
         #expect(guesses.count == 3 && guesses[0].label == "dog" && guesses[0].probability > 0.9)
     }
+
+    @Test func aBrokenModelFailsAtOnceUntilItsFilesChange() throws {
+        let folder = try folder(holding: "doodle")
+        let spec = folder.url.appendingPathComponent("doodle.json")
+        let good = try Data(contentsOf: spec)
+        let stamp = Date(timeIntervalSince1970: 1_700_000_000)
+        try Data("{ not a model".utf8).write(to: spec)
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: spec.path)
+        let set = try RecognizerSet.load(from: folder.url)
+        let kind = try #require(RecognizerKind.named("doodle"))
+        let first = try #require(throws: (any Error).self) { try set.recognizer(kind) }
+        // The good spec back under the same date: the failure is remembered, the file not re-read.
+        try good.write(to: spec)
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: spec.path)
+        let again = try #require(throws: (any Error).self) { try set.recognizer(kind) }
+        #expect("\(again)" == "\(first)")
+        // A new date: loaded again, and it works.
+        try FileManager.default.setAttributes([.modificationDate: stamp.addingTimeInterval(60)], ofItemAtPath: spec.path)
+        #expect(try set.recognizer(kind).classify(sketch, top: 1).count == 1)
+    }
 }
