@@ -85,7 +85,8 @@ public struct Candidate: Sendable, Equatable {
 }
 
 /// The pictures that may illustrate each class: those whose title or keywords contain one of the
-/// class's synonyms (``ClassSynonyms``), then those the raster model itself puts in that class.
+/// class's synonyms (``ClassSynonyms``) and no word of another sense, then those the raster model
+/// itself puts in that class.
 public struct CandidateFinder: Sendable {
     /// The least probability with which the model must give a picture a class for the picture to be
     /// a candidate of that class without a matching word.
@@ -131,10 +132,14 @@ public struct CandidateFinder: Sendable {
     private func search(_ label: String) -> [Candidate] {
         var found: [Candidate] = []
         var seen: Set<String> = []
+        let otherSenses = synonyms.otherSenses(of: label).map(WordMatcher.words)
+        func meansAnotherSense(_ index: Int) -> Bool {
+            otherSenses.contains { sense in words[index].contains { WordMatcher.contains(sense, in: $0) } }
+        }
         for word in synonyms.words(for: label) {
             let phrase = WordMatcher.words(word)
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
-                if words[index].contains(where: { WordMatcher.contains(phrase, in: $0) }) {
+                if words[index].contains(where: { WordMatcher.contains(phrase, in: $0) }), !meansAnotherSense(index) {
                     seen.insert(picture.id)
                     found.append(Candidate(picture: picture, reason: .synonym(word)))
                 }

@@ -6,10 +6,15 @@
 public struct ClassSynonyms: Sendable, Equatable {
     /// Class name → the words that name it in titles and keywords.
     public let table: [String: [String]]
+    /// Class name → words that mark another sense of its words: a picture whose words hold one
+    /// of them is not a candidate by its words (`palm` of a hand is not a palm tree, a `spade`
+    /// card suit is not a shovel).
+    public let otherSenses: [String: [String]]
 
     /// A table of one's own (tests, other label sets).
-    public init(table: [String: [String]]) {
+    public init(table: [String: [String]], otherSenses: [String: [String]] = [:]) {
         self.table = table
+        self.otherSenses = otherSenses
     }
 
     /// The class names the table knows, sorted.
@@ -20,8 +25,24 @@ public struct ClassSynonyms: Sendable, Equatable {
         table[label] ?? [label.lowercased()]
     }
 
+    /// The words that mark another sense of `label`'s words (none for most classes).
+    public func otherSenses(of label: String) -> [String] {
+        otherSenses[label] ?? []
+    }
+
     /// The table for the 345 Quick, Draw! classes.
-    public static let quickDraw = ClassSynonyms(table: quickDrawTable)
+    public static let quickDraw = ClassSynonyms(table: quickDrawTable, otherSenses: quickDrawOtherSenses)
+
+    /// Other senses seen in the library (openclipart-svg, Noto emoji) for the classes' words.
+    private static let quickDrawOtherSenses: [String: [String]] = [
+        "arm": ["coat of arms"],
+        "hurricane": ["lamp", "lantern"],
+        "map": ["map symbol"],
+        "palm tree": ["hand", "face", "pda", "organizer", "symbol"],
+        "police car": ["revolving light"],
+        "shovel": ["card", "suit"],
+        "van": ["gogh"],
+    ]
 
     private static let quickDrawTable: [String: [String]] = [
         "aircraft carrier": ["aircraft carrier", "carrier ship", "warship"],
@@ -251,7 +272,7 @@ public struct ClassSynonyms: Sendable, Equatable {
         "pineapple": ["pineapple"],
         "pizza": ["pizza"],
         "pliers": ["pliers"],
-        "police car": ["police car", "police"],
+        "police car": ["police car", "patrol car", "squad car", "cop car"],
         "pond": ["pond"],
         "pool": ["pool", "swimming pool"],
         "popsicle": ["popsicle", "ice lolly", "ice pop"],
@@ -356,7 +377,7 @@ public struct ClassSynonyms: Sendable, Equatable {
         "underwear": ["underwear", "underpants", "boxers", "briefs", "lingerie"],
         "van": ["van", "minivan", "camper"],
         "vase": ["vase", "urn"],
-        "violin": ["violin", "fiddle", "viola"],
+        "violin": ["violin", "fiddle"],
         "washing machine": ["washing machine", "washer", "laundry"],
         "watermelon": ["watermelon", "melon"],
         "waterslide": ["waterslide", "water slide", "slide"],

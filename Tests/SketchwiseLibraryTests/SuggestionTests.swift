@@ -92,6 +92,34 @@ import Testing
         #expect(finder.candidates(for: "square").isEmpty)
     }
 
+    /// Word-sense mistakes the library showed (issue 13): each class keeps its real pictures.
+    @Test func otherSensesAndTopicWordsAreNotCandidates() throws {
+        let finder = CandidateFinder(pictures: try pictures([
+            item("emoji:U+1F334", title: "palm tree", keywords: ["palm", "tree"], embedding: [1]),
+            item("clipart:plants/island_palm.svg", title: "Island, palm, and the sun", keywords: ["vacation", "palm"], embedding: [1]),
+            item("emoji:U+1F926", title: "face palm", keywords: ["face", "palm"], embedding: [1]),
+            item("emoji:U+1FAF4", title: "palm up hand", keywords: ["palm", "up", "hand"], embedding: [1]),
+            item("clipart:electronics/clie.svg", title: "Sony Clie", keywords: ["pda", "palm"], embedding: [1]),
+            item("emoji:U+2660", title: "black spade suit", keywords: ["black", "spade", "suit"], embedding: [1]),
+            item("clipart:tools/spade.svg", title: "Garden spade", embedding: [1]),
+            item("clipart:unsorted/signorina_in_viola.svg", title: "signorina in viola", embedding: [1]),
+            item("clipart:people/van_gogh.svg", title: "Van Gogh 's Room", keywords: ["gogh", "van"], embedding: [1]),
+            item("clipart:transport/van.svg", title: "Delivery van", embedding: [1]),
+            item("clipart:tools/hurricane_lamp.svg", title: "Red Hurricane Lamp", keywords: ["lamp"], embedding: [1]),
+            item("emoji:U+1F46E", title: "police officer", keywords: ["police", "officer"], embedding: [1]),
+            item("emoji:U+1F693", title: "police car", keywords: ["police", "car"], embedding: [1]),
+            item("emoji:U+1F6A8", title: "police cars revolving light", keywords: ["police", "light"], embedding: [1]),
+            item("clipart:heraldry/coat.svg", title: "Coat of arms", embedding: [1]),
+        ]))
+        #expect(finder.candidates(for: "palm tree").map(\.picture.id) == ["emoji:U+1F334", "clipart:plants/island_palm.svg"])
+        #expect(finder.candidates(for: "shovel").map(\.picture.id) == ["clipart:tools/spade.svg"])
+        #expect(finder.candidates(for: "violin").isEmpty)
+        #expect(finder.candidates(for: "van").map(\.picture.id) == ["clipart:transport/van.svg"])
+        #expect(finder.candidates(for: "hurricane").isEmpty)
+        #expect(finder.candidates(for: "police car").map(\.picture.id) == ["emoji:U+1F693"])
+        #expect(finder.candidates(for: "arm").isEmpty)
+    }
+
     @Test func rankingOrdersBySimilarityAndSkipsNearDuplicates() throws {
         var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
         ranker.perGuess = 2
