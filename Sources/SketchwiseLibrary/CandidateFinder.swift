@@ -69,17 +69,37 @@ public enum MatchReason: Sendable, Hashable, Codable {
     case predictedClass(Double)
 }
 
+/// How directly a picture's words name a class. A guess's suggestions are ordered by this first
+/// and by look only within one strength, so a picture that merely looks like the sketch never
+/// pushes out one named for the class.
+public enum MatchStrength: Int, Sendable, Comparable, CaseIterable {
+    /// The title is the class's name ("Cat" for cat).
+    case exactTitle
+    /// The title contains the class's name ("Red sailboat" for sailboat).
+    case nameInTitle
+    /// The title contains another of the class's words ("Boat" for sailboat).
+    case synonymInTitle
+    /// Only a keyword names the class.
+    case keyword
+    /// No word names it: the raster model puts the picture in the class.
+    case prediction
+
+    public static func < (a: MatchStrength, b: MatchStrength) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// A picture that may illustrate a class, and why.
 public struct Candidate: Sendable, Equatable {
     public let picture: IndexedPicture
     public let reason: MatchReason
+    public let strength: MatchStrength
     /// The picture's embedding at unit length (empty when it has no direction): ranking compares
     /// it with the sketch's by one dot product.
     let unitEmbedding: [Double]
 
-    init(picture: IndexedPicture, reason: MatchReason) {
+    init(picture: IndexedPicture, reason: MatchReason, strength: MatchStrength) {
         self.picture = picture
         self.reason = reason
+        self.strength = strength
         unitEmbedding = UnitVector.normalized(picture.embedding)
     }
 }
@@ -95,6 +115,8 @@ public struct CandidateFinder: Sendable {
     private let pictures: [IndexedPicture]
     /// Each picture's ``IndexedPicture/describingWords``.
     private let words: [[[String]]]
+    /// Each picture's title words, or none when its title only names a collection.
+    private let titleWords: [[String]]
     /// Each class's candidates, found once: finding them scans every picture's words.
     private let found = FoundCandidates()
 
@@ -105,12 +127,17 @@ public struct CandidateFinder: Sendable {
         self.pictures = pictures
         self.synonyms = synonyms
         self.minimumPredictedProbability = minimumPredictedProbability
-        self.words = pictures.map(\.describingWords)
+        let words = pictures.map(\.describingWords)
+        self.words = words
+        titleWords = zip(pictures, words).map { picture, words in
+            let title = WordMatcher.words(picture.title)
+            return words.contains(title) ? title : []
+        }
     }
 
-    /// The candidates for `label`: synonym matches first (in the order of the class's words), then
-    /// pictures predicted as `label`, most probable first; each picture once. Found on first use
-    /// and remembered.
+    /// The candidates for `label`, strongest ``MatchStrength`` first: pictures whose words name the
+    /// class (in the order of the class's words within one strength), then pictures predicted as
+    /// `label`, most probable first; each picture once. Found on first use and remembered.
     public func candidates(for label: String) -> [Candidate] {
         if let known = found[label] { return known }
         let candidates = search(label)
@@ -136,12 +163,14 @@ public struct CandidateFinder: Sendable {
         func meansAnotherSense(_ index: Int) -> Bool {
             otherSenses.contains { sense in words[index].contains { WordMatcher.contains(sense, in: $0) } }
         }
-        for word in synonyms.words(for: label) {
-            let phrase = WordMatcher.words(word)
+        let names = synonyms.words(for: label).map { (word: $0, phrase: WordMatcher.words($0)) }
+        let ownName = WordMatcher.words(label)
+        for name in names {
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
-                if words[index].contains(where: { WordMatcher.contains(phrase, in: $0) }), !meansAnotherSense(index) {
+                if words[index].contains(where: { WordMatcher.contains(name.phrase, in: $0) }), !meansAnotherSense(index) {
                     seen.insert(picture.id)
-                    found.append(Candidate(picture: picture, reason: .synonym(word)))
+                    let strongest = names.map { self.strength(of: $0.phrase, in: index, name: ownName) }.min() ?? MatchStrength.keyword
+                    found.append(Candidate(picture: picture, reason: .synonym(name.word), strength: strongest))
                 }
             }
         }
@@ -152,8 +181,17 @@ public struct CandidateFinder: Sendable {
             else { return nil }
             return (picture, guess.probability)
         }
-        found += predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1)) }
-        return found
+        let named = found.enumerated().sorted { ($0.element.strength, $0.offset) < ($1.element.strength, $1.offset) }.map(\.element)
+        return named + predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1), strength: .prediction) }
+    }
+
+    /// How directly picture `index`'s title names `phrase`, one of the words of the class named
+    /// `name` (then a keyword names the class, if the title does not).
+    private func strength(of phrase: [String], in index: Int, name: [String]) -> MatchStrength {
+        let title = titleWords[index]
+        guard WordMatcher.contains(phrase, in: title) else { return .keyword }
+        if phrase == name { return title == name ? .exactTitle : .nameInTitle }
+        return WordMatcher.contains(name, in: title) ? .nameInTitle : .synonymInTitle
     }
 }
 

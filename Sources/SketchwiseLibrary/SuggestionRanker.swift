@@ -4,7 +4,7 @@ import SketchwiseRecognition
 public struct Suggestion: Sendable, Equatable, Codable {
     /// The class guessed for the sketch that the picture illustrates.
     public var label: String
-    /// The order of suggestions: the guess's probability times the similarity (0…1).
+    /// The order of suggestions: ``score(probability:similarity:strength:)``.
     public var score: Double
     /// The guess's probability.
     public var probability: Double
@@ -37,6 +37,17 @@ public struct Suggestion: Sendable, Equatable, Codable {
 }
 
 extension Suggestion {
+    /// A suggestion's score, 0…`probability`: the guess's probability times the picture's standing,
+    /// which is how directly its words name the class (``MatchStrength``) plus how much it looks
+    /// like the sketch. Look only orders pictures of one strength: for one guess an exact title
+    /// always comes before a keyword match, and a keyword match before a picture only the model
+    /// puts in the class.
+    public static func score(probability: Double, similarity: Double, strength: MatchStrength) -> Double {
+        let levels = Double(MatchStrength.allCases.count)
+        let standing = levels - 1 - Double(strength.rawValue)
+        return probability * (standing + min(1, max(0, similarity))) / levels
+    }
+
     /// Best ``score`` first; equal scores by id, so the order never depends on input order.
     public static func ranked(_ suggestions: some Sequence<Suggestion>) -> [Suggestion] {
         suggestions.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
@@ -76,7 +87,8 @@ public struct SuggestionRanker: Sendable {
         return Suggestion.merged(best.flatMap { suggestions(for: $0, embedding: embedding) })
     }
 
-    /// The best `perGuess` candidates of one guess, most similar first. Candidates are scored by
+    /// The best `perGuess` candidates of one guess: the most strongly named first
+    /// (``MatchStrength``), the most similar first within one strength. Candidates are scored by
     /// index and only the chosen ones are copied (a class may have hundreds).
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
@@ -87,7 +99,9 @@ public struct SuggestionRanker: Sendable {
             scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
         }
         scored.sort { a, b in
-            a.similarity != b.similarity ? a.similarity > b.similarity : candidates[a.index].picture.id < candidates[b.index].picture.id
+            let (first, second) = (candidates[a.index], candidates[b.index])
+            if first.strength != second.strength { return first.strength < second.strength }
+            return a.similarity != b.similarity ? a.similarity > b.similarity : first.picture.id < second.picture.id
         }
         var chosen: [(index: Int, similarity: Double)] = []
         for entry in scored where chosen.count < perGuess {
@@ -100,11 +114,16 @@ public struct SuggestionRanker: Sendable {
             let picture = candidates[index].picture
             let similarity = min(1, max(0, similarity))
             return Suggestion(
-                label: guess.label, score: guess.probability * similarity, probability: guess.probability, similarity: similarity,
+                label: guess.label, score: Self.score(candidates[index], guess: guess, similarity: similarity),
+                probability: guess.probability, similarity: similarity,
                 source: picture.source.rawValue, itemID: picture.id, title: picture.title, aspect: picture.aspect,
                 reason: candidates[index].reason
             )
         }
+    }
+
+    private static func score(_ candidate: Candidate, guess: Guess, similarity: Double) -> Double {
+        Suggestion.score(probability: guess.probability, similarity: similarity, strength: candidate.strength)
     }
 
     /// The cosine of two vectors; nil when their lengths differ or either is zero or not finite.

@@ -127,7 +127,8 @@ public final class WebImageSearchProvider: SuggestionProvider {
         else { return nil }
         let similar = max(0, similarity)
         return Suggestion(
-            label: guess.label, score: guess.probability * similar, probability: guess.probability, similarity: similar,
+            label: guess.label, score: Suggestion.score(probability: guess.probability, similarity: similar, strength: .keyword),
+            probability: guess.probability, similarity: similar,
             source: name, itemID: result.contentUrl ?? address, title: result.name ?? guess.label, aspect: rendered.aspect,
             reason: .webSearch
         )

@@ -120,13 +120,35 @@ import Testing
         #expect(finder.candidates(for: "arm").isEmpty)
     }
 
+    /// Issue 13: how directly a picture is named orders a guess's pictures; look only within one strength.
+    @Test func namedPicturesComeBeforeLookAlikes() throws {
+        let finder = CandidateFinder(pictures: try pictures([
+            item("clipart:a.svg", title: "Cat", embedding: [0.2, 1, 0]),
+            item("clipart:b.svg", title: "Sleeping cat", embedding: [0.5, 1, 0]),
+            item("clipart:c.svg", title: "Kitten", embedding: [0.8, 1, 0]),
+            item("clipart:d.svg", title: "Animal", keywords: ["cat"], embedding: [0.9, 0.1, 0]),
+            item("clipart:e.svg", title: "Blob", embedding: [1, 0, 0], top: [Guess(label: "cat", probability: 0.99)]),
+        ]))
+        #expect(finder.candidates(for: "cat").map(\.strength) == [.exactTitle, .nameInTitle, .synonymInTitle, .keyword, .prediction])
+        var ranker = SuggestionRanker(finder: finder)
+        (ranker.perGuess, ranker.duplicateSimilarity) = (5, 1.01)
+        // The sketch looks most like the model-only blob and least like the exact title.
+        let suggestions = ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0])
+        #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg", "clipart:c.svg", "clipart:d.svg", "clipart:e.svg"])
+        #expect(suggestions.allSatisfy { $0.score <= 0.9 })
+        ranker.perGuess = 2
+        #expect(ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0]).map(\.itemID)
+                == ["clipart:a.svg", "clipart:b.svg"], "look-alikes never push out named pictures")
+    }
+
     @Test func rankingOrdersBySimilarityAndSkipsNearDuplicates() throws {
         var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
         ranker.perGuess = 2
         let suggestions = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
         // c is a near duplicate of a (cosine > 0.97), so the less similar b comes second.
         #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg"])
-        #expect(suggestions[0].score == 0.8 && suggestions[0].label == "sailboat" && suggestions[0].title == "Red sailboat")
+        #expect(suggestions[0].score == Suggestion.score(probability: 0.8, similarity: 1, strength: .nameInTitle))
+        #expect(suggestions[0].label == "sailboat" && suggestions[0].title == "Red sailboat")
         ranker.duplicateSimilarity = 1.01
         let withDuplicates = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
         #expect(withDuplicates.map(\.itemID) == ["clipart:a.svg", "clipart:c.svg"])
