@@ -36,9 +36,10 @@ public struct ClassSynonyms: Sendable, Equatable {
     /// Other senses seen in the library (openclipart-svg, Noto emoji) for the classes' words.
     private static let quickDrawOtherSenses: [String: [String]] = [
         "arm": ["coat of arms"],
+        "car": ["railway car", "revolving light"],
         "hurricane": ["lamp", "lantern"],
         "map": ["map symbol"],
-        "palm tree": ["hand", "face", "pda", "organizer", "symbol"],
+        "palm tree": ["hand", "face", "palm up", "palm down", "pda", "organizer", "symbol"],
         "police car": ["revolving light"],
         "shovel": ["card", "suit"],
         "van": ["gogh"],

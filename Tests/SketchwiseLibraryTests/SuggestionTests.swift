@@ -99,6 +99,8 @@ import Testing
             item("clipart:plants/island_palm.svg", title: "Island, palm, and the sun", keywords: ["vacation", "palm"], embedding: [1]),
             item("emoji:U+1F926", title: "face palm", keywords: ["face", "palm"], embedding: [1]),
             item("emoji:U+1FAF4", title: "palm up hand", keywords: ["palm", "up", "hand"], embedding: [1]),
+            item("emoji:U+1F932", title: "palms up together", keywords: ["palms", "up", "together"], embedding: [1]),
+            item("emoji:U+1F683", title: "railway car", keywords: ["railway", "car"], embedding: [1]),
             item("clipart:electronics/clie.svg", title: "Sony Clie", keywords: ["pda", "palm"], embedding: [1]),
             item("emoji:U+2660", title: "black spade suit", keywords: ["black", "spade", "suit"], embedding: [1]),
             item("clipart:tools/spade.svg", title: "Garden spade", embedding: [1]),
@@ -117,6 +119,7 @@ import Testing
         #expect(finder.candidates(for: "van").map(\.picture.id) == ["clipart:transport/van.svg"])
         #expect(finder.candidates(for: "hurricane").isEmpty)
         #expect(finder.candidates(for: "police car").map(\.picture.id) == ["emoji:U+1F693"])
+        #expect(finder.candidates(for: "car").map(\.picture.id) == ["emoji:U+1F693"], "a police car is a car; a railway car is not")
         #expect(finder.candidates(for: "arm").isEmpty)
     }
 
