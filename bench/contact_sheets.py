@@ -87,6 +87,7 @@ def main() -> None:
     ap.add_argument("--per-class", type=int, default=6)
     ap.add_argument("--png", action="store_true", help="also screenshot the sheet with headless chromium")
     a = ap.parse_args()
+    a.out = a.out.resolve()  # chromium takes a file:// address
     qd_dir = a.data / "quickdraw"
     classes = qd.load_categories(qd_dir)
     names = a.names or classes[:: max(1, len(classes) // a.classes)][: a.classes]
@@ -128,7 +129,7 @@ def main() -> None:
         for sheet in sheets:
             png = sheet.with_suffix(".png")
             subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={png}",
-                            "--window-size=1100,2100", sheet.as_uri()], capture_output=True, check=True)
+                            "--window-size=1100,1400", sheet.as_uri()], capture_output=True, check=True)
             print(f"wrote {png}", file=sys.stderr)
     print(f"{len(rows)} classes, {len(sheets)} sheets in {a.out}")
 
