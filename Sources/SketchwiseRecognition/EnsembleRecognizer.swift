@@ -33,9 +33,10 @@ public final class EnsembleRecognizer: Sendable {
         return try combine { try $0.logProbabilities(simplified) }
     }
 
-    /// The answer for a bitmap: the members that read bitmaps of its size, their (bitmap) weights renormalised.
+    /// The answer for a bitmap: the members that read bitmaps of its size and weigh more than
+    /// zero on bitmaps, their (bitmap) weights renormalised.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
-        let readers = zip(members, bitmapWeights ?? weights).filter { $0.0.reads(image) }
+        let readers = Self.voting(zip(members, bitmapWeights ?? weights).filter { $0.0.reads(image) })
         guard !readers.isEmpty else {
             throw RecognitionError("no member of the ensemble reads \(image.width)×\(image.height) bitmaps")
         }
@@ -47,7 +48,12 @@ public final class EnsembleRecognizer: Sendable {
     /// The ensemble's answer for a drawing from its members' answers (`answer` gives a member's),
     /// asking only the members whose weight is above zero.
     public func combine(_ answer: (ModelRecognizer) throws -> LogProbabilities) rethrows -> LogProbabilities {
-        let voting = weights.contains { $0 > 0 } ? zip(members, weights).filter { $0.1 > 0 } : Array(zip(members, weights))
+        let voting = Self.voting(Array(zip(members, weights)))
         return LogProbabilities.mean(try voting.map { try answer($0.0) }, weights: voting.map(\.1))
+    }
+
+    /// The members that vote: those weighing more than zero, or all of them when none does.
+    private static func voting(_ weighted: [(ModelRecognizer, Float)]) -> [(ModelRecognizer, Float)] {
+        weighted.contains { $0.1 > 0 } ? weighted.filter { $0.1 > 0 } : weighted
     }
 }
