@@ -54,6 +54,18 @@ def combine(lps: dict, members: list[str], weights: list[float]) -> np.ndarray:
     return sum((w / total) * lps[m] for m, w in present)
 
 
+def bitmap_log_probs(models: dict, corpus, limit: int | None = None):
+    """The answers of the models that read Google's bitmaps on the (first ``limit``) bitmap
+    validation images -> ({name: log-probabilities}, labels); None when no model reads them or
+    there are none."""
+    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and pl.reads_bitmaps(m.raster_channels, m.raster_size)}
+    if not readers or not len(corpus.bitmap_val):
+        return None
+    n = len(corpus.bitmap_val) if limit is None else min(limit, len(corpus.bitmap_val))
+    x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
+    return {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}, corpus.bitmap_val_labels[:n]
+
+
 def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None = None) -> dict:
     torch.set_num_threads(1)
     corpus = build_corpus(data, log=log)
@@ -79,13 +91,10 @@ def evaluate(models_dir: Path, data: Path, log=print, bitmap_limit: int | None =
             res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens["weights"])), labels)
         results["subsets"][name] = res
         log(f"{name}: {len(labels)} drawings, {time.time() - t0:.0f}s")
-    readers = {n: m for n, m in models.items() if m.input["kind"] == "raster" and pl.reads_bitmaps(m.raster_channels, m.raster_size)}
-    if readers and len(corpus.bitmap_val):
-        n = len(corpus.bitmap_val) if bitmap_limit is None else min(bitmap_limit, len(corpus.bitmap_val))
-        x = pl.bitmap_inputs(corpus.bitmap_val[:n]).numpy()
-        y = corpus.bitmap_val_labels[:n]
-        lps = {k: np.stack([m.log_probs(v) for v in x]) for k, m in readers.items()}
-        res = {"n": n, "classes": int(len(set(y.tolist())))}
+    bitmaps = bitmap_log_probs(models, corpus, bitmap_limit)
+    if bitmaps:
+        lps, y = bitmaps
+        res = {"n": len(y), "classes": int(len(set(y.tolist())))}
         res.update({k: pl.topk(torch.from_numpy(lp), y) for k, lp in lps.items()})
         if ens is not None:
             res["ensemble"] = pl.topk(torch.from_numpy(combine(lps, ens["members"], ens.get("bitmapWeights", ens["weights"]))), y)

@@ -317,13 +317,9 @@ def choose_weights(lps, members, step: float = 0.05) -> tuple[list[float], dict]
 def bitmap_val_logprobs(models_dir: Path, corpus, members):
     """Answers of the members that read Google's bitmaps on the bitmap validation set, in the
     shape of ``stroke_val_logprobs`` (empty when no member reads them or there are none)."""
-    models = {m: ex.SpecModel(models_dir, m) for m in members}
-    readers = {m: model for m, model in models.items()
-               if model.input["kind"] == "raster" and pl.reads_bitmaps(model.raster_channels, model.raster_size)}
-    if not readers or not len(corpus.bitmap_val):
-        return {}
-    x = pl.bitmap_inputs(corpus.bitmap_val).numpy()
-    return {"bitmap": ({m: np.stack([model.log_probs(v) for v in x]) for m, model in readers.items()}, corpus.bitmap_val_labels)}
+    from evaluate import bitmap_log_probs
+    answers = bitmap_log_probs({m: ex.SpecModel(models_dir, m) for m in members}, corpus)
+    return {"bitmap": answers} if answers else {}
 
 
 def run_ensemble(models_dir: Path, corpus, members):
