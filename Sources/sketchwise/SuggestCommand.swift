@@ -15,8 +15,9 @@ struct SuggestCommand: AsyncParsableCommand {
         discussion: """
         For each stroke drawing of IN: the recogniser's guesses, and for the --labels most probable \
         ones up to --per-label pictures from the index, ordered by score: guess probability × how \
-        directly a picture is named for the class and how much it looks like the sketch. At the end, on standard error: how often the drawing's own class is among the \
-        first 8 suggestions, and the latency per drawing (p50/p99, the first drawing left out). \
+        directly a picture is named for the class and how much it looks like the sketch. At the \
+        end, on standard error: how often the drawing's own class is among the first 8 \
+        suggestions, and the latency per drawing (p50/p99, the first drawing left out). \
         --web adds pictures from a Bing-v7-style image search at $SKETCHWISE_IMAGE_SEARCH_ENDPOINT \
         (key in $SKETCHWISE_IMAGE_SEARCH_KEY).
         """
