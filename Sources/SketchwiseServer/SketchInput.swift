@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseCore
 import SketchwiseFormats
+import SketchwiseLibrary
 
 /// Request bodies and messages that carry a sketch: Quick, Draw! raw strokes plus options,
 /// checked against the limits.
@@ -52,5 +53,17 @@ struct SketchInput {
             throw APIError(.badRequest, "\"\(key)\" must be a whole number within \(range.lowerBound)…\(range.upperBound)")
         }
         return Int(n)
+    }
+
+    /// The optional `"style"` of the pictures: line, emoji, clipart or all.
+    func style(_ object: [String: JSONValue]) throws(APIError) -> PictureStyle? {
+        switch object["style"] {
+        case nil, .null?: return nil
+        case let .string(name)?:
+            if let style = PictureStyle(rawValue: name) { return style }
+            fallthrough
+        default:
+            throw APIError(.badRequest, "\"style\" must be one of \(PictureStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 }

@@ -23,6 +23,7 @@ public struct SketchwiseServer: Sendable {
         /// The model of requests that name none, and of `/api/live` (checked to load at start).
         public var defaultModel: RecognizerKind = .ensemble
         public var limits = ServerLimits()
+        /// The sources to index; those not installed are left out with a warning.
         public var librarySources = Set(LibrarySource.allCases)
         public var libraryLocations = LibraryLocations()
 
@@ -62,7 +63,12 @@ public struct SketchwiseServer: Sendable {
     public func prepareLibrary() throws -> LibraryDatabase {
         let path = configuration.dataDirectory.appendingPathComponent("library.sqlite").path
         let database = try LibraryDatabase(path: path)
-        var builder = IndexBuilder(sources: configuration.librarySources, locations: configuration.libraryLocations)
+        let locations = configuration.libraryLocations
+        let sources = locations.installed(configuration.librarySources)
+        for missing in configuration.librarySources.subtracting(sources).sorted(by: { $0.rawValue < $1.rawValue }) {
+            logger.warning("library source \(missing.rawValue) left out: \(locations.location(of: missing).path) is missing (install \(missing.package) with scripts/install-deps.sh)")
+        }
+        var builder = IndexBuilder(sources: sources, locations: locations)
         builder.threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         logger.info("checking the library index", metadata: ["db": "\(path)"])
         var lastLogged = -1

@@ -1,4 +1,5 @@
 import SketchwiseCore
+import SketchwiseLibrary
 
 /// One answer of a ``SuggestionPipeline``: the result for the sketch submitted as `query`.
 public struct PipelineUpdate: Sendable {
@@ -10,7 +11,7 @@ public struct PipelineUpdate: Sendable {
 /// The query pipeline of one canvas (a browser tab, a WebSocket connection): at most one query
 /// in flight, and the latest sketch wins.
 ///
-/// Each ``submit(_:query:labels:perLabel:)`` cancels the query before it, so the service stops
+/// Each ``submit(_:query:labels:perLabel:style:)`` cancels the query before it, so the service stops
 /// at its next stage boundary. Answers come out of ``updates`` in submission order, and an
 /// answer is delivered only while its sketch is still the latest one submitted: once a newer
 /// sketch has been submitted, no answer for an older one ever arrives.
@@ -29,10 +30,10 @@ public actor SuggestionPipeline {
 
     /// Starts a query for `sketch`, cancelling the one in flight. `query` numbers the sketch
     /// (a client's message number); a number not above the latest one is ignored, so a late
-    /// duplicate cannot replace a newer sketch.
+    /// duplicate cannot replace a newer sketch. `style` is the pictures' (nil: the default).
     /// - Returns: whether the sketch was taken.
     @discardableResult
-    public func submit(_ sketch: StrokeSketch, query: UInt64, labels: Int = 4, perLabel: Int = 6) -> Bool {
+    public func submit(_ sketch: StrokeSketch, query: UInt64, labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil) -> Bool {
         if let latest, query <= latest { return false }
         latest = query
         running?.cancel()
@@ -40,7 +41,7 @@ public actor SuggestionPipeline {
         running = Task {
             let outcome: Result<SuggestionResult, any Error>
             do {
-                outcome = .success(try await service.suggest(sketch, labels: labels, perLabel: perLabel))
+                outcome = .success(try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style))
             } catch is CancellationError {
                 return
             } catch {

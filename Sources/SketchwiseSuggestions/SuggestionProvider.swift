@@ -9,11 +9,14 @@ public struct SuggestionRequest: Sendable, Equatable {
     public var labels: Int
     /// How many pictures each of those guesses gets at most.
     public var perLabel: Int
+    /// The style of the pictures, or nil for the provider's ``LibraryProvider/defaultStyle``.
+    public var style: PictureStyle?
 
-    public init(analysis: SketchAnalysis, labels: Int, perLabel: Int) {
+    public init(analysis: SketchAnalysis, labels: Int, perLabel: Int, style: PictureStyle? = nil) {
         self.analysis = analysis
         self.labels = labels
         self.perLabel = perLabel
+        self.style = style
     }
 }
 
@@ -26,14 +29,18 @@ public protocol SuggestionProvider: Sendable {
     func suggestions(for request: SuggestionRequest) async throws -> [Suggestion]
 }
 
-/// The local library: Open Clip Art drawings and Noto emoji from the SQLite index, candidates by
-/// synonym and predicted class, ordered by embedding similarity (``SuggestionRanker``).
+/// The local library: line art, emoji and clip-art from the SQLite index, candidates by synonym
+/// and predicted class, in one style, ordered by embedding similarity (``SuggestionRanker``).
 public struct LibraryProvider: SuggestionProvider {
     public let name = "library"
     public let finder: CandidateFinder
+    /// The style of requests that name none: ``PictureStyle/standard`` when the library has
+    /// pictures of it, else every source.
+    public let defaultStyle: PictureStyle
 
     public init(finder: CandidateFinder) {
         self.finder = finder
+        defaultStyle = finder.has(PictureStyle.standard) ? .standard : .all
     }
 
     /// The provider over every picture of an index.
@@ -45,6 +52,7 @@ public struct LibraryProvider: SuggestionProvider {
         var ranker = SuggestionRanker(finder: finder)
         ranker.guessCount = request.labels
         ranker.perGuess = request.perLabel
+        ranker.style = request.style ?? defaultStyle
         return ranker.suggestions(guesses: request.analysis.guesses, embedding: request.analysis.embedding)
     }
 }

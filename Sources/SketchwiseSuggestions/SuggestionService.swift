@@ -38,12 +38,13 @@ public struct SuggestionService: Sendable {
     }
 
     /// The guesses and suggestions for `sketch`: pictures for its `labels` most probable guesses,
-    /// at most `perLabel` each. An empty sketch gives an empty result. The work runs in the
+    /// at most `perLabel` each, in `style` (nil: each provider's default). An empty sketch gives an
+    /// empty result. The work runs in the
     /// calling task; cancellation and `deadline` are checked between the stages.
     /// - Throws: `CancellationError` when the task is cancelled; ``DeadlineExceeded`` past
     ///   `deadline`; ``SketchwiseCore/SketchError`` for unusable coordinates.
     public func suggest(
-        _ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6, deadline: ContinuousClock.Instant? = nil
+        _ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil, deadline: ContinuousClock.Instant? = nil
     ) async throws -> SuggestionResult {
         func checkpoint() throws {
             try Task.checkCancellation()
@@ -53,7 +54,7 @@ public struct SuggestionService: Sendable {
         try checkpoint()
         let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
         try checkpoint()
-        let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel)
+        let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style)
         let answers = await answers(to: request)
         try checkpoint()
         var found: [Suggestion] = []

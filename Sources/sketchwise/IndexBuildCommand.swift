@@ -14,7 +14,7 @@ struct IndexBuildCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "Comma-separated sources: clipart, emoji (default: both).", transform: { try LibrarySource.list($0) })
+    @Option(help: "Comma-separated sources: \(LibrarySource.names) (default: all).", transform: { try LibrarySource.list($0) })
     var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
 
     @Option(help: "The index database (created if missing).")
@@ -28,6 +28,12 @@ struct IndexBuildCommand: AsyncParsableCommand {
     @Option(help: "The colour emoji font.")
     var emojiFont = LibraryLocations.debianEmojiFont.path
 
+    @Option(help: "The folder of OpenMoji SVG files.")
+    var openmojiDir = LibraryLocations().openmojiFolder.path
+
+    @Option(help: "The folder of Lucide SVG files.")
+    var lucideDir = LibraryLocations().lucideFolder.path
+
     @Option(help: "Threads rendering and embedding.")
     var threads = 2
 
@@ -40,7 +46,10 @@ struct IndexBuildCommand: AsyncParsableCommand {
         let database = try LibraryDatabase(path: db)
         var builder = IndexBuilder(
             sources: sources,
-            locations: LibraryLocations(clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont))
+            locations: LibraryLocations(
+                clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont),
+                openmojiFolder: URL(fileURLWithPath: openmojiDir), lucideFolder: URL(fileURLWithPath: lucideDir)
+            )
         )
         builder.threads = threads
         let report = try builder.build(into: database, embedder: embedder) { progress in

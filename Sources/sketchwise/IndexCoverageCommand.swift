@@ -19,6 +19,9 @@ struct IndexCoverageCommand: ParsableCommand {
     @Option(help: "The least probability of a predicted class that makes a picture a candidate (0…1).")
     var minProbability = 0.9
 
+    @Option(help: "Count only pictures of this style: line, emoji, clipart or all.")
+    var style = PictureStyle.all
+
     @Flag(help: "Print every class's counts as JSON.")
     var json = false
 
@@ -28,7 +31,7 @@ struct IndexCoverageCommand: ParsableCommand {
     }
 
     func run() throws {
-        let coverage = try LibraryCoverage(database: LibraryDatabase(path: db), minimumPredictedProbability: minProbability)
+        let coverage = try LibraryCoverage(database: LibraryDatabase(path: db), style: style, minimumPredictedProbability: minProbability)
         print(json ? try coverage.json() : coverage.summary)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchwiseLibrary
 import SketchwiseRecognition
 
 extension RecognizerKind: ExpressibleByArgument {}
@@ -19,3 +20,4 @@ import ArgumentParser
 import SketchwiseEvaluation
 
 extension ValidationSplit.Subset: ExpressibleByArgument {}
+extension PictureStyle: ExpressibleByArgument {}

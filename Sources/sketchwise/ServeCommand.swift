@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The web app folder (default: $SKETCHWISE_WEB or the package's Sources/SketchwiseServer/Web).")
     var webDir: String?
 
-    @Option(help: "Comma-separated library sources: clipart, emoji (default: both).", transform: { try LibrarySource.list($0) })
+    @Option(help: "Comma-separated library sources: \(LibrarySource.names) (default: every one installed).", transform: { try LibrarySource.list($0) })
     var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
 
     @OptionGroup var modelOptions: ModelOptions

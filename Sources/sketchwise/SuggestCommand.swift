@@ -44,6 +44,9 @@ struct SuggestCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many drawings.")
     var limit: Int?
 
+    @Option(help: "The pictures' style: line, emoji, clipart or all (default: line when the index has line art, else all).")
+    var style: PictureStyle?
+
     @Flag(help: "Also search the web (see the discussion).")
     var web = false
 
@@ -61,7 +64,7 @@ struct SuggestCommand: AsyncParsableCommand {
         let library = try LibraryProvider(database: LibraryDatabase(path: db))
         let warmStart = ContinuousClock.now
         library.finder.warmUp()
-        StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart)")
+        StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")
         var providers: [any SuggestionProvider] = [library]
         if web {
             guard let configuration = WebImageSearchConfiguration.fromEnvironment() else {
@@ -90,7 +93,7 @@ struct SuggestCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             let result: SuggestionResult
             do {
-                result = try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel)
+                result = try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
             } catch {
                 let failure = FormatError(file: drawing.origin, reason: "\(error)")
                 guard policy.skipBad else { throw failure }

@@ -4,7 +4,8 @@ import SketchwiseRaster
 import Testing
 
 @Suite struct EmojiCatalogTests {
-    let entries = EmojiCatalog.entries()
+    /// Named by Unicode names alone, whatever is installed.
+    let entries = EmojiCatalog.entries(names: EmojiNames(files: []))
 
     func entry(_ value: UInt32) -> EmojiEntry? {
         entries.first { $0.scalar.value == value }
@@ -21,6 +22,31 @@ import Testing
     @Test func textStyleEmojiAreIncluded() {
         #expect(entry(0x2600)?.title == "black sun with rays")
         #expect(entry(0x2708)?.title == "airplane")
+    }
+
+    @Test func cldrNamesAndKeywordsComeFirstWhenInstalled() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cldr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("en.xml")
+        try """
+            <ldml><annotations>
+                <annotation cp="☀">bright | rays | space | sun | sunny | weather</annotation>
+                <annotation cp="☀" type="tts">sun</annotation>
+                <annotation cp="🐻‍❄">arctic | bear | polar bear | white</annotation>
+                <annotation cp="🐻‍❄" type="tts">polar bear</annotation>
+                <annotation cp="&amp;" type="tts">ampersand</annotation>
+                <annotation cp="broken
+            </annotations></ldml>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let names = EmojiNames(files: [file, folder.appendingPathComponent("missing.xml")])
+        #expect(names.entry("☀️") == PictureName(title: "sun", keywords: ["bright", "rays", "space", "sunny", "weather"]))
+        #expect(names.entry("🐻\u{200D}❄\u{FE0F}")?.title == "polar bear", "sequences are named, with or without FE0F")
+        #expect(names.entry("&")?.title == "ampersand")
+        #expect(names.entry("✈")?.title == "airplane", "Unicode names fill what CLDR leaves out")
+        #expect(names.entry("🐻\u{200D}🔥") == nil, "an unnamed sequence has no entry")
+        let catalog = EmojiCatalog.entries(names: names)
+        #expect(catalog.first { $0.scalar.value == 0x2600 }?.title == "sun")
     }
 
     @Test func keycapBasesModifiersAndFlagLettersAreLeftOut() {

@@ -216,6 +216,8 @@ window.sketchwise = Object.freeze({
   guesses: () => panel.guesses.slice(),
   suggestions: () => panel.suggestions.slice(),
   status: () => live.state,
+  /** Picks the pictures' style (line, emoji, clipart, all) as the menu does. */
+  setStyle: (style) => { styleSelect.value = style; styleSelect.dispatchEvent(new Event("change")); },
   canvasSize: () => ({ width: canvasEl.width, height: canvasEl.height, cssWidth: view.width, cssHeight: view.height }),
   /** Resolves when every placed picture has loaded (and been drawn). */
   picturesReady: () => view.picturesReady(),
@@ -224,6 +226,16 @@ window.sketchwise = Object.freeze({
   loadNdjsonText,
   undo, redo, clear: clearAll, setTool,
   onResult: (f) => { resultListeners.add(f); return () => resultListeners.delete(f); },
+});
+
+// The pictures' style, kept for the next visit.
+const styleSelect = $("#style");
+const savedStyle = (() => { try { return localStorage.getItem("sketchwise.style"); } catch { return null; } })();
+if (savedStyle && [...styleSelect.options].some((o) => o.value === savedStyle)) styleSelect.value = savedStyle;
+live.setStyle(styleSelect.value);
+styleSelect.addEventListener("change", () => {
+  try { localStorage.setItem("sketchwise.style", styleSelect.value); } catch { /* private mode: not kept */ }
+  live.setStyle(styleSelect.value);
 });
 
 setTool("draw");

@@ -43,6 +43,16 @@ export class LiveClient {
     this.httpAbort = null;
     this.httpAnswered = null;  // the stroke items last answered over HTTP
     this.state = "";
+    this.style = "line";       // the pictures' style (line, emoji, clipart, all)
+  }
+
+  /** Picks the pictures' style; the current sketch is asked again in it. */
+  setStyle(style) {
+    if (style === this.style) return;
+    this.style = style;
+    this.synced = null;
+    this.httpAnswered = null;
+    if (this.latest.length) this.update(this.latest);
   }
 
   /** Opens the connection (and reopens it whenever it drops). */
@@ -132,7 +142,7 @@ export class LiveClient {
     } else {
       msg = { type: "sketch", strokes: strokes.map(raw) };
     }
-    msg = { ...msg, seq: ++this.seq };
+    msg = { ...msg, seq: ++this.seq, style: this.style };
     const text = JSON.stringify(msg);
     if (text.length > MAX_WS_MESSAGE) {   // too big for one socket message: ask over HTTP
       this.synced = null;
@@ -175,7 +185,7 @@ export class LiveClient {
       const r = await fetch("/api/suggest", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ strokes: strokes.map(raw) }),
+        body: JSON.stringify({ strokes: strokes.map(raw), style: this.style }),
         signal: abort.signal,
       });
       if (gen !== this.httpGen) return;

@@ -1,0 +1,80 @@
+import Foundation
+@testable import SketchwiseLibrary
+import SketchwiseTestSupport
+import Testing
+
+/// The line-art sources: OpenMoji without its fill layers, Lucide named by file name, and the
+/// style a suggestion is drawn from.
+@Suite struct LineArtSourceTests {
+    static let openMoji = """
+        <svg id="emoji" viewBox="0 0 72 72" xmlns="http://www.w3.org/2000/svg">
+          <g id="color"><path fill="#ea5a47" d="M10 10h50v50h-50z"/><g id="color-2"><circle cx="36" cy="36" r="5" fill="#fff"/></g></g>
+          <g id="skin-shadow"><path fill="#debb90" d="M0 0h5v5z"/></g>
+          <g id="hair" />
+          <g id="line">
+            <g id="line-2"><rect x="10" y="10" width="50" height="50" fill="none" stroke="#000" stroke-width="2"/></g>
+          </g>
+        </svg>
+        """
+
+    @Test func openMojiLineArtKeepsOnlyTheLineLayers() throws {
+        let line = try #require(String(bytes: OpenMojiArt.lineDrawing(Array(Self.openMoji.utf8)), encoding: .utf8))
+        #expect(!line.contains("#ea5a47") && !line.contains("circle") && !line.contains("debb90") && !line.contains("hair"))
+        #expect(line.contains(#"<g id="line">"#) && line.contains(#"<g id="line-2"><rect"#) && line.hasSuffix("</svg>"))
+        #expect(line.components(separatedBy: "<g").count == line.components(separatedBy: "</g>").count, "groups stay balanced")
+        #expect(OpenMojiArt.lineDrawing([0xFF, 0xFE]) == [0xFF, 0xFE], "what is not text comes back as it is")
+    }
+
+    @Test func openMojiFilesAreNamedByTheirEmojiAndVariantsAreLeftOut() {
+        #expect(OpenMojiArt.emoji(fileName: "1F34E.svg") == "🍎")
+        #expect(OpenMojiArt.emoji(fileName: "1F43B-200D-2744-FE0F.svg") == "🐻\u{200D}❄\u{FE0F}")
+        #expect(OpenMojiArt.emoji(fileName: "1F44D-1F3FB.svg") == nil, "skin tone")
+        #expect(OpenMojiArt.emoji(fileName: "1F1E9-1F1EA.svg") == nil, "country flag")
+        #expect(OpenMojiArt.emoji(fileName: "1F3F4-E0067-E0062-E0065-E006E-E0067-E007F.svg") == nil, "region flag")
+        #expect(OpenMojiArt.emoji(fileName: "E0A1.svg") == nil, "OpenMoji's own, unnamed")
+        #expect(OpenMojiArt.emoji(fileName: "not-hex.svg") == nil)
+    }
+
+    @Test func lucideIconsAreNamedByTheirFileNames() {
+        #expect(PictureName.lucide(fileName: "tree-pine.svg") == PictureName(title: "tree pine", keywords: []))
+    }
+
+    @Test func aBuildIndexesLineArtFromLinkedFoldersWithNamesAndLicences() throws {
+        let folder = TemporaryFolder()
+        let openmoji = folder.url.appendingPathComponent("openmoji-17"), lucide = folder.url.appendingPathComponent("lucide-1")
+        try LibraryFixtures.write(["1F34E.svg": Self.openMoji, "1F44D-1F3FB.svg": Self.openMoji, "E0A1.svg": Self.openMoji], in: openmoji)
+        try LibraryFixtures.write(["cat.svg": #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="8"/></svg>"#], in: lucide)
+        let linked = folder.url.appendingPathComponent("openmoji")
+        try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: openmoji)
+        let locations = LibraryLocations(openmojiFolder: linked, lucideFolder: lucide, emojiAnnotations: [])
+        let database = try LibraryDatabase(path: folder.path("index.sqlite"))
+        let report = try IndexBuilder(sources: [.openmoji, .lucide], locations: locations).build(into: database, embedder: try LibraryFixtures.embedder())
+        #expect(report.items == [.openmoji: 1, .lucide: 1])
+        #expect(report.sources[.openmoji]?.unnamed == 2)
+        let apple = try #require(try database.read { try LibraryItem.fetchOne($0, key: "openmoji:1F34E.svg") })
+        #expect(apple.title == "red apple" && apple.licence.hasPrefix("CC BY-SA 4.0"))
+        let cat = try #require(try database.read { try LibraryItem.fetchOne($0, key: "lucide:cat.svg") })
+        #expect(cat.title == "cat" && cat.licence.hasPrefix("ISC") && cat.raster.contains { $0 > 128 })
+
+        let images = PictureImages(database: database)
+        let line = try #require(try images.picture(id: apple.id)), colour = try #require(try images.picture(id: apple.id, colour: true))
+        #expect(line.bytes != colour.bytes, "the colour mode draws the fill layers too")
+    }
+
+    @Test func aStyleLimitsTheSuggestionsToItsSources() {
+        let pictures = [("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji), ("clipart:cat.svg", .clipart)].map {
+            IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: [1, 0], topClasses: [])
+        }
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
+        ranker.perGuess = 10
+        ranker.duplicateSimilarity = 2
+        func sources(_ style: PictureStyle) -> Set<String> {
+            ranker.style = style
+            return Set(ranker.suggestions(guesses: [.init(label: "cat", probability: 1)], embedding: [1, 0]).map(\.source))
+        }
+        #expect(sources(.line) == ["openmoji", "lucide"])
+        #expect(sources(.emoji) == ["emoji"] && sources(.clipart) == ["clipart"])
+        #expect(sources(.all).count == 4)
+        #expect(CandidateFinder(pictures: Array(pictures.suffix(2))).has(.line) == false)
+    }
+}
