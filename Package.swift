@@ -57,7 +57,8 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            resources: [.copy("Resources/picture-reviews.tsv")]
         ),
         // Guesses plus pictures for a sketch: providers (local library, web image search), the
         // service and the latest-wins query pipeline.

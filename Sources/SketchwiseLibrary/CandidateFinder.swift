@@ -63,6 +63,8 @@ extension LibraryDatabase {
 public enum MatchReason: Sendable, Hashable, Codable {
     /// Its title or a keyword contains this word of the class's synonyms.
     case synonym(String)
+    /// A person reviewed it as showing the class (``PictureReviews``), though no word names it.
+    case reviewed
     /// A web image search for the class's name found it.
     case webSearch
     /// The raster model gives the class this probability among the picture's top classes.
@@ -85,6 +87,24 @@ public enum MatchStrength: Int, Sendable, Comparable, CaseIterable {
     case prediction
 
     public static func < (a: MatchStrength, b: MatchStrength) -> Bool { a.rawValue < b.rawValue }
+
+    /// The strength's name for people and command lines: `exact-title`, `name-in-title`,
+    /// `synonym-in-title`, `keyword`, `prediction`.
+    public var name: String {
+        switch self {
+        case .exactTitle: "exact-title"
+        case .nameInTitle: "name-in-title"
+        case .synonymInTitle: "synonym-in-title"
+        case .keyword: "keyword"
+        case .prediction: "prediction"
+        }
+    }
+
+    /// The strength named `name` (see ``name``).
+    public init?(name: String) {
+        guard let strength = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = strength
+    }
 }
 
 /// A picture that may illustrate a class, and why.
@@ -105,13 +125,23 @@ public struct Candidate: Sendable, Equatable {
 }
 
 /// The pictures that may illustrate each class: those whose title or keywords contain one of the
-/// class's synonyms (``ClassSynonyms``) and no word of another sense, then those the raster model
-/// itself puts in that class.
+/// class's synonyms (``ClassSynonyms``), no word of another sense and break no general rule
+/// (``PictureWordRules``: people doing things, zodiac signs, Lucide interface compounds), or that people reviewed as
+/// showing it, then those the raster model itself puts in that class. ``PictureReviews`` decide
+/// over words: a picture reviewed as wrong for a class is never its candidate; a good one ranks
+/// at least as a synonym in its title would (``MatchStrength/synonymInTitle``), a loose one only as
+/// a keyword match.
 public struct CandidateFinder: Sendable {
+    /// The weakest match that makes a candidate. By default a word of the title must name the
+    /// class (``MatchStrength/synonymInTitle``): reviewed on 120 classes of line art, keyword-only
+    /// matches were mostly loose or wrong (4 good of 35) and model-only ones all wrong (0 of 8).
+    public let weakest: MatchStrength
     /// The least probability with which the model must give a picture a class for the picture to be
-    /// a candidate of that class without a matching word.
+    /// a candidate of that class without a matching word (when ``weakest`` is
+    /// ``MatchStrength/prediction``).
     public let minimumPredictedProbability: Double
     public let synonyms: ClassSynonyms
+    public let reviews: PictureReviews
     private let pictures: [IndexedPicture]
     /// Each picture's ``IndexedPicture/describingWords``.
     private let words: [[[String]]]
@@ -122,10 +152,17 @@ public struct CandidateFinder: Sendable {
 
     /// - Parameters:
     ///   - pictures: the library (``LibraryDatabase/pictures()``).
+    ///   - reviews: people's verdicts (``PictureReviews/bundled()`` for the shipped list).
+    ///   - weakest: see ``weakest``.
     ///   - minimumPredictedProbability: see ``minimumPredictedProbability``.
-    public init(pictures: [IndexedPicture], synonyms: ClassSynonyms = .quickDraw, minimumPredictedProbability: Double = 0.9) {
+    public init(
+        pictures: [IndexedPicture], synonyms: ClassSynonyms = .quickDraw, reviews: PictureReviews = PictureReviews(),
+        weakest: MatchStrength = .synonymInTitle, minimumPredictedProbability: Double = 0.9
+    ) {
         self.pictures = pictures
         self.synonyms = synonyms
+        self.reviews = reviews
+        self.weakest = weakest
         self.minimumPredictedProbability = minimumPredictedProbability
         let words = pictures.map(\.describingWords)
         self.words = words
@@ -135,9 +172,10 @@ public struct CandidateFinder: Sendable {
         }
     }
 
-    /// The candidates for `label`, strongest ``MatchStrength`` first: pictures whose words name the
-    /// class (in the order of the class's words within one strength), then pictures predicted as
-    /// `label`, most probable first; each picture once. Found on first use and remembered.
+    /// The candidates for `label`, strongest ``MatchStrength`` first (none weaker than
+    /// ``weakest``): pictures whose words name the class (in the order of the class's words within
+    /// one strength), then pictures predicted as `label`, most probable first; each picture once.
+    /// Found on first use and remembered.
     public func candidates(for label: String) -> [Candidate] {
         if let known = found[label] { return known }
         let candidates = search(label)
@@ -164,24 +202,44 @@ public struct CandidateFinder: Sendable {
 
     private func search(_ label: String) -> [Candidate] {
         var found: [Candidate] = []
-        var seen: Set<String> = []
+        let reviewed = reviews.reviewed(for: label)
+        var seen = Set(reviewed.filter { $0.value == .wrong }.keys)
         let otherSenses = synonyms.otherSenses(of: label).map(WordMatcher.words)
         func meansAnotherSense(_ index: Int) -> Bool {
             otherSenses.contains { sense in words[index].contains { WordMatcher.contains(sense, in: $0) } }
         }
         let names = synonyms.words(for: label).map { (word: $0, phrase: WordMatcher.words($0)) }
         let ownName = WordMatcher.words(label)
+        let phrases = names.map(\.phrase)
+        let aboutPeople = synonyms.isAboutPeople(label)
+        /// The general rules of ``PictureWordRules``: people pictures name what people do, zodiac
+        /// signs are symbols, Lucide compounds are interface symbols.
+        func breaksARule(_ index: Int) -> Bool {
+            if !aboutPeople, PictureWordRules.depictsPeople(pictures[index].title) { return true }
+            if PictureWordRules.isZodiacSign(title: titleWords[index], words: words[index]) { return true }
+            return pictures[index].source == .lucide && !PictureWordRules.isLucideIcon(of: phrases, title: WordMatcher.words(pictures[index].title))
+        }
         for name in names {
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
-                if words[index].contains(where: { WordMatcher.contains(name.phrase, in: $0) }), !meansAnotherSense(index) {
+                if words[index].contains(where: { WordMatcher.contains(name.phrase, in: $0) }), !meansAnotherSense(index), !breaksARule(index) {
                     seen.insert(picture.id)
-                    let strongest = names.map { self.strength(of: $0.phrase, in: index, name: ownName) }.min() ?? MatchStrength.keyword
+                    var strongest = names.map { self.strength(of: $0.phrase, in: index, name: ownName) }.min() ?? MatchStrength.keyword
+                    switch reviewed[picture.id] {
+                    case .good?: strongest = min(strongest, .synonymInTitle)
+                    case .loose?: strongest = .keyword
+                    case .wrong?, nil: break
+                    }
                     found.append(Candidate(picture: picture, reason: .synonym(name.word), strength: strongest))
                 }
             }
         }
+        for picture in pictures where reviewed[picture.id] == .good && !seen.contains(picture.id) {
+            seen.insert(picture.id)
+            found.append(Candidate(picture: picture, reason: .reviewed, strength: .synonymInTitle))
+        }
+        found.removeAll { $0.strength > weakest }
         let predicted = pictures.compactMap { picture -> (IndexedPicture, Double)? in
-            guard !seen.contains(picture.id),
+            guard weakest == .prediction, !seen.contains(picture.id),
                   let guess = picture.topClasses.first(where: { $0.label == label }),
                   guess.probability >= minimumPredictedProbability
             else { return nil }

@@ -10,12 +10,19 @@ public struct ClassSynonyms: Sendable, Equatable {
     /// of them is not a candidate by its words (`palm` of a hand is not a palm tree, a `spade`
     /// card suit is not a shovel).
     public let otherSenses: [String: [String]]
+    /// Classes whose pictures may show people ("person in lotus position" for yoga); for the
+    /// others a picture titled as people doing something is no candidate by its words.
+    public let peopleClasses: Set<String>
 
     /// A table of one's own (tests, other label sets).
-    public init(table: [String: [String]], otherSenses: [String: [String]] = [:]) {
+    public init(table: [String: [String]], otherSenses: [String: [String]] = [:], peopleClasses: Set<String> = []) {
         self.table = table
         self.otherSenses = otherSenses
+        self.peopleClasses = peopleClasses
     }
+
+    /// Whether pictures of people may illustrate `label`.
+    public func isAboutPeople(_ label: String) -> Bool { peopleClasses.contains(label) }
 
     /// The class names the table knows, sorted.
     public var labels: [String] { table.keys.sorted() }
@@ -31,16 +38,21 @@ public struct ClassSynonyms: Sendable, Equatable {
     }
 
     /// The table for the 345 Quick, Draw! classes.
-    public static let quickDraw = ClassSynonyms(table: quickDrawTable, otherSenses: quickDrawOtherSenses)
+    public static let quickDraw = ClassSynonyms(
+        table: quickDrawTable, otherSenses: quickDrawOtherSenses, peopleClasses: ["angel", "mermaid", "The Mona Lisa", "yoga"]
+    )
 
-    /// Other senses seen in the library (openclipart-svg, Noto emoji) for the classes' words.
+    /// Other senses seen in the library (openclipart-svg, Noto emoji, OpenMoji) for the classes' words.
     private static let quickDrawOtherSenses: [String: [String]] = [
         "arm": ["coat of arms"],
         "car": ["railway car", "revolving light"],
+        "eyeglasses": ["cocktail", "wine", "tumbler", "beer", "drinking", "magnifying", "clinking", "milk"],
         "hurricane": ["lamp", "lantern"],
         "map": ["map symbol"],
+        "pool": ["8 ball", "billiard", "snooker"],
         "palm tree": ["hand", "face", "palm up", "palm down", "pda", "organizer", "symbol"],
-        "police car": ["revolving light"],
+        "police car": ["revolving light", "car light"],
+        "rainbow": ["flag"],
         "shovel": ["card", "suit"],
         "van": ["gogh"],
     ]
@@ -195,7 +207,7 @@ public struct ClassSynonyms: Sendable, Equatable {
         "hockey stick": ["hockey stick", "hockey"],
         "horse": ["horse", "pony"],
         "hospital": ["hospital", "clinic"],
-        "hot air balloon": ["hot air balloon", "air balloon", "balloon"],
+        "hot air balloon": ["hot air balloon", "air balloon"],
         "hot dog": ["hot dog", "hotdog", "sausage"],
         "hot tub": ["hot tub", "jacuzzi", "spa"],
         "hourglass": ["hourglass", "sand timer"],

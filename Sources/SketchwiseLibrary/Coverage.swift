@@ -5,7 +5,7 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
     /// The candidates of one class.
     public struct ClassCount: Sendable, Equatable, Codable {
         public var label: String
-        /// Pictures whose title or keywords match a synonym of the class.
+        /// Pictures whose title or keywords match a synonym of the class, or reviewed as showing it.
         public var bySynonym: Int
         /// Further pictures the model puts in the class.
         public var byPrediction: Int
@@ -14,6 +14,8 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
 
     /// Every class, in the order given.
     public var classes: [ClassCount]
+    /// The weakest match counted (``CandidateFinder/weakest``).
+    public var weakest: String
     /// The probability ``CandidateFinder/minimumPredictedProbability`` the counts were made with.
     public var minimumPredictedProbability: Double
     /// The style counted.
@@ -22,19 +24,25 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
     /// Counts the candidates of each of `labels` that have `style`.
     public init(labels: [String], finder: CandidateFinder, style: PictureStyle = .all) {
         minimumPredictedProbability = finder.minimumPredictedProbability
+        weakest = finder.weakest.name
         self.style = style
         let sources = style.sources
         classes = labels.map { label in
             let candidates = finder.candidates(for: label).filter { sources.contains($0.picture.source) }
-            let bySynonym = candidates.filter { if case .synonym = $0.reason { true } else { false } }.count
+            let bySynonym = candidates.filter { if case .predictedClass = $0.reason { false } else { true } }.count
             return ClassCount(label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym)
         }
     }
 
     /// The coverage of the Quick, Draw! classes (``ClassSynonyms/quickDraw``) by the pictures of
-    /// `database` that have `style`.
-    public init(database: LibraryDatabase, style: PictureStyle = .all, minimumPredictedProbability: Double = 0.9) throws(LibraryError) {
-        let finder = CandidateFinder(pictures: try database.pictures(), minimumPredictedProbability: minimumPredictedProbability)
+    /// `database` that have `style`, with the shipped review list.
+    public init(
+        database: LibraryDatabase, style: PictureStyle = .all, weakest: MatchStrength = .synonymInTitle, minimumPredictedProbability: Double = 0.9
+    ) throws(LibraryError) {
+        let finder = CandidateFinder(
+            pictures: try database.pictures(), reviews: try PictureReviews.bundled(), weakest: weakest,
+            minimumPredictedProbability: minimumPredictedProbability
+        )
         self.init(labels: finder.synonyms.labels, finder: finder, style: style)
     }
 
@@ -68,7 +76,8 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
             "≥ \(count) candidates: \(classes(withAtLeast: count).count) of \(classes.count) classes "
                 + "(by synonym alone: \(classes(withAtLeast: count, bySynonymOnly: true).count))"
         }
-        var lines = ["style \(style.rawValue)", figure(1), figure(5), "predicted classes count from probability \(minimumPredictedProbability)"]
+        var lines = ["style \(style.rawValue), matches down to \(weakest)", figure(1), figure(5)]
+        if weakest == MatchStrength.prediction.name { lines.append("predicted classes count from probability \(minimumPredictedProbability)") }
         let thin = classes.filter { $0.total < 5 }.sorted { ($0.total, $0.label) < ($1.total, $1.label) }
         if !thin.isEmpty {
             lines.append("thin (< 5): " + thin.map { "\($0.label) \($0.total)" }.joined(separator: ", "))

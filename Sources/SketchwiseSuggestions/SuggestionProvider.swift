@@ -43,9 +43,11 @@ public struct LibraryProvider: SuggestionProvider {
         defaultStyle = finder.has(PictureStyle.standard) ? .standard : .all
     }
 
-    /// The provider over every picture of an index.
-    public init(database: LibraryDatabase) throws(LibraryError) {
-        self.init(finder: CandidateFinder(pictures: try database.pictures()))
+    /// The provider over every picture of an index, with people's verdicts on them (by default
+    /// the review list that ships).
+    public init(database: LibraryDatabase, reviews: PictureReviews? = nil) throws(LibraryError) {
+        let verdicts = if let reviews { reviews } else { try PictureReviews.bundled() }
+        self.init(finder: CandidateFinder(pictures: try database.pictures(), reviews: verdicts))
     }
 
     public func suggestions(for request: SuggestionRequest) async throws -> [Suggestion] {

@@ -16,7 +16,10 @@ struct IndexCoverageCommand: ParsableCommand {
     @Option(help: "The index database.")
     var db = LibraryDatabase.defaultPath
 
-    @Option(help: "The least probability of a predicted class that makes a picture a candidate (0…1).")
+    @Option(help: "The weakest match that makes a candidate: exact-title, name-in-title, synonym-in-title, keyword or prediction.")
+    var weakestMatch = MatchStrength.synonymInTitle
+
+    @Option(help: "With --weakest-match prediction: the least probability of a predicted class that makes a picture a candidate (0…1).")
     var minProbability = 0.9
 
     @Option(help: "Count only pictures of this style: line, emoji, clipart or all.")
@@ -31,7 +34,9 @@ struct IndexCoverageCommand: ParsableCommand {
     }
 
     func run() throws {
-        let coverage = try LibraryCoverage(database: LibraryDatabase(path: db), style: style, minimumPredictedProbability: minProbability)
+        let coverage = try LibraryCoverage(
+            database: LibraryDatabase(path: db), style: style, weakest: weakestMatch, minimumPredictedProbability: minProbability
+        )
         print(json ? try coverage.json() : coverage.summary)
     }
 }

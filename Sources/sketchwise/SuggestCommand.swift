@@ -47,6 +47,12 @@ struct SuggestCommand: AsyncParsableCommand {
     @Option(help: "The pictures' style: line, emoji, clipart or all (default: line when the index has line art, else all).")
     var style: PictureStyle?
 
+    @Option(help: "The picture review list to apply (default: the one that ships; an empty file applies none).")
+    var reviews: String?
+
+    @Flag(help: "Pictures for each drawing's own class alone, as if it were the only guess: what a person sees when that class is guessed (for reviewing the library).")
+    var ownClass = false
+
     @Flag(help: "Also search the web (see the discussion).")
     var web = false
 
@@ -61,7 +67,10 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let recognizers = try modelOptions.load()
-        let library = try LibraryProvider(database: LibraryDatabase(path: db))
+        let library = try LibraryProvider(database: LibraryDatabase(path: db), reviews: try reviews.map { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read --reviews \(path)") }
+            return try PictureReviews(text: text)
+        } ?? PictureReviews.bundled())
         let warmStart = ContinuousClock.now
         library.finder.warmUp()
         StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")
@@ -93,7 +102,9 @@ struct SuggestCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             let result: SuggestionResult
             do {
-                result = try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
+                result = ownClass
+                    ? try await Self.ownClassSuggestions(drawing.record.drawing, label: label, service: service, perLabel: perLabel, style: style)
+                    : try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
             } catch {
                 let failure = FormatError(file: drawing.origin, reason: "\(error)")
                 guard policy.skipBad else { throw failure }
@@ -112,6 +123,21 @@ struct SuggestCommand: AsyncParsableCommand {
             }
         }
         StandardError.print(tally.summary)
+    }
+
+    /// Every provider's pictures for `label` as the sketch's one guess, ranked by the sketch's
+    /// embedding; the recogniser's own guesses are returned beside them.
+    static func ownClassSuggestions(
+        _ sketch: StrokeSketch, label: String, service: SuggestionService, perLabel: Int, style: PictureStyle?
+    ) async throws -> SuggestionResult {
+        let analysis = try service.recognizer.analyze(sketch, top: service.guessCount)
+        let request = SuggestionRequest(
+            analysis: SketchAnalysis(guesses: [Guess(label: label, probability: 1)], embedding: analysis.embedding),
+            labels: 1, perLabel: perLabel, style: style
+        )
+        var found: [Suggestion] = []
+        for provider in service.providers { found += try await provider.suggestions(for: request) }
+        return SuggestionResult(guesses: analysis.guesses, suggestions: Array(Suggestion.merged(found).prefix(perLabel)))
     }
 }
 

@@ -68,17 +68,19 @@ import Testing
 
     @Test func candidatesMatchSynonymsThenPredictedClasses() throws {
         let library = try pictures(boats)
-        let finder = CandidateFinder(pictures: library)
+        let finder = CandidateFinder(pictures: library, weakest: .prediction)
         let sail = finder.candidates(for: "sailboat")
         #expect(sail.map(\.picture.id) == ["clipart:a.svg", "clipart:c.svg", "clipart:b.svg"])
         #expect(sail.first?.reason == .synonym("sailboat") && sail.last?.reason == .synonym("ship"))
         let cat = finder.candidates(for: "cat")
         #expect(cat.map(\.picture.id) == ["emoji:U+1F408", "clipart:e.svg"])
         #expect(cat.last?.reason == .predictedClass(0.95))
-        let lenient = CandidateFinder(pictures: library, minimumPredictedProbability: 0.2)
+        let lenient = CandidateFinder(pictures: library, weakest: .prediction, minimumPredictedProbability: 0.2)
         #expect(lenient.candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408", "clipart:e.svg", "clipart:f.svg"])
         #expect(finder.candidates(for: "giraffe").isEmpty)
         #expect(CandidateFinder(pictures: []).candidates(for: "cat").isEmpty)
+        #expect(CandidateFinder(pictures: library).candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408"],
+                "by default the model alone makes no candidate")
     }
 
     @Test func outerFolderKeywordsDoNotMakeCandidates() throws {
@@ -86,7 +88,7 @@ import Testing
             item("clipart:computer/icons/disk.svg", title: "Disk", keywords: ["icon", "computer", "icons"], embedding: [1]),
             item("clipart:shapes/stars/s1.svg", title: "Shape one", keywords: ["shapes", "stars"], embedding: [1]),
             item("clipart:computer/pc.svg", title: "PC", keywords: ["computer"], embedding: [1]),
-        ]))
+        ]), weakest: .keyword)
         #expect(finder.candidates(for: "computer").map(\.picture.id) == ["clipart:computer/pc.svg"])
         #expect(finder.candidates(for: "star").map(\.picture.id) == ["clipart:shapes/stars/s1.svg"])
         #expect(finder.candidates(for: "square").isEmpty)
@@ -131,7 +133,7 @@ import Testing
             item("clipart:c.svg", title: "Kitten", embedding: [0.8, 1, 0]),
             item("clipart:d.svg", title: "Animal", keywords: ["cat"], embedding: [0.9, 0.1, 0]),
             item("clipart:e.svg", title: "Blob", embedding: [1, 0, 0], top: [Guess(label: "cat", probability: 0.99)]),
-        ]))
+        ]), weakest: .prediction)
         #expect(finder.candidates(for: "cat").map(\.strength) == [.exactTitle, .nameInTitle, .synonymInTitle, .keyword, .prediction])
         var ranker = SuggestionRanker(finder: finder)
         (ranker.perGuess, ranker.duplicateSimilarity) = (5, 1.01)
@@ -158,7 +160,7 @@ import Testing
     }
 
     @Test func guessesAreMergedByScoreWithProvenance() throws {
-        let ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
+        let ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats), weakest: .prediction))
         let guesses = [
             Guess(label: "cat", probability: 0.5), Guess(label: "sailboat", probability: 0.3),
             Guess(label: "giraffe", probability: 0.1), Guess(label: "dog", probability: 0.06), Guess(label: "boat", probability: 0.05),
