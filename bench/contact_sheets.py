@@ -50,7 +50,7 @@ def first_validation_drawing(raw: Path, cls: str) -> dict | None:
 
 
 def suggest(binary: Path, db: Path, recs: list[dict], per_class: int, style: str | None, own_class: bool,
-            without_reviews: bool) -> list[dict]:
+            without_reviews: bool, weakest: str | None) -> list[dict]:
     """`sketchwise suggest --json` over the drawings, in one run; one answer per drawing."""
     with tempfile.TemporaryDirectory() as folder, tempfile.NamedTemporaryFile("w", suffix=".tsv") as no_reviews:
         files = []
@@ -61,6 +61,8 @@ def suggest(binary: Path, db: Path, recs: list[dict], per_class: int, style: str
         extra = (["--style", style] if style else []) + (["--own-class"] if own_class else [])
         if without_reviews:
             extra += ["--reviews", no_reviews.name]
+        if weakest:
+            extra += ["--weakest-match", weakest]
         out = subprocess.run([str(binary), "suggest", folder, "--db", str(db), "--json", "--labels", "4",
                               "--per-label", str(per_class), *extra], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
@@ -118,6 +120,7 @@ def main() -> None:
     ap.add_argument("--style", choices=["line", "emoji", "clipart", "all"], help="the pictures' style (default: the server's)")
     ap.add_argument("--own-class", action="store_true", help="the drawn class's pictures alone (what the app shows for it)")
     ap.add_argument("--reviews", type=Path, help="the review list: frame reviewed pictures and print precision@6")
+    ap.add_argument("--weakest-match", help="passed to sketchwise suggest (prediction: the rules before issue 13)")
     ap.add_argument("--without-reviews", action="store_true",
                     help="rank as if no picture were reviewed (the rules alone), still judging by --reviews")
     ap.add_argument("--png", action="store_true", help="also screenshot the sheet with headless chromium")
@@ -135,7 +138,7 @@ def main() -> None:
             print(f"{cls}: no validation drawing", file=sys.stderr)
         else:
             drawings.append((cls, rec))
-    answers = suggest(a.binary, a.db, [rec for _, rec in drawings], a.per_class, a.style, a.own_class, a.without_reviews)
+    answers = suggest(a.binary, a.db, [rec for _, rec in drawings], a.per_class, a.style, a.own_class, a.without_reviews, a.weakest_match)
     rows, shown = [], []
     good_total, with_good = 0, 0
     for (cls, rec), answer in zip(drawings, answers):
