@@ -10,7 +10,8 @@ import SketchwiseSuggestions
 
 /// `/api/live`: one canvas per connection. The client sends strokes as they are drawn (or the
 /// whole sketch); the server answers each state with guesses and suggestions through a
-/// ``SuggestionPipeline``, so only the latest state's answer is ever sent.
+/// ``SuggestionPipeline``, so only the latest state's answer is ever sent. Every guess sent gets
+/// pictures (or visibly none), so pictures are found for all of them.
 struct LiveSocket: Sendable {
     let service: SuggestionService
     let limits: ServerLimits
@@ -45,7 +46,7 @@ struct LiveSocket: Sendable {
                     }
                     do {
                         if let (seq, sketch) = try session.receive(data) {
-                            await pipeline.submit(sketch, query: seq, style: session.style)
+                            await pipeline.submit(sketch, query: seq, labels: service.guessCount, style: session.style)
                         }
                     } catch let error as LiveSession.Refusal {
                         try await outbound.write(.text(Self.encode(SocketErrorBody(seq: error.seq, error: error.error.body.error))))

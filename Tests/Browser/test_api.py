@@ -58,7 +58,7 @@ def check_suggestions(suggestions, guesses, labels=4, per_label=6):
     per = {}
     for s in suggestions:
         assert set(s) >= SUGGESTION_FIELDS, f"missing fields: {SUGGESTION_FIELDS - set(s)}"
-        assert s["source"] in ("clipart", "emoji")
+        assert s["source"] in ("clipart", "emoji", "openmoji", "lucide")
         assert s["id"].startswith(s["source"] + ":"), s["id"]
         assert allowed is None or s["label"] in allowed, f"suggestion for {s['label']!r}, not one of the top {labels} guesses {allowed}"
         enc = urllib.parse.quote(s["id"], safe="")
@@ -316,14 +316,41 @@ def test_suggest_bad_request(server, extra):
     assert_error(status, body, raw, 400)
 
 
+STYLE_SOURCES = {"line": {"openmoji", "lucide"}, "emoji": {"emoji"}, "clipart": {"clipart"},
+                 "all": {"openmoji", "lucide", "emoji", "clipart"}}
+
+
+def test_suggest_styles(server, known_drawing):
+    """Each style's pictures come from its sources alone; line art is the default."""
+    _, rec, _ = known_drawing
+    seen = {}
+    for style in [None, *STYLE_SOURCES]:
+        body = {"strokes": rec["drawing"], "labels": 10, "perLabel": 20}
+        if style:
+            body["style"] = style
+        status, answer, _, raw = server.post_json("/api/suggest", body)
+        assert status == 200, raw
+        check_suggestions(answer["suggestions"], answer["guesses"], labels=10, per_label=20)
+        sources = {s["source"] for s in answer["suggestions"]}
+        assert answer["suggestions"], f"no {style or 'default'} pictures for a recognised drawing"
+        assert sources <= STYLE_SOURCES[style or "line"], (style, sources)
+        seen[style] = [s["id"] for s in answer["suggestions"]]
+    assert seen[None] == seen["line"], "line art is the default style"
+    for bad in ["Line", "photo", 3, ["line"]]:
+        status, body, _, raw = server.post_json("/api/suggest", {"strokes": rec["drawing"], "style": bad})
+        assert_error(status, body, raw, 400)
+        assert "style" in body["error"]["message"]
+
+
 def test_library_images(server, known_drawing):
     _, rec, _ = known_drawing
     sources = {}
     for strokes in (rec["drawing"], [[[0, 50, 100, 0], [0, 100, 0, 0]]]):
-        status, body, _, raw = server.post_json("/api/suggest", {"strokes": strokes, "labels": 10, "perLabel": 20})
-        assert status == 200, raw
-        for s in body["suggestions"]:
-            sources.setdefault(s["source"], s)
+        for style in STYLE_SOURCES:
+            status, body, _, raw = server.post_json("/api/suggest", {"strokes": strokes, "labels": 10, "perLabel": 20, "style": style})
+            assert status == 200, raw
+            for s in body["suggestions"]:
+                sources.setdefault(s["source"], s)
     assert sources, "no suggestions to fetch"
     for source, s in sources.items():
         status, headers, data = server.get(s["image"])
@@ -336,6 +363,12 @@ def test_library_images(server, known_drawing):
         status, headers, data = server.get(s["thumbnail"])
         assert status == 200 and headers.get("content-type", "").startswith("image/png")
         assert png_size(data) == (96, 96), "thumbnails are square, the picture fitted and centred"
+    assert set(sources) == STYLE_SOURCES["all"], f"pictures of every source: {sorted(sources)}"
+    # OpenMoji pictures are line art; their colour mode draws the same picture with its fills.
+    line = server.get(sources["openmoji"]["image"])[2]
+    status, headers, colour = server.get(sources["openmoji"]["image"] + "?colour=true")
+    assert status == 200 and headers.get("content-type", "").startswith("image/png")
+    assert max(png_size(colour)) == 512 and colour != line
     print(f"\n[library] fetched {sorted(sources)}", file=sys.stderr)
 
 
@@ -395,8 +428,8 @@ def test_live_strokes_undo_clear(server, known_drawing):
             msg, _ = result_for(conn, seq)
             assert msg["type"] == "result", msg
             check_guesses(msg["guesses"])
-            check_suggestions(msg["suggestions"], msg["guesses"])
-        http_full = server.post_json("/api/suggest", {"strokes": strokes})[1]
+            check_suggestions(msg["suggestions"], msg["guesses"], labels=5)
+        http_full = server.post_json("/api/suggest", {"strokes": strokes, "labels": 5})[1]
         assert [g["label"] for g in msg["guesses"]] == [g["label"] for g in http_full["guesses"]], \
             "live result differs from POST /api/suggest for the same sketch"
         assert [s["id"] for s in msg["suggestions"]] == [s["id"] for s in http_full["suggestions"]]
@@ -446,7 +479,7 @@ def test_live_latest_wins(server, known_drawing):
         assert all(m.get("type") == "result" for m in msgs), msgs
         assert got[-1] == seqs[-1], "the last result must be for the last message"
         assert all(a < b for a, b in zip(got, got[1:])), f"results must come in increasing seq: {got}"
-        http_full = server.post_json("/api/suggest", {"strokes": strokes})[1]
+        http_full = server.post_json("/api/suggest", {"strokes": strokes, "labels": 5})[1]
         last = [m for m in msgs if m["seq"] == seqs[-1]][0]
         assert [g["label"] for g in last["guesses"]] == [g["label"] for g in http_full["guesses"]]
 

@@ -516,3 +516,39 @@ def test_http_fallback_and_reconnect(driver, server):
     wait_for(lambda: not guess_labels(driver), 10, message="guesses cleared")
     driver.find_element("id", "undo").click()
     wait_for(lambda: guess_labels(driver) or None, 60, message="guesses over the socket")
+
+
+def test_picture_style_menu(driver, server, known_drawing):
+    """The Pictures menu picks the style of the suggestions (line art by default), asks again for
+    the current sketch, and is kept for the next visit; every button's shape follows its picture."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _, record, _ = known_drawing
+    driver.get(server.base + "/")
+    driver.execute_script("localStorage.removeItem('sketchwise.style')")
+    open_app(driver, server.base)
+    menu = Select(driver.find_element(By.ID, "style"))
+    assert menu.first_selected_option.get_attribute("value") == "line"
+    install_probe(driver)
+    rect = canvas_rect(driver)
+    strokes = fit_drawing(record["drawing"], rect)
+    draw(driver, strokes, rect)
+    wait_for_full_result(driver, len(strokes))
+
+    def sources():
+        found = driver.execute_script("return window.sketchwise.suggestions().map(s => s.source)")
+        return set(found) if found else None
+
+    assert wait_for(sources, 30, message="line-art suggestions") <= {"openmoji", "lucide"}
+    shapes = {s["id"]: s["width"] / s["height"] for s in driver.execute_script("return window.sketchwise.suggestions()")}
+    for button in driver.find_elements(By.CSS_SELECTOR, "#suggestions button[data-id]"):
+        shape = button.size["width"] / button.size["height"]
+        assert abs(shape - min(2, max(0.5, shapes[button.get_attribute("data-id")]))) < 0.05, (button.get_attribute("data-id"), shape)
+
+    menu.select_by_value("emoji")
+    wait_for(lambda: sources() == {"emoji"} or None, 30, message="emoji suggestions after choosing Colour emoji")
+    driver.refresh()
+    open_app(driver, server.base)
+    assert Select(driver.find_element(By.ID, "style")).first_selected_option.get_attribute("value") == "emoji", "kept for the next visit"
+    driver.execute_script("localStorage.removeItem('sketchwise.style')")

@@ -185,7 +185,7 @@ export class LiveClient {
       const r = await fetch("/api/suggest", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ strokes: strokes.map(raw), style: this.style }),
+        body: JSON.stringify({ strokes: strokes.map(raw), style: this.style, labels: 5 }),   // pictures for every guess shown
         signal: abort.signal,
       });
       if (gen !== this.httpGen) return;

@@ -1,5 +1,13 @@
 // The "Do you mean" row (one button per guess, in rank order) and the suggestion strip (one
-// button per picture). Clicking a guess shows that label's pictures first.
+// button per picture). Clicking a guess shows that label's pictures first. A guess without
+// pictures says so, in the row and in the strip when it is chosen.
+
+/** A suggestion's width over its height for a picture of width/height `aspect` (style.css sizes
+ *  the button by it): wide pictures get up to twice the box, tall ones down to half, so a very
+ *  wide or tall picture stays readable. */
+const buttonShape = (aspect) => Math.min(2, Math.max(0.5, aspect)).toFixed(3);
+
+const SOURCE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "OpenMoji line art", lucide: "Lucide icon", web: "web" };
 
 export class SuggestionPanel {
   /**
@@ -58,7 +66,9 @@ export class SuggestionPanel {
         small.textContent = `${Math.round(g.probability * 100)}%`;
         b.append(" ", small);
       }
-      b.title = `Show pictures of “${g.label}” first`;
+      const count = this.suggestions.filter((s) => s.label === g.label).length;
+      b.dataset.pictures = String(count);
+      b.title = count ? `Show pictures of “${g.label}” first` : `No picture of “${g.label}” in this style`;
       return b;
     });
     this.guessesEl.replaceChildren(...guessButtons);
@@ -68,15 +78,25 @@ export class SuggestionPanel {
       b.type = "button";
       b.dataset.id = s.id;
       b.dataset.label = s.label;
-      b.title = `${s.title || s.label} (${s.source === "emoji" ? "emoji" : "clip-art"}) — click to use`;
+      b.title = `${s.title || s.label} (${SOURCE_NAMES[s.source] || s.source}) — click to use`;
       const img = document.createElement("img");
       img.src = s.thumbnail;
       img.alt = s.title || s.label;
       img.draggable = false;
-      if (s.width && s.height) { img.width = s.width; img.height = s.height; }
+      if (s.width && s.height) {
+        img.width = s.width;
+        img.height = s.height;
+        b.style.setProperty("--shape", buttonShape(s.width / s.height));
+      }
       b.append(img);
       return b;
     });
+    if (this.focus && !this.suggestions.some((s) => s.label === this.focus)) {
+      const none = document.createElement("p");
+      none.className = "no-pictures";
+      none.textContent = `No picture of “${this.focus}” in this style.`;
+      items.unshift(none);
+    }
     this.stripEl.replaceChildren(...items);
     this.stripEl.scrollLeft = 0;
   }
