@@ -44,17 +44,27 @@ public struct ClassSynonyms: Sendable, Equatable {
 
     /// Other senses seen in the library (openclipart-svg, Noto emoji, OpenMoji) for the classes' words.
     private static let quickDrawOtherSenses: [String: [String]] = [
+        "alarm clock": ["o clock", "timer"],
         "arm": ["coat of arms"],
-        "car": ["railway car", "revolving light"],
+        "car": ["railway car", "revolving light", "tram", "car light"],
+        "dog": ["hot dog"],
+        "drums": ["oil drum"],
+        "ear": ["corn"],
+        "eye": ["face"],
         "eyeglasses": ["cocktail", "wine", "tumbler", "beer", "drinking", "magnifying", "clinking", "milk"],
         "hurricane": ["lamp", "lantern"],
         "map": ["map symbol"],
-        "pool": ["8 ball", "billiard", "snooker"],
+        "mouth": ["face"],
+        "nose": ["face", "pig"],
         "palm tree": ["hand", "face", "palm up", "palm down", "pda", "organizer", "symbol"],
         "police car": ["revolving light", "car light"],
+        "pool": ["8 ball", "billiard", "snooker"],
         "rainbow": ["flag"],
         "shovel": ["card", "suit"],
+        "soccer ball": ["american", "rugby"],
         "van": ["gogh"],
+        "wheel": ["dharma", "ferris"],
+        "wine bottle": ["wine glass", "lotion", "baby"],
     ]
 
     private static let quickDrawTable: [String: [String]] = [
