@@ -35,13 +35,13 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
     }
 
     /// The coverage of the Quick, Draw! classes (``ClassSynonyms/quickDraw``) by the pictures of
-    /// `database` that have `style`, with the shipped review list.
+    /// `database` that have `style`, with `reviews` applied.
     public init(
-        database: LibraryDatabase, style: PictureStyle = .all, weakest: MatchStrength = .synonymInTitle, minimumPredictedProbability: Double = 0.9
+        database: LibraryDatabase, style: PictureStyle = .all, reviews: PictureReviews, weakest: MatchStrength = .synonymInTitle,
+        minimumPredictedProbability: Double = 0.9
     ) throws(LibraryError) {
         let finder = CandidateFinder(
-            pictures: try database.pictures(), reviews: try PictureReviews.bundled(), weakest: weakest,
-            minimumPredictedProbability: minimumPredictedProbability
+            pictures: try database.pictures(), reviews: reviews, weakest: weakest, minimumPredictedProbability: minimumPredictedProbability
         )
         self.init(labels: finder.synonyms.labels, finder: finder, style: style)
     }

@@ -16,8 +16,7 @@ struct IndexCoverageCommand: ParsableCommand {
     @Option(help: "The index database.")
     var db = LibraryDatabase.defaultPath
 
-    @Option(help: "The weakest match that makes a candidate: exact-title, name-in-title, synonym-in-title, keyword or prediction.")
-    var weakestMatch = MatchStrength.synonymInTitle
+    @OptionGroup var candidateOptions: CandidateOptions
 
     @Option(help: "With --weakest-match prediction: the least probability of a predicted class that makes a picture a candidate (0…1).")
     var minProbability = 0.9
@@ -35,7 +34,8 @@ struct IndexCoverageCommand: ParsableCommand {
 
     func run() throws {
         let coverage = try LibraryCoverage(
-            database: LibraryDatabase(path: db), style: style, weakest: weakestMatch, minimumPredictedProbability: minProbability
+            database: LibraryDatabase(path: db), style: style, reviews: candidateOptions.loadReviews(), weakest: try candidateOptions.weakest,
+            minimumPredictedProbability: minProbability
         )
         print(json ? try coverage.json() : coverage.summary)
     }

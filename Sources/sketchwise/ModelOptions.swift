@@ -21,9 +21,3 @@ import SketchwiseEvaluation
 
 extension ValidationSplit.Subset: ExpressibleByArgument {}
 extension PictureStyle: ExpressibleByArgument {}
-
-extension MatchStrength: ExpressibleByArgument {
-    public init?(argument: String) { self.init(name: argument) }
-    public var defaultValueDescription: String { name }
-    public static var allValueStrings: [String] { allCases.map(\.name) }
-}

@@ -47,11 +47,7 @@ struct SuggestCommand: AsyncParsableCommand {
     @Option(help: "The pictures' style: line, emoji, clipart or all (default: line when the index has line art, else all).")
     var style: PictureStyle?
 
-    @Option(help: "The weakest match that makes a candidate: exact-title, name-in-title, synonym-in-title, keyword or prediction.")
-    var weakestMatch = MatchStrength.synonymInTitle
-
-    @Option(help: "The picture review list to apply (default: the one that ships; an empty file applies none).")
-    var reviews: String?
+    @OptionGroup var candidateOptions: CandidateOptions
 
     @Flag(help: "Pictures for each drawing's own class alone, as if it were the only guess: what a person sees when that class is guessed (for reviewing the library).")
     var ownClass = false
@@ -70,13 +66,9 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let recognizers = try modelOptions.load()
-        let verdicts = try reviews.map { path in
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read --reviews \(path)") }
-            return try PictureReviews(text: text)
-        } ?? PictureReviews.bundled()
-        let library = LibraryProvider(
-            finder: CandidateFinder(pictures: try LibraryDatabase(path: db).pictures(), reviews: verdicts, weakest: weakestMatch)
-        )
+        let library = LibraryProvider(finder: CandidateFinder(
+            pictures: try LibraryDatabase(path: db).pictures(), reviews: try candidateOptions.loadReviews(), weakest: try candidateOptions.weakest
+        ))
         let warmStart = ContinuousClock.now
         library.finder.warmUp()
         StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")

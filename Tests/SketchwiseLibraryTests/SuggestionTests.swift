@@ -186,7 +186,7 @@ import Testing
     @Test func coverageCountsAndNamesTheThinClasses() throws {
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
         try database.pool.write { db in for item in boats { try item.insert(db) } }
-        let coverage = try LibraryCoverage(database: database)
+        let coverage = try LibraryCoverage(database: database, reviews: PictureReviews())
         #expect(coverage.classes.count == 345)
         let sail = try #require(coverage.classes.first { $0.label == "sailboat" })
         #expect(sail.bySynonym == 3 && sail.byPrediction == 0)
