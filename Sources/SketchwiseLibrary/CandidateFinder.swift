@@ -115,12 +115,15 @@ public struct Candidate: Sendable, Equatable {
     /// The picture's embedding at unit length (empty when it has no direction): ranking compares
     /// it with the sketch's by one dot product.
     let unitEmbedding: [Double]
+    /// The picture's ``LibrarySource/bit``: a style's sources are tested without hashing.
+    let sourceBit: UInt8
 
     init(picture: IndexedPicture, reason: MatchReason, strength: MatchStrength) {
         self.picture = picture
         self.reason = reason
         self.strength = strength
         unitEmbedding = UnitVector.normalized(picture.embedding)
+        sourceBit = picture.source.bit
     }
 }
 

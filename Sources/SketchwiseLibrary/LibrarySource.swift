@@ -14,6 +14,9 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     /// Lucide line icons (PyPI `lucide`), named by their file names.
     case lucide
 
+    /// The source's bit in a ``PictureStyle/sourceBits`` set.
+    var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
+
     /// The package that brings the source's files.
     public var package: String {
         switch self {
@@ -57,6 +60,9 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
     /// The style of requests that name none: line art, whose precision measured best
     /// (docs/library.md).
     public static let standard = PictureStyle.line
+
+    /// ``sources`` as a bit set of ``LibrarySource/bit``s, tested per candidate when ranking.
+    var sourceBits: UInt8 { sources.reduce(0) { $0 | $1.bit } }
 
     /// The sources whose pictures have this style.
     public var sources: Set<LibrarySource> {

@@ -95,11 +95,11 @@ public struct SuggestionRanker: Sendable {
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
         let sketch = UnitVector.normalized(embedding)
-        let sources = style.sources
+        let sources = style.sourceBits
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
         for index in candidates.indices
-        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && sources.contains(candidates[index].picture.source) {
+        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && candidates[index].sourceBit & sources != 0 {
             scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
         }
         scored.sort { a, b in
