@@ -101,8 +101,11 @@ public struct LibraryLocations: Sendable, Equatable {
         self.emojiAnnotations = emojiAnnotations
     }
 
-    /// Where `scripts/install-deps.sh` unpacks the pictures that come from PyPI.
-    public static let picturesFolder = URL(fileURLWithPath: "/usr/local/share/sketchwise/pictures")
+    /// Where `scripts/install-deps.sh` unpacks the pictures that come from PyPI:
+    /// `$SKETCHWISE_PICTURES`, by default `/usr/local/share/sketchwise/pictures`.
+    public static let picturesFolder = URL(
+        fileURLWithPath: ProcessInfo.processInfo.environment["SKETCHWISE_PICTURES"] ?? "/usr/local/share/sketchwise/pictures"
+    )
     /// Debian's `unicode-cldr-core`: emoji names and keywords, and those of emoji sequences.
     public static let debianEmojiAnnotations = ["annotations", "annotationsDerived"].map {
         URL(fileURLWithPath: "/usr/share/unicode/cldr/common/\($0)/en.xml")
