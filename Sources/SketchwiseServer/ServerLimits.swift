@@ -15,6 +15,17 @@ public struct ServerLimits: Sendable, Equatable {
     /// Longest time a suggest request may take before it is answered with `timeout`, checked
     /// between its stages (recognition, pictures): a stage under way is not interrupted.
     public var requestTimeout: Duration = .seconds(10)
+    /// Longest time a client may take to send a request's headers, from its first byte (and
+    /// from connecting to its first byte): the defence against slow headers (slow loris).
+    public var headerTimeout: Duration = .seconds(10)
+    /// Longest time a client may take to send a request's body, after its headers.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// Longest time a connection may stay open between requests.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Most connections open at once; past it the server stops accepting until one closes.
+    public var maximumConnections = 4096
+    /// Most connections open at once from one IP address; more are closed at once.
+    public var maximumConnectionsPerClient = 128
 
     public init() {}
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
+import SketchwiseCore
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
@@ -119,18 +121,24 @@ public struct SketchwiseServer: Sendable {
             try await live.serve(inbound: inbound, outbound: outbound, logger: context.logger)
         }
         var applicationConfiguration = ApplicationConfiguration(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise"
+            address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
+            availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)
         )
         applicationConfiguration.backlog = 1024
+        let webSocketResponder = socketRouter.buildResponder()
+        let clients = ClientConnections()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: TimeAmount.nanoseconds(Int64(limits.idleTimeout.inSeconds * 1e9))),
+            ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+        )
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: socketRouter,
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(30)),
-                    ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                    limits: limits, clients: clients
                 )
-            ),
+            },
             configuration: applicationConfiguration,
             onServerRunning: { channel in
                 logger.info("Sketchwise is listening on http://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)")

@@ -34,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
+    @OptionGroup(title: "Connections") var connectionOptions: ConnectionOptions
+
     @Option(help: ArgumentHelp("The model of requests that name none (and of /api/live): \(ModelOptions.modelHelp)."))
     var model: RecognizerKind = .ensemble
 
@@ -58,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)
         configuration.librarySources = sources
         configuration.defaultModel = model
+        configuration.limits = connectionOptions.applied(to: configuration.limits)
         try await SketchwiseServer(configuration: configuration, logger: logger).run()
     }
 }

@@ -108,23 +108,23 @@ def shared_data():
     return SHARED
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory, shared_data):
+def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
+    """Starts `sketchwise serve` on a free port with `extra_args` and waits for GET /api/health."""
     binary = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
     if not binary.is_absolute():
         binary = REPO / binary
     if not binary.exists():
         pytest.skip(f"server binary not found at {binary} (build it, or set SKETCHWISE_BIN)")
-    data_dir = os.environ.get("SKETCHWISE_TEST_DATA_DIR") or str(tmp_path_factory.mktemp("sketchwise-data"))
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     port = _free_port()
-    log_path = tmp_path_factory.mktemp("server-log") / "server.log"
+    log_path = tmp_path_factory.mktemp(f"{name}-log") / "server.log"
     timeout = float(os.environ.get("SKETCHWISE_STARTUP_TIMEOUT", "600"))
-    cmd = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir]
-    print(f"\n[server] {' '.join(cmd)}  (log: {log_path})", file=sys.stderr)
+    cmd = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir), *extra_args]
+    print(f"\n[{name}] {' '.join(cmd)}  (log: {log_path})", file=sys.stderr)
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     srv = Server(proc, port, log_path, data_dir)
+    srv.log = log
 
     started = time.monotonic()
     while True:
@@ -143,10 +143,13 @@ def server(tmp_path_factory, shared_data):
             log.close()
             pytest.fail(f"GET /api/health not 200 after {timeout:.0f}s; log:\n{srv.log_tail(200)}")
         time.sleep(1)
-    print(f"[server] ready in {time.monotonic() - started:.1f}s: {body.decode(errors='replace')}", file=sys.stderr)
+    print(f"[{name}] ready in {time.monotonic() - started:.1f}s: {body.decode(errors='replace')}", file=sys.stderr)
+    return srv
 
-    yield srv
 
+def stop_server(srv):
+    """Stops a server started by start_server with SIGTERM; fails if it died or exits badly."""
+    proc, log = srv.proc, srv.log
     if proc.poll() is not None:
         log.close()
         pytest.fail(f"server died during the tests with exit code {proc.returncode}; log:\n{srv.log_tail(200)}")
@@ -160,6 +163,28 @@ def server(tmp_path_factory, shared_data):
         pytest.fail(f"server did not exit within 10 s of SIGTERM; log:\n{srv.log_tail(80)}")
     log.close()
     assert code == 0, f"server exited with {code} after SIGTERM (expected 0); log:\n{srv.log_tail(80)}"
+
+
+def data_dir_for(tmp_path_factory):
+    return os.environ.get("SKETCHWISE_TEST_DATA_DIR") or str(tmp_path_factory.getbasetemp() / "sketchwise-data")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, shared_data):
+    srv = start_server(tmp_path_factory, data_dir_for(tmp_path_factory))
+    yield srv
+    stop_server(srv)
+
+
+@pytest.fixture(scope="session")
+def strict_server(tmp_path_factory, server):
+    """A second server over the same index with short connection timeouts and a low limit of
+    connections per client, for the connection tests."""
+    srv = start_server(tmp_path_factory, server.data_dir, [
+        "--header-timeout", "1", "--body-timeout", "1.5", "--idle-timeout", "2", "--max-connections-per-client", "20",
+    ], name="strict-server")
+    yield srv
+    stop_server(srv)
 
 
 # ---- real drawings ---------------------------------------------------------------------------

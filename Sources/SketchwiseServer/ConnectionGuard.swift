@@ -1,0 +1,258 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Closes connections that hold the server without asking it anything: one that sends nothing,
+/// one whose request headers trickle in (slow loris), one whose body never ends, one left idle
+/// between requests. It sits first in every connection's pipeline and sees raw bytes, so it also
+/// covers connections whose request never gets far enough for Hummingbird's own idle handler
+/// (which starts after a complete request head). A connection upgraded to a WebSocket (`101`) is
+/// left alone: its pings and message limits take over.
+///
+/// The timers, in ``ServerLimits``:
+/// - no request under way: ``ServerLimits/idleTimeout`` (``ServerLimits/headerTimeout`` before the first byte);
+/// - from a request's first byte to the end of its headers (`CRLF CRLF`): ``ServerLimits/headerTimeout``;
+/// - from there until the answer starts: ``ServerLimits/bodyTimeout`` plus ``ServerLimits/requestTimeout``.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private enum State {
+        /// No request under way (a new connection, or an answer started).
+        case waiting
+        /// Request bytes came; `matched` bytes of `CRLF CRLF` are seen at the end of what came.
+        case readingHeaders(matched: Int)
+        /// The headers are in; the body and the work follow.
+        case awaitingAnswer
+        /// Upgraded to a WebSocket, or closing: no more timers.
+        case passThrough
+    }
+
+    private let limits: ServerLimits
+    private let clients: ClientConnections
+    private let logger: Logger
+    private var state = State.waiting
+    private var timer: Scheduled<Void>?
+    /// The client's address once its connection is counted (refused connections are not).
+    private var client: String?
+    private var isStopped = false
+
+    init(limits: ServerLimits, clients: ClientConnections, logger: Logger) {
+        self.limits = limits
+        self.clients = clients
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        switch state {
+        case .waiting:
+            state = .readingHeaders(matched: 0)
+            arm(limits.headerTimeout, "its request headers", context: context)
+            scanHeaders(bytes, context: context)
+        case .readingHeaders:
+            scanHeaders(bytes, context: context)
+        case .awaitingAnswer, .passThrough:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .passThrough = state {} else {
+            let bytes = unwrapOutboundIn(data)
+            if let status = Self.statusCode(startingResponse: bytes) {
+                if status == 101 {
+                    state = .passThrough
+                    timer?.cancel()
+                } else {
+                    state = .waiting
+                    arm(limits.idleTimeout, "a new request", context: context)
+                }
+            } else if case .waiting = state {
+                arm(limits.idleTimeout, "a new request", context: context)
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Counts the connection for its client, refusing it past the per-client limit, and starts
+    /// the first timer.
+    private func start(context: ChannelHandlerContext) {
+        guard client == nil, !isStopped else { return }
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        switch clients.open(address, limit: limits.maximumConnectionsPerClient) {
+        case .accepted: client = address
+        case .refused(let firstTime):
+            if firstTime {
+                logger.warning("connection limit per client reached: closing new connections", metadata: [
+                    "client": "\(address)", "limit": "\(limits.maximumConnectionsPerClient)",
+                ])
+            }
+            state = .passThrough
+            isStopped = true
+            context.close(promise: nil)
+            return
+        }
+        arm(limits.headerTimeout, "its first request", context: context)
+    }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+        if let client {
+            clients.close(client)
+            self.client = nil
+        }
+        state = .passThrough
+        isStopped = true
+    }
+
+    /// Looks for the end of the headers (`CRLF CRLF`), which may be split across reads.
+    private func scanHeaders(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        guard case var .readingHeaders(matched) = state else { return }
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        for byte in bytes.readableBytesView {
+            if byte == terminator[matched] {
+                matched += 1
+            } else {
+                matched = byte == 13 ? 1 : 0
+            }
+            if matched == 4 {
+                state = .awaitingAnswer
+                let budget = limits.bodyTimeout + limits.requestTimeout
+                arm(TimeAmount.nanoseconds(Int64(budget.inSeconds * 1e9)), "its request body and answer", context: context)
+                return
+            }
+        }
+        state = .readingHeaders(matched: matched)
+    }
+
+    private func arm(_ delay: Duration, _ waitingFor: String, context: ChannelHandlerContext) {
+        arm(TimeAmount.nanoseconds(Int64(delay.inSeconds * 1e9)), waitingFor, context: context)
+    }
+
+    private func arm(_ delay: TimeAmount, _ waitingFor: String, context: ChannelHandlerContext) {
+        timer?.cancel()
+        let bound = NIOLoopBound((context: context, logger: logger), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: delay) {
+            let (context, logger) = bound.value
+            logger.debug("closing a connection that took too long to send \(waitingFor)", metadata: [
+                "client": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
+            ])
+            context.close(promise: nil)
+        }
+    }
+
+    /// The status code when `bytes` start an HTTP/1 response (`HTTP/1.1 200 …`).
+    static func statusCode(startingResponse bytes: ByteBuffer) -> Int? {
+        guard bytes.readableBytes >= 12,
+              let start = bytes.getString(at: bytes.readerIndex, length: 12),
+              start.hasPrefix("HTTP/1."), start.utf8.count == 12
+        else { return nil }
+        return Int(start.dropFirst(9).prefix(3))
+    }
+}
+
+/// How many connections each client (remote IP address) has open; shared by all connections.
+final class ClientConnections: @unchecked Sendable {
+    enum Admission: Equatable {
+        case accepted
+        /// Refused; `firstTime` is true when the client has just reached its limit (worth a log line).
+        case refused(firstTime: Bool)
+    }
+
+    private let lock = NSLock()
+    private var open: [String: Int] = [:]
+    private var atLimit: Set<String> = []
+
+    /// Counts a new connection of `client`, unless it has `limit` open already.
+    func open(_ client: String, limit: Int) -> Admission {
+        lock.withLock {
+            let count = open[client, default: 0]
+            guard count < limit else {
+                return .refused(firstTime: atLimit.insert(client).inserted)
+            }
+            open[client] = count + 1
+            return .accepted
+        }
+    }
+
+    /// Counts a connection of `client` as closed.
+    func close(_ client: String) {
+        lock.withLock {
+            let count = open[client, default: 1] - 1
+            open[client] = count > 0 ? count : nil
+            atLimit.remove(client)
+        }
+    }
+}
+
+/// The global connection limit (Hummingbird stops accepting past it), with a log line when it is
+/// reached and when connections are accepted again.
+struct LoggedConnectionLimit: AvailableConnectionsDelegate {
+    let limit: Int
+    let logger: Logger
+    private var count = 0
+
+    init(limit: Int, logger: Logger) {
+        self.limit = limit
+        self.logger = logger
+    }
+
+    mutating func connectionOpened() {
+        count += 1
+        if count == limit {
+            logger.warning("connection limit reached: new connections wait until one closes", metadata: ["limit": "\(limit)"])
+        }
+    }
+
+    mutating func connectionClosed() {
+        count -= 1
+        if count == limit - 1 { logger.info("accepting connections again", metadata: ["open": "\(count)"]) }
+    }
+
+    func isAcceptingNewConnections() -> Bool { count < limit }
+}
+
+/// Wraps a server's child channel so that every connection starts with a ``ConnectionGuard``.
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+
+    let inner: Inner
+    let limits: ServerLimits
+    let clients: ClientConnections
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(limits: limits, clients: clients, logger: logger), position: .first)
+        }.flatMap {
+            inner.setup(channel: channel, logger: logger)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
