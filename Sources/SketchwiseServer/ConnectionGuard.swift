@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Closes connections that hold the server without asking it anything: one that sends nothing,
 /// one whose request headers trickle in (slow loris), one whose body never ends, one left idle
@@ -46,9 +47,32 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.logger = logger
     }
 
+    /// This handler's context, for answering from the front of the pipeline.
+    private var context: ChannelHandlerContext?
+
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { start(context: context) }
     }
+
+    /// Answers `400 Bad Request` as raw bytes from the front of the pipeline (past the HTTP
+    /// encoder, whatever state it is in) and closes the connection; unless an answer has started.
+    func refuseUnparsableRequest() {
+        guard let context else { return }
+        switch state {
+        case .readingHeaders, .awaitingAnswer:
+            state = .passThrough
+            timer?.cancel()
+            let answer = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n"
+                + "Content-Length: \(Self.badRequestBody.utf8.count)\r\n\r\n\(Self.badRequestBody)"
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
+        case .waiting, .passThrough:
+            context.close(promise: nil)
+        }
+    }
+
+    private static let badRequestBody = #"{"error":{"code":"bad_request","message":"the request is not valid HTTP/1.1"}}"#
 
     func channelActive(context: ChannelHandlerContext) {
         start(context: context)
@@ -62,6 +86,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stop()
+        self.context = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -244,15 +269,46 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let limits: ServerLimits
     let clients: ClientConnections
 
+    /// Adds the guard first, lets the inner channel set up its HTTP pipeline, then puts a
+    /// ``ParseErrorObserver`` right after the request decoder: a request the decoder cannot parse
+    /// (garbage, conflicting lengths, a TLS hello, an HTTP/2 preface, a bad chunk size) is
+    /// answered `400` and the connection closed, instead of getting no answer.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(limits: limits, clients: clients, logger: logger), position: .first)
+        let guardHandler = ConnectionGuard(limits: limits, clients: clients, logger: logger)
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(ParseErrorObserver(connectionGuard: guardHandler), position: .after(decoder.handler))
+            return value
         }
     }
 
     func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Sits right after the HTTP request decoder and, when the decoder cannot parse a request, asks
+/// the connection's ``ConnectionGuard`` to answer `400` and close. It only watches errors: reads
+/// and writes pass untouched, so it can stay when the connection becomes a WebSocket.
+final class ParseErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let connectionGuard: ConnectionGuard
+
+    init(connectionGuard: ConnectionGuard) {
+        self.connectionGuard = connectionGuard
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError { connectionGuard.refuseUnparsableRequest() }
+        context.fireErrorCaught(error)
     }
 }

@@ -6,6 +6,7 @@ left alone. Against `strict_server`: header timeout 1 s, body timeout 1.5 s, idl
 import socket
 import time
 
+import pytest
 from minimal_ws import WebSocket
 
 REQUEST_TIMEOUT = 10  # the server's default time for a request's work
@@ -132,3 +133,49 @@ def test_websockets_are_not_cut_off_by_the_timers(strict_server):
         conn.send_json({"type": "stroke", "seq": 1, "stroke": [[0, 50, 100], [0, 80, 0]]})
         message = conn.recv_until(lambda m: m.get("seq") == 1, timeout=30)[-1]
         assert message["type"] == "result", message
+
+
+MALFORMED = {
+    "garbage": b"\x00\x01garbage that is not HTTP\r\n\r\n",
+    "conflicting-lengths": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{}",
+    "negative-length": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+    "http2-preface": b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    "tls-hello": bytes.fromhex("16030100a5010000a10303") + bytes(32) + b"\r\n\r\n",
+    "bad-chunk-size": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+}
+
+
+def exchange(server, payload, wait=5):
+    """Sends `payload` and reads until the server closes (or `wait` seconds): (answer, closed)."""
+    sock = connect(server)
+    try:
+        sock.sendall(payload)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    sock.settimeout(0.2)
+    answer, start = b"", time.monotonic()
+    while time.monotonic() - start < wait:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return answer, True
+        if not chunk:
+            return answer, True
+        answer += chunk
+    sock.close()
+    return answer, False
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_http_gets_400_and_is_closed(strict_server, name):
+    answer, closed = exchange(strict_server, MALFORMED[name])
+    assert closed, f"{name}: the connection stays open"
+    assert answer.startswith(b"HTTP/1.1 400"), f"{name}: answered {answer[:80]!r}"
+    assert health_answers_within(strict_server)
+
+
+def test_a_huge_url_is_refused_and_closed(strict_server):
+    answer, closed = exchange(strict_server, b"GET /" + b"a" * 200_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert closed and (answer == b"" or answer.startswith(b"HTTP/1.1 4")), answer[:80]
