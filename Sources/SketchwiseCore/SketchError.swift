@@ -6,8 +6,6 @@ public enum SketchError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidCoordinate(stroke: Int, point: Int, value: Double)
     /// The drawing has no points at all.
     case empty
-    /// The drawing is larger than the limits allow.
-    case tooLarge(points: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -18,8 +16,6 @@ public enum SketchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "stroke \(stroke), point \(point): coordinate \(value) is not a finite number within ±1e9"
         case .empty:
             return "the drawing has no points"
-        case let .tooLarge(points, limit):
-            return "the drawing has \(points) points, more than the limit of \(limit)"
         }
     }
 }

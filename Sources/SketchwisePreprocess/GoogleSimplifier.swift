@@ -20,16 +20,17 @@ public struct GoogleSimplifier: Sendable {
     public static let targetExtent = 255.0
     /// RDP's tolerance, in scaled units.
     public static let epsilon = 2.0
-    /// A drawing whose strokes, scaled, are longer than this in total is refused: resampling at
-    /// 1 unit would otherwise make tens of millions of points from a few hostile ones.
-    public static let maximumScaledLength = 4_000_000.0
+    /// A drawing whose strokes, scaled, are longer than this in total is not resampled: RDP runs
+    /// on its own points (the same shape, not Google's exact points). Resampling at 1 unit would
+    /// make millions of points from a few thousand zig-zags across the box, which a legal sketch
+    /// of 20,000 points can be; real drawings are far shorter (a few thousand units).
+    public static let maximumScaledLength = 200_000.0
 
     public init() {}
 
     /// The simplified drawing: integer coordinates in 0…255, no time stamps, label and stroke
     /// style kept.
-    /// - Throws: ``SketchError`` for an empty drawing, unusable coordinates, or a drawing too long
-    ///   to resample.
+    /// - Throws: ``SketchError`` for an empty drawing or unusable coordinates.
     public func simplify(_ sketch: StrokeSketch) throws(SketchError) -> StrokeSketch {
         try sketch.validate()
         guard let box = sketch.boundingBox else { throw .empty }
@@ -40,13 +41,10 @@ public struct GoogleSimplifier: Sendable {
                                         ((p.y - box.minY) * Self.targetExtent) / extent)
             }
         }
-        let totalLength = scaled.reduce(0) { $0 + Self.length(of: $1) }
-        guard totalLength <= Self.maximumScaledLength else {
-            throw .tooLarge(points: Int(totalLength), limit: Int(Self.maximumScaledLength))
-        }
+        let resamples = scaled.reduce(0) { $0 + Self.length(of: $1) } <= Self.maximumScaledLength
         var result = sketch
         for (s, points) in scaled.enumerated() {
-            let kept = Self.ramerDouglasPeucker(Self.resample(points))
+            let kept = Self.ramerDouglasPeucker(resamples ? Self.resample(points) : points)
             result.strokes[s].points = kept.map {
                 Point(x: $0.x.rounded(.toNearestOrEven), y: $0.y.rounded(.toNearestOrEven))
             }

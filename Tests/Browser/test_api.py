@@ -215,6 +215,11 @@ def test_classify_limit_boundaries_are_accepted(server):
     assert status == 200, f"20,000 points must be accepted: {raw[:200]!r}"
     status, _, _, raw = server.post_json("/api/classify", {"strokes": [[[0, 1e9], [-1e9, 0]]]})
     assert status == 200, f"|v| = 1e9 must be accepted: {raw[:200]!r}"
+    # 20,000 points zig-zagging across the box: millions of units long once scaled (issue 14).
+    zigzag = [[(i % 2) * 1000 for i in range(20000)], [i * 0.05 for i in range(20000)]]
+    for path, model in [("/api/classify", "strokes"), ("/api/suggest", "strokes"), ("/api/suggest", None)]:
+        status, _, _, raw = server.post_json(path, {"strokes": [zigzag], **({"model": model} if model else {})})
+        assert status == 200, f"{path} ({model or 'default model'}): a legal 20,000-point zigzag must be accepted: {raw[:200]!r}"
 
 
 def test_classify_too_many_strokes_or_points(server):

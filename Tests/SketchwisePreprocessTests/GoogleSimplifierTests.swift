@@ -50,10 +50,16 @@ import Testing
         #expect(result.strokes[0].points.count < 5_000)
     }
 
-    /// A few hostile points whose scaled path is astronomically long are refused, not resampled.
-    @Test func aHostileZigzagIsRefusedNotResampled() {
-        let zigzag = (0..<40_000).map { i in (Double(i % 2) * 1000, Double(i) * 0.0001) }
-        #expect(throws: SketchError.self) { try simplifier.simplify(sketch([zigzag])) }
+    /// A legal sketch (20,000 points, the server's limit) zig-zagging across the box is millions
+    /// of units long: it is simplified on its own points instead of being resampled at 1 unit
+    /// (issue 14: such sketches were refused with "4,327,132 points").
+    @Test func aLongZigzagIsSimplifiedWithoutResampling() throws {
+        let zigzag = (0..<20_000).map { i in (Double(i % 2) * 1000, Double(i) * 0.05) }
+        let result = try simplifier.simplify(sketch([zigzag]))
+        let points = result.strokes[0].points
+        #expect(points.count > 100 && points.count <= 20_000)
+        #expect(points.allSatisfy { (0...255).contains($0.x) && (0...255).contains($0.y) })
+        #expect(points.first == Point(x: 0, y: 0) && points.last?.y == 255)
     }
 
     @Test func simplifiedDrawingsAreRecognised() throws {
