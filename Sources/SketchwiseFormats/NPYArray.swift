@@ -66,8 +66,12 @@ public struct NPYArray: Hashable, Sendable {
 }
 
 extension NPYArray {
-    /// Parses the bytes of a `.npy` file (format versions 1.0, 2.0 and 3.0).
-    public init(npyBytes data: [UInt8]) throws(RecordError) {
+    /// The longest header read: NumPy writes a few hundred bytes; a header claiming more is hostile.
+    static let maximumHeaderLength = 1 << 20
+
+    /// The header of a `.npy` file from its first bytes (`data` may hold only a prefix) and where
+    /// its data start: the magic bytes, the version, the header dictionary.
+    static func parseHeader(_ data: [UInt8]) throws(RecordError) -> (fields: NPYHeader, dataOffset: Int) {
         let magic: [UInt8] = [0x93] + Array("NUMPY".utf8)
         guard data.count >= 10, Array(data[0..<6]) == magic else {
             throw RecordError("not a .npy file (bad magic bytes)")
@@ -86,11 +90,32 @@ extension NPYArray {
         default:
             throw RecordError("unsupported .npy format version \(major)")
         }
+        guard headerLength <= maximumHeaderLength else { throw RecordError(".npy header of \(headerLength) bytes is implausibly long") }
         guard data.count >= headerStart + headerLength,
               let header = String(bytes: data[headerStart..<headerStart + headerLength], encoding: major == 3 ? .utf8 : .isoLatin1)
         else { throw RecordError("truncated .npy header") }
-        let fields = try NPYHeader(parsing: header)
-        let body = data[(headerStart + headerLength)...]
+        return (try NPYHeader(parsing: header), headerStart + headerLength)
+    }
+
+    /// The bytes of the data a header describes, or nil for object arrays (pickled: unknown).
+    /// - Throws: when the element count or byte count overflows.
+    static func dataLength(of fields: NPYHeader) throws(RecordError) -> Int? {
+        guard fields.descr != "|O" else { return nil }
+        var count = 1
+        for dimension in fields.shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+            guard !overflow, dimension >= 0 else { throw RecordError("shape \(fields.shape) is too large") }
+            count = product
+        }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: try elementType(descr: fields.descr).size)
+        guard !overflow else { throw RecordError("shape \(fields.shape) is too large") }
+        return bytes
+    }
+
+    /// Parses the bytes of a `.npy` file (format versions 1.0, 2.0 and 3.0).
+    public init(npyBytes data: [UInt8]) throws(RecordError) {
+        let (fields, dataOffset) = try Self.parseHeader(data)
+        let body = data[dataOffset...]
         let count = fields.shape.reduce(1, *)
         if fields.descr == "|O" {
             let objects = try PickleReader.objectArray(from: Array(body))
@@ -147,10 +172,22 @@ extension NPYArray {
         return [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(length & 0xFF), UInt8(length >> 8)] + Array(text.utf8)
     }
 
-    /// Reads a `.npy` file.
+    /// Reads a `.npy` file. Its header is read and checked first, and the file only when its
+    /// size is what the header promises: a file that is not what it claims fails at once,
+    /// whatever its size.
     public init(contentsOf path: String) throws(FormatError) {
-        let bytes = try readFile(path)
-        do { try self.init(npyBytes: bytes) } catch { throw FormatError(file: path, reason: "\(error)") }
+        do {
+            let size = try fileSize(path)
+            let (fields, dataOffset) = try Self.parseHeader(try readPrefix(path, count: 12 + Self.maximumHeaderLength))
+            if let length = try Self.dataLength(of: fields), size < dataOffset + length {
+                throw RecordError("truncated .npy data: \(size - dataOffset) bytes, shape \(fields.shape) needs \(length)")
+            }
+            try self.init(npyBytes: try readFile(path))
+        } catch let error as FormatError {
+            throw error
+        } catch {
+            throw FormatError(file: path, reason: "\(error)")
+        }
     }
 
     /// Writes a `.npy` file.
@@ -201,6 +238,31 @@ func readFile(_ path: String) throws(FormatError) -> [UInt8] {
         throw FormatError(file: path, reason: "cannot read the file")
     }
     return [UInt8](data)
+}
+
+/// The size of the file at `path`, in bytes.
+func fileSize(_ path: String) throws(FormatError) -> Int {
+    guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
+        throw FormatError(file: path, reason: "cannot read the file")
+    }
+    return size.intValue
+}
+
+/// Up to `count` bytes from `offset` of the file at `path` (negative: from the end).
+func readPrefix(_ path: String, count: Int, offset: Int = 0) throws(FormatError) -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw FormatError(file: path, reason: "cannot read the file") }
+    defer { try? handle.close() }
+    do {
+        if offset >= 0 {
+            try handle.seek(toOffset: UInt64(offset))
+        } else {
+            let end = try handle.seekToEnd()
+            try handle.seek(toOffset: end - min(end, UInt64(-offset)))
+        }
+        return [UInt8](try handle.read(upToCount: count) ?? Data())
+    } catch {
+        throw FormatError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+    }
 }
 
 func writeFile(_ bytes: [UInt8], to path: String) throws(FormatError) {

@@ -7,7 +7,9 @@ enum ZipContainer {
     static let maximumEntrySize: UInt64 = 1 << 31
 
     /// Calls `body` with the path and contents of every file entry, in archive order.
+    /// - Throws: ``FormatError`` at once for a file that is not a ZIP archive (see ``checkSignatures(_:)``).
     static func forEachFile(in path: String, _ body: (String, [UInt8]) throws(FormatError) -> Void) throws(FormatError) {
+        try checkSignatures(path)
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -27,6 +29,19 @@ enum ZipContainer {
             }
             try body(entry.path, contents)
         }
+    }
+
+    /// A ZIP archive starts with a local file header (`PK 3 4`, or `PK 5 6` when empty) and ends
+    /// with an end-of-central-directory record (`PK 5 6`) within its last 65,557 bytes (22 bytes
+    /// plus a comment of at most 65,535). Checking both reads at most 64 KiB, whatever the
+    /// file's size; the ZIP library would otherwise scan a large non-ZIP file for minutes.
+    static func checkSignatures(_ path: String) throws(FormatError) {
+        let head = try readPrefix(path, count: 4)
+        let local: [UInt8] = [0x50, 0x4B, 0x03, 0x04], end: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
+        guard head == local || head == end else { throw FormatError(file: path, reason: "not a ZIP archive (no ZIP signature at its start)") }
+        let tail = try readPrefix(path, count: 65_557, offset: -65_557)
+        let found = tail.count >= 22 && (0...(tail.count - 22)).reversed().contains { Array(tail[$0..<$0 + 4]) == end }
+        guard found else { throw FormatError(file: path, reason: "not a readable ZIP archive (no end-of-directory record: truncated?)") }
     }
 
     /// Writes a ZIP archive with the given files, deflate-compressed.
