@@ -28,6 +28,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// For ``Code/methodNotAllowed``: the methods the path takes, sent as `Allow`.
+    public var allowedMethods: [HTTPRequest.Method] = []
 
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -50,10 +52,9 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = (try? jsonData(body)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if !allowedMethods.isEmpty { headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

@@ -18,8 +18,23 @@ struct APIRoutes: Sendable {
 
     var input: SketchInput { SketchInput(limits: limits) }
 
+    /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
+    static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
+        ("classify", [.post]), ("suggest", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
+        ("health", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
+    ]
+
     func add(to router: Router<some RequestContext>) {
         let api = router.group("api")
+        for (path, allowed) in Self.methods {
+            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {
+                api.on(path, method: method) { request, _ -> Response in
+                    var error = APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
+                    error.allowedMethods = allowed
+                    throw error
+                }
+            }
+        }
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.get("library/:id/image") { request, context in

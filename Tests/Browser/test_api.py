@@ -16,7 +16,8 @@ import pytest
 from conftest import REPO
 from minimal_ws import ConnectionClosed, WebSocket
 
-ERROR_STATUS = {"bad_request": 400, "too_large": 413, "not_found": 404, "rate_limited": 429, "timeout": 503, "internal": 500}
+ERROR_STATUS = {"bad_request": 400, "too_large": 413, "not_found": 404, "method_not_allowed": 405, "rate_limited": 429, "timeout": 503,
+                "internal": 500}
 SUGGESTION_FIELDS = {"id", "label", "score", "source", "title", "image", "thumbnail", "width", "height"}
 
 
@@ -570,6 +571,17 @@ def test_live_connections_are_independent(server):
         msg, _ = result_for(b, 1)
         if msg["type"] == "result":
             assert msg["guesses"] == [], "b's sketch must not contain a's stroke"
+
+
+@pytest.mark.parametrize("method,path,allow", [
+    ("GET", "/api/classify", "POST"), ("PUT", "/api/suggest", "POST"), ("DELETE", "/api/health", "GET"),
+    ("POST", "/api/library/emoji%3AU%2B1F408/image", "GET"), ("PATCH", "/api/openapi.yaml", "GET"), ("POST", "/api/live", "GET"),
+])
+def test_wrong_method_is_405_with_allow(server, method, path, allow):
+    status, headers, raw = server.request(method, path, body=b"{}" if method in ("POST", "PUT", "PATCH") else None)
+    body = json.loads(raw)
+    assert_error(status, body, raw, 405)
+    assert headers.get("allow") == allow, headers
 
 
 def test_live_not_a_websocket(server):
