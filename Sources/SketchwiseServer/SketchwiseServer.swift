@@ -107,6 +107,7 @@ public struct SketchwiseServer: Sendable {
         let router = Router()
         router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(LogRequestsMiddleware(.debug))
+        router.middlewares.add(ControlCharacterPathMiddleware())
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         APIRoutes(
             recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,

@@ -584,6 +584,13 @@ def test_wrong_method_is_405_with_allow(server, method, path, allow):
     assert headers.get("allow") == allow, headers
 
 
+@pytest.mark.parametrize("path", ["/app.js%00.png", "/app.js%00", "/index.html%00.css", "/%0a", "/api/health%00"])
+def test_control_characters_in_paths_are_404(server, path):
+    status, _, raw = server.get(path)
+    body = json.loads(raw)
+    assert_error(status, body, raw, 404)
+
+
 def test_live_not_a_websocket(server):
     status, _, _ = server.get("/api/live")
     assert status in (400, 404, 426), status
