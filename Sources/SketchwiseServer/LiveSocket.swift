@@ -53,7 +53,12 @@ struct LiveSocket: Sendable {
                     }
                 }
             } catch {
+                // The WebSocket layer closes with the code its error carries: 1009 for a message
+                // over the limit, 1007 for text that is not UTF-8, 1002 for a protocol error.
                 logger.info("live connection ended", metadata: ["reason": "\(error)"])
+                await pipeline.finish()
+                group.cancelAll()
+                throw error
             }
             await pipeline.finish()
             try await group.waitForAll()

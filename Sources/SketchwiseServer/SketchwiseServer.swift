@@ -130,7 +130,7 @@ public struct SketchwiseServer: Sendable {
         let clients = ClientConnections()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: TimeAmount.nanoseconds(Int64(limits.idleTimeout.inSeconds * 1e9))),
-            ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+            ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
         )
         return Application(
             router: router,

@@ -552,14 +552,31 @@ def test_live_rate_limit(server):
         assert msg["type"] == "result", "the connection stays usable after being rate limited"
 
 
-def test_live_oversized_message_closes(server):
+def close_code_after(conn, send):
+    """Sends with `send(conn)` and returns the close code the server then sends."""
+    send(conn)
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(10):      # any messages before the close are fine; then it must close
+            conn.recv(timeout=15)
+    return closed.value.code
+
+
+def test_live_oversized_message_closes_with_1009(server):
+    big = json.dumps({"type": "sketch", "seq": 1, "strokes": [[[0, 1], [0, 1]]], "pad": "x" * (300 * 1024)})
     with ws(server) as conn:
-        big = json.dumps({"type": "sketch", "seq": 1, "strokes": [[[0, 1], [0, 1]]], "pad": "x" * (300 * 1024)})
-        conn.send_text(big)
-        with pytest.raises((ConnectionClosed, ConnectionResetError, BrokenPipeError)):
-            for _ in range(10):      # any messages before the close are fine; then it must close
-                conn.recv(timeout=15)
-        print(f"\n[live] 300 KiB message → closed", file=sys.stderr)
+        assert close_code_after(conn, lambda c: c.send_text(big)) == 1009
+    with ws(server) as conn:       # the same message in fragments of 100 KiB
+        def fragments(c):
+            data = big.encode()
+            c._send_frame(0x1, data[:100_000], fin=False)
+            c._send_frame(0x0, data[100_000:200_000], fin=False)
+            c._send_frame(0x0, data[200_000:], fin=True)
+        assert close_code_after(conn, fragments) == 1009
+
+
+def test_live_invalid_utf8_closes_with_1007(server):
+    with ws(server) as conn:
+        assert close_code_after(conn, lambda c: c._send_frame(0x1, b'{"type": "clear", "seq": 1, "x": "\xff\xfe"}')) == 1007
 
 
 def test_live_connections_are_independent(server):
