@@ -9,6 +9,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         case tooLarge = "too_large"
         case notFound = "not_found"
         case methodNotAllowed = "method_not_allowed"
+        case unsupportedMediaType = "unsupported_media_type"
         case rateLimited = "rate_limited"
         case timeout
         case internalError = "internal"
@@ -19,6 +20,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .tooLarge: .contentTooLarge
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
+            case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
             case .timeout: .serviceUnavailable
             case .internalError: .internalServerError

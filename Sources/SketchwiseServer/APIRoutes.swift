@@ -52,7 +52,17 @@ struct APIRoutes: Sendable {
         }
     }
 
+    /// The body as a JSON object.
+    /// - Throws: `415` unless the body is declared `application/json`; `413` past the size limit;
+    ///   `400` for anything but a JSON object.
     private func body(_ request: Request) async throws -> [String: JSONValue] {
+        let declared = request.headers[.contentType] ?? ""
+        guard declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
+            throw APIError(
+                .unsupportedMediaType,
+                declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
+            )
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)

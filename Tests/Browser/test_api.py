@@ -16,8 +16,8 @@ import pytest
 from conftest import REPO
 from minimal_ws import ConnectionClosed, WebSocket
 
-ERROR_STATUS = {"bad_request": 400, "too_large": 413, "not_found": 404, "method_not_allowed": 405, "rate_limited": 429, "timeout": 503,
-                "internal": 500}
+ERROR_STATUS = {"bad_request": 400, "too_large": 413, "not_found": 404, "method_not_allowed": 405, "unsupported_media_type": 415,
+                "rate_limited": 429, "timeout": 503, "internal": 500}
 SUGGESTION_FIELDS = {"id", "label", "score", "source", "title", "image", "thumbnail", "width", "height"}
 
 
@@ -595,10 +595,22 @@ def test_live_connections_are_independent(server):
     ("POST", "/api/library/emoji%3AU%2B1F408/image", "GET"), ("PATCH", "/api/openapi.yaml", "GET"), ("POST", "/api/live", "GET"),
 ])
 def test_wrong_method_is_405_with_allow(server, method, path, allow):
-    status, headers, raw = server.request(method, path, body=b"{}" if method in ("POST", "PUT", "PATCH") else None)
+    status, headers, raw = server.request(method, path, body=b"{}" if method in ("POST", "PUT", "PATCH") else None,
+                                          headers={"Content-Type": "application/json"})
     body = json.loads(raw)
     assert_error(status, body, raw, 405)
     assert headers.get("allow") == allow, headers
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded", "application/jsonp", "multipart/form-data"])
+def test_bodies_that_are_not_json_are_415(server, content_type):
+    headers = {"Content-Type": content_type} if content_type else {}
+    for path in ("/api/classify", "/api/suggest"):
+        status, _, raw = server.request("POST", path, body=b'{"strokes": [[[0, 10], [0, 10]]]}', headers=headers)
+        assert_error(status, json.loads(raw), raw, 415)
+    status, _, raw = server.request("POST", "/api/classify", body=b'{"strokes": [[[0, 10], [0, 10]]]}',
+                                    headers={"Content-Type": "Application/JSON; charset=utf-8"})
+    assert status == 200, "the media type is case-insensitive and may carry parameters"
 
 
 @pytest.mark.parametrize("path", ["/app.js%00.png", "/app.js%00", "/index.html%00.css", "/%0a", "/api/health%00"])
