@@ -39,7 +39,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     /// The client's address once its connection is counted (refused connections are not).
     private var client: String?
-    private var isStopped = false
 
     init(limits: ServerLimits, clients: ClientConnections, logger: Logger) {
         self.limits = limits
@@ -125,7 +124,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Counts the connection for its client, refusing it past the per-client limit, and starts
     /// the first timer.
     private func start(context: ChannelHandlerContext) {
-        guard client == nil, !isStopped else { return }
+        guard client == nil else { return }
+        if case .passThrough = state { return }
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
         switch clients.open(address, limit: limits.maximumConnectionsPerClient) {
         case .accepted: client = address
@@ -136,7 +136,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 ])
             }
             state = .passThrough
-            isStopped = true
             context.close(promise: nil)
             return
         }
@@ -151,7 +150,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             self.client = nil
         }
         state = .passThrough
-        isStopped = true
     }
 
     /// Looks for the end of the headers (`CRLF CRLF`), which may be split across reads.
@@ -166,8 +164,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             if matched == 4 {
                 state = .awaitingAnswer
-                let budget = limits.bodyTimeout + limits.requestTimeout
-                arm(TimeAmount.nanoseconds(Int64(budget.inSeconds * 1e9)), "its request body and answer", context: context)
+                arm(limits.bodyTimeout + limits.requestTimeout, "its request body and answer", context: context)
                 return
             }
         }
@@ -175,13 +172,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func arm(_ delay: Duration, _ waitingFor: String, context: ChannelHandlerContext) {
-        arm(TimeAmount.nanoseconds(Int64(delay.inSeconds * 1e9)), waitingFor, context: context)
-    }
-
-    private func arm(_ delay: TimeAmount, _ waitingFor: String, context: ChannelHandlerContext) {
         timer?.cancel()
         let bound = NIOLoopBound((context: context, logger: logger), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: delay) {
+        timer = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             let (context, logger) = bound.value
             logger.debug("closing a connection that took too long to send \(waitingFor)", metadata: [
                 "client": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
@@ -301,10 +294,6 @@ final class ParseErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
 
     init(connectionGuard: ConnectionGuard) {
         self.connectionGuard = connectionGuard
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        context.fireChannelRead(data)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -5,7 +5,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
-import SketchwiseCore
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
@@ -129,7 +128,7 @@ public struct SketchwiseServer: Sendable {
         let webSocketResponder = socketRouter.buildResponder()
         let clients = ClientConnections()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: TimeAmount.nanoseconds(Int64(limits.idleTimeout.inSeconds * 1e9))),
+            http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
             ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
         )
         return Application(
