@@ -26,9 +26,9 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
         minimumPredictedProbability = finder.minimumPredictedProbability
         weakest = finder.weakest.name
         self.style = style
-        let sources = style.sources
+        let sources = style.sourceBits
         classes = labels.map { label in
-            let candidates = finder.candidates(for: label).filter { sources.contains($0.picture.source) }
+            let candidates = finder.candidates(for: label).filter { $0.sourceBit & sources != 0 }
             let bySynonym = candidates.filter { if case .predictedClass = $0.reason { false } else { true } }.count
             return ClassCount(label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym)
         }

@@ -61,18 +61,19 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
     /// (docs/library.md).
     public static let standard = PictureStyle.line
 
-    /// ``sources`` as a bit set of ``LibrarySource/bit``s, tested per candidate when ranking.
-    var sourceBits: UInt8 { sources.reduce(0) { $0 | $1.bit } }
-
-    /// The sources whose pictures have this style.
-    public var sources: Set<LibrarySource> {
+    /// The style's sources as a set of ``LibrarySource/bit``s: ranking tests it per candidate
+    /// without building a set.
+    var sourceBits: UInt8 {
         switch self {
-        case .line: [.openmoji, .lucide]
-        case .emoji: [.emoji]
-        case .clipart: [.clipart]
-        case .all: Set(LibrarySource.allCases)
+        case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit
+        case .emoji: LibrarySource.emoji.bit
+        case .clipart: LibrarySource.clipart.bit
+        case .all: .max
         }
     }
+
+    /// The sources whose pictures have this style.
+    public var sources: Set<LibrarySource> { Set(LibrarySource.allCases.filter { sourceBits & $0.bit != 0 }) }
 }
 
 /// Where the sources' files are and which of them to index.
