@@ -215,12 +215,16 @@ public struct CandidateFinder: Sendable {
         let ownName = WordMatcher.words(label)
         let phrases = names.map(\.phrase)
         let aboutPeople = synonyms.isAboutPeople(label)
+        /// Keeps a candidate no weaker than ``weakest`` (its embedding is normalised only then).
+        func add(_ picture: IndexedPicture, _ reason: MatchReason, _ strength: MatchStrength) {
+            if strength <= weakest { found.append(Candidate(picture: picture, reason: reason, strength: strength)) }
+        }
         /// The general rules of ``PictureWordRules``: people pictures name what people do, zodiac
         /// signs are symbols, Lucide compounds are interface symbols.
         func breaksARule(_ index: Int) -> Bool {
             if !aboutPeople, PictureWordRules.depictsPeople(pictures[index].title) { return true }
             if PictureWordRules.isZodiacSign(title: titleWords[index], words: words[index]) { return true }
-            return pictures[index].source == .lucide && !PictureWordRules.isLucideIcon(of: phrases, title: WordMatcher.words(pictures[index].title))
+            return pictures[index].source == .lucide && !PictureWordRules.isLucideIcon(of: phrases, title: titleWords[index])
         }
         for name in names {
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
@@ -232,15 +236,14 @@ public struct CandidateFinder: Sendable {
                     case .loose?: strongest = .keyword
                     case .wrong?, nil: break
                     }
-                    found.append(Candidate(picture: picture, reason: .synonym(name.word), strength: strongest))
+                    add(picture, .synonym(name.word), strongest)
                 }
             }
         }
         for picture in pictures where reviewed[picture.id] == .good && !seen.contains(picture.id) {
             seen.insert(picture.id)
-            found.append(Candidate(picture: picture, reason: .reviewed, strength: .synonymInTitle))
+            add(picture, .reviewed, .synonymInTitle)
         }
-        found.removeAll { $0.strength > weakest }
         let predicted = pictures.compactMap { picture -> (IndexedPicture, Double)? in
             guard weakest == .prediction, !seen.contains(picture.id),
                   let guess = picture.topClasses.first(where: { $0.label == label }),
