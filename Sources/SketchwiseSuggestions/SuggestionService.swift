@@ -54,21 +54,23 @@ public struct SuggestionService: Sendable {
         try checkpoint()
         let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
         try checkpoint()
-        let request = SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style)
-        let answers = await answers(to: request)
+        let (suggestions, problems) = await pictures(for: SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style))
         try checkpoint()
+        return SuggestionResult(guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: suggestions, problems: problems)
+    }
+
+    /// Every provider's pictures for `request`, merged, best score first, each picture once, at
+    /// most `labels × perLabel`; and the providers that failed, with their reasons.
+    public func pictures(for request: SuggestionRequest) async -> (suggestions: [Suggestion], problems: [String]) {
         var found: [Suggestion] = []
         var problems: [String] = []
-        for (index, answer) in answers {
+        for (index, answer) in await answers(to: request) {
             switch answer {
             case let .success(suggestions): found += suggestions
             case let .failure(error): problems.append("\(providers[index].name): \(error)")
             }
         }
-        let ordered = Suggestion.merged(found)
-        return SuggestionResult(
-            guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: Array(ordered.prefix(labels * perLabel)), problems: problems
-        )
+        return (Array(Suggestion.merged(found).prefix(request.labels * request.perLabel)), problems)
     }
 
     /// Every provider's answer, in the providers' order; several providers are asked at the same

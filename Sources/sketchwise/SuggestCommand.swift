@@ -129,13 +129,11 @@ struct SuggestCommand: AsyncParsableCommand {
         _ sketch: StrokeSketch, label: String, service: SuggestionService, perLabel: Int, style: PictureStyle?
     ) async throws -> SuggestionResult {
         let analysis = try service.recognizer.analyze(sketch, top: service.guessCount)
-        let request = SuggestionRequest(
+        let (suggestions, problems) = await service.pictures(for: SuggestionRequest(
             analysis: SketchAnalysis(guesses: [Guess(label: label, probability: 1)], embedding: analysis.embedding),
             labels: 1, perLabel: perLabel, style: style
-        )
-        var found: [Suggestion] = []
-        for provider in service.providers { found += try await provider.suggestions(for: request) }
-        return SuggestionResult(guesses: analysis.guesses, suggestions: Array(Suggestion.merged(found).prefix(perLabel)))
+        ))
+        return SuggestionResult(guesses: analysis.guesses, suggestions: suggestions, problems: problems)
     }
 }
 
