@@ -65,7 +65,7 @@ final class IndexWorker {
         let metadata: ClipArtMetadata
         do { metadata = try ClipArtMetadata.parse(bytes) } catch { return skip(.invalidXML, error.description) }
         let picture: RenderedPicture
-        do { picture = try svg.render(file.source == .openmoji ? OpenMojiArt.lineDrawing(bytes) : bytes) } catch {
+        do { picture = try svg.render(OpenMojiArt.drawn(bytes, of: file.source)) } catch {
             return skip(SkipReason(error.reason), error.detail)
         }
         if let name {

@@ -17,6 +17,12 @@ enum OpenMojiArt {
         return String(String.UnicodeScalarView(scalars))
     }
 
+    /// The SVG bytes of a picture of `source` as the library draws them: OpenMoji as line art
+    /// unless `colour` asks for its colour layers too, other sources as they are.
+    static func drawn(_ svg: [UInt8], of source: LibrarySource, colour: Bool = false) -> [UInt8] {
+        source == .openmoji && !colour ? lineDrawing(svg) : svg
+    }
+
     /// The id prefixes of the fill groups.
     static let fillGroups = ["color", "skin", "hair"]
 

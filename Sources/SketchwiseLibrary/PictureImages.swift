@@ -52,7 +52,7 @@ public final class PictureImages: @unchecked Sendable {
             case .clipart, .openmoji, .lucide:
                 guard let data = FileManager.default.contents(atPath: path) else { throw LibraryError("\(path): cannot be read") }
                 if svg == nil { svg = try SVGRasterizer(size: 28) }
-                let bytes = source == .openmoji && !colour ? OpenMojiArt.lineDrawing([UInt8](data)) : [UInt8](data)
+                let bytes = OpenMojiArt.drawn([UInt8](data), of: source, colour: colour)
                 return try svg!.picture(bytes, maxSide: maxSide)
             case .emoji:
                 guard let hex = id.split(separator: "+").last, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
