@@ -5,6 +5,7 @@ let package = Package(
     name: "Sketchwise",
     products: [
         .library(name: "SketchwiseCore", targets: ["SketchwiseCore"]),
+        .library(name: "SketchwiseWork", targets: ["SketchwiseWork"]),
         .library(name: "SketchwiseFormats", targets: ["SketchwiseFormats"]),
         .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
         .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
@@ -25,13 +26,15 @@ let package = Package(
     targets: [
         // The sketch model and its geometry. No I/O.
         .target(name: "SketchwiseCore"),
+        // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
+        .target(name: "SketchwiseWork"),
         // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
         .target(
             name: "SketchwiseFormats",
             dependencies: ["SketchwiseCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Google-exact simplification and the sequence encodings of the stroke model.
-        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore"]),
+        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"]),
         // libcairo, as a module.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // librsvg (SVG documents drawn with Cairo), as a module.
@@ -41,11 +44,11 @@ let package = Package(
         // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
         // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"]),
+        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"]),
         // OpenBLAS (cblas), as a module.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
-        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS"]),
+        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"]),
         // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
         .target(
             name: "SketchwiseRecognition",
@@ -64,13 +67,14 @@ let package = Package(
         // service and the latest-wins query pipeline.
         .target(
             name: "SketchwiseSuggestions",
-            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary"]
+            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"]
         ),
         // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
         .target(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
+                "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -104,6 +108,7 @@ let package = Package(
         // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
         .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
+        .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePreprocessTests",
@@ -141,14 +146,14 @@ let package = Package(
         .testTarget(
             name: "SketchwiseSuggestionsTests",
             dependencies: [
-                "SketchwiseSuggestions", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster", "SketchwiseTestSupport",
+                "SketchwiseSuggestions", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster", "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "SketchwiseServerTests",
             dependencies: [
-                "SketchwiseServer", "SketchwiseFormats", "SketchwiseTestSupport",
+                "SketchwiseServer", "SketchwiseFormats", "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -58,6 +58,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible,
     case outputCount(output: String, expected: Int, got: Int)
     /// A layer cannot handle this (valid but unusual) input, e.g. a sequence too short for a convolution.
     case layer(name: String, problem: String)
+    /// The run was asked to stop (its ``SketchwiseWork/StopSignal`` was raised) between two layers.
+    case stopped
 
     public var description: String {
         switch self {
@@ -65,6 +67,7 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible,
         case let .inputCount(expected, got): "input has \(got) values but its shape needs \(expected)"
         case let .outputCount(output, expected, got): "\(output) buffer has room for \(got) values, needs \(expected)"
         case let .layer(name, problem): "layer '\(name)': \(problem)"
+        case .stopped: "the run was stopped"
         }
     }
 

@@ -1,3 +1,5 @@
+import SketchwiseWork
+
 /// Runs one request at a time on a shared `Model`. Owns a workspace planned at load for the largest
 /// input: running allocates nothing. Not `Sendable`: give each task its own session.
 public final class Session {
@@ -101,13 +103,16 @@ public final class Session {
         return shape
     }
 
-    /// Runs every step; afterwards `values` hold the outputs.
+    /// Runs every step; afterwards `values` hold the outputs. Stops between steps when the work
+    /// running on this thread is asked to (``SketchwiseWork/StopSignal``).
     private func execute(input: UnsafeBufferPointer<Float>, shape: Shape?) throws(InferenceError) {
         let inputShape = try inputShape(count: input.count, shape: shape)
         let planned = inputShape == program.inputShape
         values[0] = Tensor(data: UnsafeMutablePointer(mutating: input.baseAddress ?? UnsafePointer(workspace)), shape: inputShape)
         let scratch = workspace + program.scratchOffset
+        let stop = StopSignal.current
         for (k, step) in program.steps.enumerated() {
+            if stop?.isRaised == true { throw .stopped }
             let value = k + 1
             for (a, input) in step.inputs.enumerated() {
                 arguments[a] = values[input]

@@ -1,4 +1,5 @@
 import SketchwiseCore
+import SketchwiseWork
 
 /// Google's Quick, Draw! simplification, reproducing its published "simplified" drawings point
 /// for point from the raw ones.
@@ -30,6 +31,8 @@ public struct GoogleSimplifier: Sendable {
 
     /// The simplified drawing: integer coordinates in 0…255, no time stamps, label and stroke
     /// style kept.
+    /// Work asked to stop (``SketchwiseWork/StopSignal``) ends between strokes, leaving the rest
+    /// unsimplified: its caller has been answered already.
     /// - Throws: ``SketchError`` for an empty drawing or unusable coordinates.
     public func simplify(_ sketch: StrokeSketch) throws(SketchError) -> StrokeSketch {
         try sketch.validate()
@@ -43,7 +46,8 @@ public struct GoogleSimplifier: Sendable {
         }
         let resamples = scaled.reduce(0) { $0 + Self.length(of: $1) } <= Self.maximumScaledLength
         var result = sketch
-        for (s, points) in scaled.enumerated() {
+        let stop = StopSignal.current
+        for (s, points) in scaled.enumerated() where stop?.isRaised != true {
             let kept = Self.ramerDouglasPeucker(resamples ? Self.resample(points) : points)
             result.strokes[s].points = kept.map {
                 Point(x: $0.x.rounded(.toNearestOrEven), y: $0.y.rounded(.toNearestOrEven))

@@ -1,5 +1,6 @@
 import CCairo
 import SketchwiseCore
+import SketchwiseWork
 
 /// Why a raster cannot be made or written.
 public struct RasterError: Error, Sendable, CustomStringConvertible {
@@ -66,7 +67,8 @@ public final class SketchRasterizer {
         return image
     }
 
-    /// Renders into `buffer` (`size * size` bytes, row-major), overwriting it.
+    /// Renders into `buffer` (`size * size` bytes, row-major), overwriting it. Work asked to stop
+    /// (``SketchwiseWork/StopSignal``) ends between strokes, leaving the image unfinished.
     public func render(_ sketch: StrokeSketch, into buffer: UnsafeMutableBufferPointer<UInt8>, shading: StrokeShading = .uniform) {
         precondition(buffer.count >= size * size, "buffer smaller than size × size")
         let data = cairo_image_surface_get_data(surface)!
@@ -92,7 +94,9 @@ public final class SketchRasterizer {
         let oy = (recipe.frame - box.height * f) / 2.0
         let drawn = shading == .byOrder ? sketch.strokes.count { !$0.points.isEmpty } : 0
         defer { cairo_set_source_rgba(cr, 0, 0, 0, 1) }
+        let stop = StopSignal.current
         for (index, stroke) in sketch.strokes.lazy.filter({ !$0.points.isEmpty }).enumerated() {
+            if stop?.isRaised == true { return }
             if shading == .byOrder {
                 cairo_set_source_rgba(cr, 0, 0, 0, 1.0 - 0.75 * Double(index) / Double(max(drawn - 1, 1)))
             }

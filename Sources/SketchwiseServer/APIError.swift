@@ -1,16 +1,22 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SketchwiseCore
+import SketchwiseWork
 
 /// An error answered as JSON: `{"error": {"code", "message"}}` with its HTTP status.
 public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable {
+    public enum Code: String, Sendable, Codable, CaseIterable {
         case badRequest = "bad_request"
         case tooLarge = "too_large"
         case notFound = "not_found"
         case methodNotAllowed = "method_not_allowed"
+        /// `/api/live` asked for without a WebSocket upgrade, or with a WebSocket version other than 13.
+        case upgradeRequired = "upgrade_required"
         case unsupportedMediaType = "unsupported_media_type"
         case rateLimited = "rate_limited"
+        /// The work queue is full: try again after `Retry-After` seconds.
+        case busy
         case timeout
         case internalError = "internal"
 
@@ -20,9 +26,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .tooLarge: .contentTooLarge
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
+            case .upgradeRequired: .upgradeRequired
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
-            case .timeout: .serviceUnavailable
+            case .busy, .timeout: .serviceUnavailable
             case .internalError: .internalServerError
             }
         }
@@ -30,12 +37,28 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
-    /// For ``Code/methodNotAllowed``: the methods the path takes, sent as `Allow`.
-    public var allowedMethods: [HTTPRequest.Method] = []
+    /// Headers sent with the error: `Allow` (405), `Retry-After` (503), `Upgrade` (426).
+    public var headers: HTTPFields = [:]
 
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// The answer to an error of the work behind a request: unusable coordinates (`400`), a full
+    /// work queue (`503 busy`, `Retry-After: 1`), a deadline passed (`503 timeout`); nil for others.
+    public init?(work error: any Error) {
+        switch error {
+        case let error as APIError: self = error
+        case let error as SketchError: self.init(.badRequest, error.description)
+        case let error as WorkQueue.Busy:
+            self.init(.busy, "\(error); try again shortly")
+            headers[.retryAfter] = "1"
+        case is DeadlineExceeded:
+            self.init(.timeout, "the request was not answered within its time limit")
+            headers[.retryAfter] = "1"
+        default: return nil
+        }
     }
 
     public var status: HTTPResponse.Status { code.status }
@@ -52,11 +75,15 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         public var error: Detail
     }
 
+    /// The JSON body, encoded.
+    var jsonBytes: Data {
+        (try? jsonData(body)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = (try? jsonData(body)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if !allowedMethods.isEmpty { headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jsonBytes)))
     }
 }
 
@@ -66,11 +93,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.translate(error, path: request.uri.path).response(from: request, context: context)
         } catch {
+            if let answer = APIError(work: error) { return try answer.response(from: request, context: context) }
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return try APIError(.internalError, "the server failed to answer").response(from: request, context: context)
         }

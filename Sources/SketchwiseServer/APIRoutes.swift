@@ -6,6 +6,7 @@ import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
+import SketchwiseWork
 
 /// The JSON API under `/api`.
 struct APIRoutes: Sendable {
@@ -15,6 +16,8 @@ struct APIRoutes: Sendable {
     let libraryItems: Int
     let limits: ServerLimits
     let openAPI: URL
+    /// Where recognition and rendering run.
+    let work: WorkQueue
 
     var input: SketchInput { SketchInput(limits: limits) }
 
@@ -30,7 +33,7 @@ struct APIRoutes: Sendable {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {
                 api.on(path, method: method) { request, _ -> Response in
                     var error = APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
-                    error.allowedMethods = allowed
+                    error.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
                     throw error
                 }
             }
@@ -38,9 +41,15 @@ struct APIRoutes: Sendable {
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.get("library/:id/image") { request, context in
-            try picture(context, thumbnail: false, colour: ["1", "true"].contains(request.uri.queryParameters.get("colour")))
+            try await picture(context, thumbnail: false, colour: ["1", "true"].contains(request.uri.queryParameters.get("colour")))
         }
-        api.get("library/:id/thumbnail") { _, context in try picture(context, thumbnail: true, colour: false) }
+        api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, colour: false) }
+        api.get("live") { _, _ -> Response in
+            var error = APIError(.upgradeRequired, "/api/live is a WebSocket: ask for it with Connection: Upgrade and Upgrade: websocket")
+            error.headers[.upgrade] = "websocket"
+            error.headers[.connection] = "Upgrade"
+            throw error
+        }
         api.get("health") { _, _ in
             try json(HealthBody(status: "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue), library: .init(items: libraryItems)))
         }
@@ -81,13 +90,12 @@ struct APIRoutes: Sendable {
         let recognizer = try recognizer(object)
         let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
-        do {
-            let guesses = try recognizer.classify(sketch, top: top)
-            return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
-        } catch let error as SketchError {
-            throw APIError(.badRequest, error.description)
-        }
+        let guesses = try await work.run(deadline: deadline) { try recognizer.classify(sketch, top: top) }
+        return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
     }
+
+    /// When a request that starts now must be answered.
+    private var deadline: ContinuousClock.Instant { .now + limits.requestTimeout }
 
     private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
         let object = try await body(request)
@@ -96,18 +104,12 @@ struct APIRoutes: Sendable {
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         let style = try input.style(object)
         let recognizer = try recognizer(object)
-        do {
-            let service = recognizer.kind == service.recognizer.kind ? service : SuggestionService(recognizer: recognizer, providers: service.providers)
-            let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: .now + limits.requestTimeout)
-            return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
-            )
-        } catch let error as SketchError {
-            throw APIError(.badRequest, error.description)
-        } catch is DeadlineExceeded {
-            throw APIError(.timeout, "the request took longer than \(limits.requestTimeout)")
-        }
+        let service = recognizer.kind == service.recognizer.kind ? service : service.answering(with: recognizer)
+        let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: deadline)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
+        )
     }
 
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of
@@ -129,9 +131,9 @@ struct APIRoutes: Sendable {
         return try recognizers.recognizer(kind)
     }
 
-    /// A picture as PNG: its thumbnail, or drawn at full size (OpenMoji line art in colour when
-    /// `colour` is set).
-    private func picture(_ context: some RequestContext, thumbnail: Bool, colour: Bool) throws -> Response {
+    /// A picture as PNG: its thumbnail (stored in the index), or drawn at full size on the work
+    /// queue (OpenMoji line art in colour when `colour` is set).
+    private func picture(_ context: some RequestContext, thumbnail: Bool, colour: Bool) async throws -> Response {
         guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
             throw APIError(.notFound, "no such picture")
         }
@@ -140,7 +142,10 @@ struct APIRoutes: Sendable {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)
         } else {
-            guard let picture = try images.picture(id: id, colour: colour) else { throw APIError(.notFound, "no picture \(id)") }
+            let images = images
+            guard let picture = try await work.run(deadline: deadline, { try images.picture(id: id, colour: colour) }) else {
+                throw APIError(.notFound, "no picture \(id)")
+            }
             bytes = picture.bytes
         }
         return Response(

@@ -9,7 +9,7 @@ import NIOHTTP1
 /// between requests. It sits first in every connection's pipeline and sees raw bytes, so it also
 /// covers connections whose request never gets far enough for Hummingbird's own idle handler
 /// (which starts after a complete request head). A connection upgraded to a WebSocket (`101`) is
-/// left alone: its pings and message limits take over.
+/// left to its pings and message limits, with a ``ClientFrameMaskCheck`` behind the guard.
 ///
 /// The timers, in ``ServerLimits``:
 /// - no request under way: ``ServerLimits/idleTimeout`` (``ServerLimits/headerTimeout`` before the first byte);
@@ -110,6 +110,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 if status == 101 {
                     state = .passThrough
                     timer?.cancel()
+                    try? context.pipeline.syncOperations.addHandler(ClientFrameMaskCheck(), position: .after(self))
                 } else {
                     state = .waiting
                     arm(limits.idleTimeout, "a new request", context: context)
@@ -261,11 +262,15 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let limits: ServerLimits
     let clients: ClientConnections
+    /// The path of the WebSocket endpoint.
+    let webSocketPath: String
 
     /// Adds the guard first, lets the inner channel set up its HTTP pipeline, then puts a
     /// ``ParseErrorObserver`` right after the request decoder: a request the decoder cannot parse
     /// (garbage, conflicting lengths, a TLS hello, an HTTP/2 preface, a bad chunk size) is
-    /// answered `400` and the connection closed, instead of getting no answer.
+    /// answered `400` and the connection closed, instead of getting no answer. After it come a
+    /// ``WebSocketHandshakeCheck`` (bad handshakes get JSON errors) and an ``HTTP10Handler``
+    /// (HTTP/1.0 requests are answered as 1.0 and their connections closed).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let guardHandler = ConnectionGuard(limits: limits, clients: clients, logger: logger)
         return channel.eventLoop.makeCompletedFuture {
@@ -274,7 +279,11 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(ParseErrorObserver(connectionGuard: guardHandler), position: .after(decoder.handler))
+            let observer = ParseErrorObserver(connectionGuard: guardHandler)
+            let handshakeCheck = WebSocketHandshakeCheck(path: webSocketPath)
+            try channel.pipeline.syncOperations.addHandler(observer, position: .after(decoder.handler))
+            try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .after(observer))
+            try channel.pipeline.syncOperations.addHandler(HTTP10Handler(), position: .after(handshakeCheck))
             return value
         }
     }

@@ -18,7 +18,7 @@ struct LiveSocket: Sendable {
 
     /// Serves one connection until the client closes it.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let pipeline = SuggestionPipeline(service: service)
+        let pipeline = SuggestionPipeline(service: service, timeout: limits.requestTimeout)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await update in pipeline.updates {
@@ -27,8 +27,7 @@ struct LiveSocket: Sendable {
                     case let .success(result):
                         text = SuggestBody(result, type: "result", seq: update.query).json.text
                     case let .failure(error):
-                        let apiError = (error as? SketchError).map { APIError(.badRequest, $0.description) }
-                            ?? APIError(.internalError, "the server failed to answer")
+                        let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to answer")
                         if apiError.code == .internalError { logger.error("live query failed", metadata: ["error": "\(error)"]) }
                         text = try Self.encode(SocketErrorBody(seq: update.query, error: apiError.body.error))
                     }

@@ -12,9 +12,15 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumMessageBytes = 256 << 10
     /// WebSocket messages per second per connection; more are refused with `rate_limited`.
     public var messagesPerSecond = 50.0
-    /// Longest time a suggest request may take before it is answered with `timeout`, checked
-    /// between its stages (recognition, pictures): a stage under way is not interrupted.
+    /// Longest time a request's recognition, pictures or rendering may take, from when its body
+    /// has been read: past it the request is answered `503 timeout` (within 0.1 s) and its work
+    /// stops at its next check (between strokes, model layers and stages).
     public var requestTimeout: Duration = .seconds(10)
+    /// Threads that run recognition, embedding and rendering (by default one per core).
+    public var workerThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// Most requests waiting for a worker thread; past it requests are answered `503 busy` with
+    /// `Retry-After` at once.
+    public var queueLength = 256
     /// Longest time a client may take to send a request's headers, from its first byte (and
     /// from connecting to its first byte): the defence against slow headers (slow loris).
     public var headerTimeout: Duration = .seconds(10)

@@ -8,6 +8,7 @@ import NIOPosix
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
+import SketchwiseWork
 
 /// The web app and the HTTP/WebSocket API in one server: static files from the app folder,
 /// the JSON API under `/api`, live suggestions on `/api/live`.
@@ -36,10 +37,14 @@ public struct SketchwiseServer: Sendable {
 
     public let configuration: Configuration
     public let logger: Logger
+    /// Runs recognition, embedding and rendering for the requests (``ServerLimits/workerThreads``
+    /// threads, ``ServerLimits/queueLength`` waiting).
+    public let work: WorkQueue
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "sketchwise")) {
         self.configuration = configuration
         self.logger = logger
+        work = WorkQueue(threads: configuration.limits.workerThreads, queueLimit: configuration.limits.queueLength)
     }
 
     /// Makes NIO's event loops (which the server's connections use) run every Swift task too, so
@@ -57,6 +62,7 @@ public struct SketchwiseServer: Sendable {
     public func run() async throws {
         let database = try prepareLibrary()
         let application = try makeApplication(database: database)
+        defer { work.close() }
         try await application.runService()
     }
 
@@ -99,7 +105,7 @@ public struct SketchwiseServer: Sendable {
             logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
             providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
         }
-        let service = SuggestionService(recognizer: try recognizers.recognizer(configuration.defaultModel), providers: providers)
+        let service = SuggestionService(recognizer: try recognizers.recognizer(configuration.defaultModel), providers: providers, work: work)
         let items = try database.itemCounts().values.reduce(0, +)
         let limits = configuration.limits
 
@@ -110,7 +116,7 @@ public struct SketchwiseServer: Sendable {
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         APIRoutes(
             recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,
-            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml")
+            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work
         ).add(to: router)
 
         let live = LiveSocket(service: service, limits: limits)
@@ -136,7 +142,7 @@ public struct SketchwiseServer: Sendable {
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
                     inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
-                    limits: limits, clients: clients
+                    limits: limits, clients: clients, webSocketPath: "/api/live"
                 )
             },
             configuration: applicationConfiguration,

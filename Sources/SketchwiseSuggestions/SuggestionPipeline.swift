@@ -17,14 +17,17 @@ public struct PipelineUpdate: Sendable {
 /// sketch has been submitted, no answer for an older one ever arrives.
 public actor SuggestionPipeline {
     public let service: SuggestionService
+    /// How long each query may take (nil: no limit); past it the answer is ``SketchwiseWork/DeadlineExceeded``.
+    public let timeout: Duration?
     /// The answers, in the order their sketches were submitted; finishes after ``finish()``.
     public nonisolated let updates: AsyncStream<PipelineUpdate>
     private let continuation: AsyncStream<PipelineUpdate>.Continuation
     private var latest: UInt64?
     private var running: Task<Void, Never>?
 
-    public init(service: SuggestionService) {
+    public init(service: SuggestionService, timeout: Duration? = nil) {
         self.service = service
+        self.timeout = timeout
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
     }
 
@@ -38,10 +41,11 @@ public actor SuggestionPipeline {
         latest = query
         running?.cancel()
         let service = service
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         running = Task {
             let outcome: Result<SuggestionResult, any Error>
             do {
-                outcome = .success(try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style))
+                outcome = .success(try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: deadline))
             } catch is CancellationError {
                 return
             } catch {

@@ -1,6 +1,7 @@
 import SketchwiseCore
 import SketchwiseLibrary
 import SketchwiseRecognition
+import SketchwiseWork
 
 /// Guesses and pictures for one state of a sketch.
 public struct SuggestionResult: Sendable, Equatable {
@@ -20,29 +21,37 @@ public struct SuggestionResult: Sendable, Equatable {
     public static let empty = SuggestionResult(guesses: [], suggestions: [])
 }
 
-/// A suggestion's work went on past its deadline.
-public struct DeadlineExceeded: Error, Sendable {}
-
 /// Turns a sketch into guesses and suggested pictures: classify → ask every provider (at the
 /// same time) → merge and order. Task cancellation is checked between the stages, so a query
 /// whose sketch is already outdated stops early. Thread-safe.
 public struct SuggestionService: Sendable {
     public let recognizer: SketchRecognizer
     public let providers: [any SuggestionProvider]
+    /// Where recognition runs; nil runs it in the calling task.
+    public let work: WorkQueue?
     /// How many guesses are returned, or `labels` of ``suggest(_:labels:perLabel:)`` if more.
     public var guessCount = 5
 
-    public init(recognizer: SketchRecognizer, providers: [any SuggestionProvider]) {
+    public init(recognizer: SketchRecognizer, providers: [any SuggestionProvider], work: WorkQueue? = nil) {
         self.recognizer = recognizer
         self.providers = providers
+        self.work = work
+    }
+
+    /// The same service answering with another recogniser.
+    public func answering(with recognizer: SketchRecognizer) -> SuggestionService {
+        var service = SuggestionService(recognizer: recognizer, providers: providers, work: work)
+        service.guessCount = guessCount
+        return service
     }
 
     /// The guesses and suggestions for `sketch`: pictures for its `labels` most probable guesses,
     /// at most `perLabel` each, in `style` (nil: each provider's default). An empty sketch gives an
-    /// empty result. The work runs in the
-    /// calling task; cancellation and `deadline` are checked between the stages.
-    /// - Throws: `CancellationError` when the task is cancelled; ``DeadlineExceeded`` past
-    ///   `deadline`; ``SketchwiseCore/SketchError`` for unusable coordinates.
+    /// empty result. Recognition runs on ``work`` (which answers by `deadline` and stops the work
+    /// under way), or in the calling task; cancellation and `deadline` are checked between the stages.
+    /// - Throws: `CancellationError` when the task is cancelled; ``SketchwiseWork/DeadlineExceeded``
+    ///   past `deadline`; ``SketchwiseWork/WorkQueue/Busy`` when the work queue is full;
+    ///   ``SketchwiseCore/SketchError`` for unusable coordinates.
     public func suggest(
         _ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil, deadline: ContinuousClock.Instant? = nil
     ) async throws -> SuggestionResult {
@@ -52,7 +61,12 @@ public struct SuggestionService: Sendable {
         }
         guard sketch.strokes.contains(where: { !$0.points.isEmpty }) else { return .empty }
         try checkpoint()
-        let analysis = try recognizer.analyze(sketch, top: max(guessCount, labels))
+        let (recognizer, top) = (recognizer, max(guessCount, labels))
+        let analysis = if let work {
+            try await work.run(deadline: deadline) { try recognizer.analyze(sketch, top: top) }
+        } else {
+            try recognizer.analyze(sketch, top: top)
+        }
         try checkpoint()
         let (suggestions, problems) = await pictures(for: SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style))
         try checkpoint()

@@ -36,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Connections") var connectionOptions: ConnectionOptions
 
+    @OptionGroup(title: "Requests") var requestOptions: RequestOptions
+
     @Option(help: ArgumentHelp("The model of requests that name none (and of /api/live): \(ModelOptions.modelHelp)."))
     var model: RecognizerKind = .ensemble
 
@@ -60,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)
         configuration.librarySources = sources
         configuration.defaultModel = model
-        configuration.limits = connectionOptions.applied(to: configuration.limits)
+        configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
         try await SketchwiseServer(configuration: configuration, logger: logger).run()
     }
 }

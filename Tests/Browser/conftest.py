@@ -178,10 +178,12 @@ def server(tmp_path_factory, shared_data):
 
 @pytest.fixture(scope="session")
 def strict_server(tmp_path_factory, server):
-    """A second server over the same index with short connection timeouts and a low limit of
-    connections per client, for the connection tests."""
+    """A second server over the same index with short connection timeouts, a low limit of
+    connections per client, one worker thread with two places in its queue and a request timeout
+    of 1 s, for the connection and admission tests."""
     srv = start_server(tmp_path_factory, server.data_dir, [
         "--header-timeout", "1", "--body-timeout", "1.5", "--idle-timeout", "2", "--max-connections-per-client", "20",
+        "--workers", "1", "--queue-length", "2", "--request-timeout", "1",
     ], name="strict-server")
     yield srv
     stop_server(srv)

@@ -623,3 +623,38 @@ def test_control_characters_in_paths_are_404(server, path):
 def test_live_not_a_websocket(server):
     status, _, _ = server.get("/api/live")
     assert status in (400, 404, 426), status
+
+
+def test_live_unmasked_frame_closes_with_1002(server):
+    """RFC 6455 §5.1: a client's frames must be masked; the server closes on an unmasked one."""
+    with ws(server) as conn:
+        payload = json.dumps({"type": "clear", "seq": 1}).encode()
+        assert close_code_after(conn, lambda c: c.sock.sendall(bytes([0x81, len(payload)]) + payload)) == 1002
+
+
+HANDSHAKE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+             "Sec-WebSocket-Version": "13"}
+
+
+@pytest.mark.parametrize("name,method,path,change,status,code", [
+    ("no upgrade", "GET", "/api/live", {"Upgrade": None, "Connection": None}, 426, "upgrade_required"),
+    ("no key", "GET", "/api/live", {"Sec-WebSocket-Key": None}, 400, "bad_request"),
+    ("short key", "GET", "/api/live", {"Sec-WebSocket-Key": "c2hvcnQ="}, 400, "bad_request"),
+    ("old version", "GET", "/api/live", {"Sec-WebSocket-Version": "8"}, 426, "upgrade_required"),
+    ("no connection upgrade", "GET", "/api/live", {"Connection": "keep-alive"}, 400, "bad_request"),
+    ("wrong path", "GET", "/api/nope", {}, 404, "not_found"),
+    ("static path", "GET", "/index.html", {}, 404, "not_found"),
+    ("wrong method", "POST", "/api/live", {}, 405, "method_not_allowed"),
+])
+def test_live_bad_handshakes_get_json_errors(server, name, method, path, change, status, code):
+    headers = {k: v for k, v in {**HANDSHAKE, **change}.items() if v is not None}
+    got, answer_headers, raw = server.request(method, path, body=b"" if method == "POST" else None, headers=headers)
+    assert got == status, f"{name}: {got} {raw[:200]!r}"
+    body = json.loads(raw)
+    assert body["error"]["code"] == code, f"{name}: {body}"
+    if status == 426:
+        assert answer_headers.get("sec-websocket-version") == "13" or answer_headers.get("upgrade") == "websocket"
+    if status == 405:
+        assert answer_headers.get("allow") == "GET"
+    status, _, _ = server.get("/api/health")
+    assert status == 200

@@ -179,3 +179,22 @@ def test_malformed_http_gets_400_and_is_closed(strict_server, name):
 def test_a_huge_url_is_refused_and_closed(strict_server):
     answer, closed = exchange(strict_server, b"GET /" + b"a" * 200_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     assert closed and (answer == b"" or answer.startswith(b"HTTP/1.1 4")), answer[:80]
+
+
+def test_http10_is_answered_as_10_and_closed(strict_server):
+    """An HTTP/1.0 request (no keep-alive) gets an HTTP/1.0 answer with its length, then the close
+    it waits for; a 1.1 connection stays open."""
+    for path in ("/api/health", "/index.html", "/api/nope"):
+        answer, closed = exchange(strict_server, f"GET {path} HTTP/1.0\r\n\r\n".encode(), wait=3)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert closed, f"{path}: an HTTP/1.0 connection stays open after its answer"
+        assert head.startswith(b"HTTP/1.0 "), f"{path}: answered {head[:40]!r}"
+        headers = head.lower()
+        assert b"connection: close" in headers and b"transfer-encoding" not in headers, head
+        assert f"content-length: {len(body)}".encode() in headers, head
+    body = b'{"strokes": [[[0, 50, 100], [0, 80, 0]]]}'
+    answer, closed = exchange(strict_server, b"POST /api/classify HTTP/1.0\r\nContent-Type: application/json\r\n"
+                              + f"Content-Length: {len(body)}\r\n\r\n".encode() + body, wait=5)
+    assert closed and answer.startswith(b"HTTP/1.0 200"), answer[:80]
+    answer, closed = exchange(strict_server, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", wait=1)
+    assert answer.startswith(b"HTTP/1.1 200") and not closed, "an HTTP/1.1 connection is kept open"

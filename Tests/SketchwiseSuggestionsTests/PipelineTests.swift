@@ -4,6 +4,8 @@ import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseSuggestions
 import SketchwiseTestSupport
+import SketchwiseWork
+import Synchronization
 import Testing
 
 /// The bundled models, loaded once.
@@ -149,5 +151,27 @@ func sketch(strokes n: Int) -> StrokeSketch {
             try await service(late).suggest(sketch(strokes: 2), labels: 2, perLabel: 1, deadline: .now - .seconds(1))
         }
         #expect(late.started.isEmpty, "a deadline already past stops before the recogniser")
+    }
+
+    @Test func recognitionRunsOnTheWorkQueueWhichRefusesWhenFull() async throws {
+        let queue = WorkQueue(threads: 1, queueLimit: 0)
+        defer { queue.close() }
+        let provider = DelayedProvider { _ in .milliseconds(1) }
+        let queued = SuggestionService(recognizer: try Models.set.recognizer(.raster), providers: [provider], work: queue)
+        let expected = try await service(provider).suggest(sketch(strokes: 3), labels: 3, perLabel: 1)
+        #expect(try await queued.suggest(sketch(strokes: 3), labels: 3, perLabel: 1, deadline: .now + .seconds(30)) == expected)
+
+        let started = Mutex(false)
+        let blocker = Task {
+            try await queue.run {
+                started.withLock { $0 = true }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+        await #expect(throws: WorkQueue.Busy.self) {
+            try await queued.suggest(sketch(strokes: 3), labels: 3, perLabel: 1)
+        }
+        try await blocker.value
     }
 }

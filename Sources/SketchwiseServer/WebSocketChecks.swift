@@ -1,0 +1,149 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// Answers bad WebSocket handshakes with a JSON error, before Hummingbird sees them (it would
+/// close without a word, or answer a bare `400`). A request asking for `Upgrade: websocket` must
+/// be `GET` on HTTP/1.1, for `path`, with `Connection: Upgrade`, a `Sec-WebSocket-Key` of 16 bytes
+/// in base64 and `Sec-WebSocket-Version: 13`; anything else is answered (`404`, `405`, `400`, or
+/// `426` with `Sec-WebSocket-Version: 13`) and the connection closed. Other requests pass.
+final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The one path that takes WebSockets.
+    let path: String
+    /// Whether the current request is refused (its remaining parts are dropped).
+    private var refusing = false
+    /// Once a `101` is written the connection is not HTTP any more.
+    private var upgraded = false
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if upgraded { return context.fireChannelRead(data) }
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            refusing = false
+            if let error = problem(with: head) {
+                refusing = true
+                refuse(with: error, context: context)
+            } else {
+                context.fireChannelRead(data)
+            }
+        case .body, .end:
+            if !refusing { context.fireChannelRead(data) }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if !upgraded, case let .head(head) = unwrapOutboundIn(data), head.status == .switchingProtocols { upgraded = true }
+        context.write(data, promise: promise)
+    }
+
+    /// What is wrong with a request that asks for a WebSocket; nil for a good one or another request.
+    func problem(with head: HTTPRequestHead) -> APIError? {
+        let asked = head.headers["upgrade"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard asked.contains("websocket") else { return nil }
+        let requested = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        guard requested == path else { return APIError(.notFound, "no WebSocket at \(requested.prefix(200)); the WebSocket is \(path)") }
+        guard head.method == .GET else {
+            var error = APIError(.methodNotAllowed, "a WebSocket is opened with GET, not \(head.method.rawValue)")
+            error.headers[.allow] = "GET"
+            return error
+        }
+        guard head.version == .http1_1 else { return APIError(.badRequest, "a WebSocket is opened over HTTP/1.1") }
+        let connection = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        guard connection.contains("upgrade") else { return APIError(.badRequest, "a WebSocket handshake needs Connection: Upgrade") }
+        guard head.headers["sec-websocket-version"] == ["13"] else {
+            var error = APIError(.upgradeRequired, "the server speaks WebSocket version 13 only")
+            error.headers[HTTPField.Name("Sec-WebSocket-Version")!] = "13"
+            return error
+        }
+        guard let key = head.headers.first(name: "sec-websocket-key"), head.headers["sec-websocket-key"].count == 1,
+              let decoded = Self.base64Length(key), decoded == 16
+        else { return APIError(.badRequest, "a WebSocket handshake needs one Sec-WebSocket-Key of 16 bytes in base64") }
+        return nil
+    }
+
+    /// The decoded length of a padded base64 text; nil if it is not base64.
+    static func base64Length(_ text: String) -> Int? {
+        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        guard !bytes.isEmpty, bytes.count % 4 == 0 else { return nil }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2 else { return nil }
+        let isAlphabet: (UInt8) -> Bool = { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"): true
+            default: false
+            }
+        }
+        guard bytes.dropLast(padding).allSatisfy(isAlphabet) else { return nil }
+        return bytes.count / 4 * 3 - padding
+    }
+
+    /// Writes `error` as a complete JSON answer and closes the connection.
+    private func refuse(with error: APIError, context: ChannelHandlerContext) {
+        let body = error.jsonBytes
+        var headers = HTTPHeaders()
+        for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
+        headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
+        headers.replaceOrAdd(name: "content-length", value: String(body.count))
+        headers.replaceOrAdd(name: "connection", value: "close")
+        let status = HTTPResponseStatus(statusCode: error.status.code, reasonPhrase: error.status.reasonPhrase)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}
+
+/// Closes a WebSocket whose client sends an unmasked frame (RFC 6455 §5.1: the server must
+/// close the connection), with close code 1002 (protocol error). It reads the raw bytes, frame
+/// header by frame header, ahead of the WebSocket frame decoder; the bytes pass on unchanged.
+final class ClientFrameMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// The header of the frame being read, as far as it has come.
+    private var header: [UInt8] = []
+    /// Payload bytes of the current frame still to skip.
+    private var remaining: UInt64 = 0
+    private var closed = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closed else { return }
+        let bytes = unwrapInboundIn(data)
+        var view = bytes.readableBytesView[...]
+        while !view.isEmpty {
+            if remaining > 0 {
+                let skipped = Int(min(remaining, UInt64(view.count)))
+                view = view.dropFirst(skipped)
+                remaining -= UInt64(skipped)
+                continue
+            }
+            header.append(view.removeFirst())
+            guard header.count >= 2 else { continue }
+            guard header[1] & 0x80 != 0 else { return refuseUnmasked(context: context) }
+            let lengthBytes = switch header[1] & 0x7F { case 126: 2; case 127: 8; default: 0 }
+            guard header.count == 2 + lengthBytes + 4 else { continue }
+            remaining = lengthBytes == 0 ? UInt64(header[1] & 0x7F) : header[2..<(2 + lengthBytes)].reduce(0) { $0 << 8 | UInt64($1) }
+            header.removeAll(keepingCapacity: true)
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Sends a close frame with code 1002 and closes.
+    private func refuseUnmasked(context: ChannelHandlerContext) {
+        closed = true
+        let reason = Array("client frames must be masked".utf8)
+        let close: [UInt8] = [0x88, UInt8(2 + reason.count), 0x03, 0xEA] + reason
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: close))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SketchwiseWork
+import Synchronization
+import Testing
+
+@Suite struct WorkQueueTests {
+    /// Work that spins until its stop signal is raised (or `limit` passes), then records that it stopped.
+    final class Spinner: Sendable {
+        private let startedFlag = Atomic<Bool>(false)
+        private let stoppedFlag = Atomic<Bool>(false)
+        var started: Bool { startedFlag.load(ordering: .relaxed) }
+        var stopped: Bool { stoppedFlag.load(ordering: .relaxed) }
+
+        func spin(limit: Duration = .seconds(5)) throws -> Int {
+            startedFlag.store(true, ordering: .relaxed)
+            let end = ContinuousClock.now + limit
+            while ContinuousClock.now < end {
+                if StopSignal.shouldStop {
+                    stoppedFlag.store(true, ordering: .relaxed)
+                    throw WorkStopped()
+                }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            return 1
+        }
+
+        func waitUntilStarted() async throws {
+            while !started { try await Task.sleep(for: .milliseconds(2)) }
+        }
+    }
+
+    @Test func runsWorkOnItsOwnThreads() async throws {
+        let queue = WorkQueue(threads: 2, queueLimit: 4)
+        defer { queue.close() }
+        let (inTask, signalled) = try await queue.run { (withUnsafeCurrentTask { $0 != nil }, StopSignal.current != nil) }
+        #expect(!inTask, "work runs on a plain thread, outside Swift's task executors")
+        #expect(signalled, "work sees its job's stop signal")
+        #expect(try await queue.run { 6 * 7 } == 42)
+    }
+
+    @Test func passesOnWhatTheWorkThrows() async {
+        let queue = WorkQueue(threads: 1, queueLimit: 4)
+        defer { queue.close() }
+        struct Broken: Error {}
+        await #expect(throws: Broken.self) { try await queue.run { () throws -> Int in throw Broken() } }
+    }
+
+    @Test func aFullQueueRefusesAtOnce() async throws {
+        let queue = WorkQueue(threads: 1, queueLimit: 1)
+        defer { queue.close() }
+        let (running, waiting) = (Spinner(), Spinner())
+        let first = Task { try await queue.run(deadline: .now + .seconds(3)) { try running.spin() } }
+        try await running.waitUntilStarted()
+        let second = Task { try await queue.run(deadline: .now + .seconds(3)) { try waiting.spin() } }
+        while queue.waitingCount < 1 { try await Task.sleep(for: .milliseconds(2)) }
+        let start = ContinuousClock.now
+        let refusal = await #expect(throws: WorkQueue.Busy.self) { try await queue.run { 1 } }
+        #expect(refusal?.waiting == 1)
+        #expect(ContinuousClock.now - start < .milliseconds(500), "a full queue answers without waiting")
+        first.cancel()
+        second.cancel()
+    }
+
+    @Test func theDeadlineAnswersAndStopsTheWorkUnderWay() async throws {
+        let queue = WorkQueue(threads: 1, queueLimit: 4)
+        defer { queue.close() }
+        let spinner = Spinner()
+        let start = ContinuousClock.now
+        await #expect(throws: DeadlineExceeded.self) {
+            try await queue.run(deadline: start + .milliseconds(200)) { try spinner.spin() }
+        }
+        let answered = ContinuousClock.now - start
+        // The bound is loose: other suites share the machine's cores (the server's tests over
+        // real sockets hold it to the deadline + 0.1 s).
+        #expect(answered >= .milliseconds(200) && answered < .seconds(2), "answered after \(answered)")
+        while !spinner.stopped && ContinuousClock.now - start < .seconds(2) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(spinner.stopped, "the work saw its stop signal")
+    }
+
+    @Test func workPastItsDeadlineWhileWaitingNeverStarts() async throws {
+        let queue = WorkQueue(threads: 1, queueLimit: 4)
+        defer { queue.close() }
+        let (blocker, late) = (Spinner(), Spinner())
+        let first = Task { try await queue.run { try blocker.spin(limit: .milliseconds(400)) } }
+        try await blocker.waitUntilStarted()
+        let start = ContinuousClock.now
+        await #expect(throws: DeadlineExceeded.self) {
+            try await queue.run(deadline: start + .milliseconds(100)) { try late.spin() }
+        }
+        #expect(ContinuousClock.now - start < .milliseconds(350), "answered while the first job still ran")
+        #expect(try await first.value == 1)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!late.started, "a job answered before it started is skipped")
+    }
+
+    @Test func cancellingTheCallerStopsTheWork() async throws {
+        let queue = WorkQueue(threads: 1, queueLimit: 4)
+        defer { queue.close() }
+        let spinner = Spinner()
+        let task = Task { try await queue.run { try spinner.spin() } }
+        try await spinner.waitUntilStarted()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let start = ContinuousClock.now
+        while !spinner.stopped && ContinuousClock.now - start < .seconds(2) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(spinner.stopped)
+    }
+
+    @Test func aClosedQueueTakesNoWork() async {
+        let queue = WorkQueue(threads: 1, queueLimit: 4)
+        queue.close()
+        await #expect(throws: WorkQueue.Closed.self) { try await queue.run { 1 } }
+    }
+
+    @Test func outsideAQueueNothingAsksToStop() throws {
+        #expect(StopSignal.current == nil)
+        try StopSignal.check()
+        let signal = StopSignal()
+        signal.raise()
+        StopSignal.$current.withValue(signal) {
+            #expect(StopSignal.shouldStop)
+            #expect(throws: WorkStopped.self) { try StopSignal.check() }
+        }
+    }
+}
