@@ -17,9 +17,12 @@ run: build
 	.build/release/sketchwise serve --host 127.0.0.1 --port 8080 --data-dir out
 
 # Swift tests, the training tests (PyTorch), then the server's API and browser tests against the
-# debug binary (Debian's Python has Selenium; its index is kept in out/test-server).
+# debug binary (Debian's Python has Selenium; its index is kept in out/test-server), then every
+# fuzz target for a short while (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
+FUZZ_SECONDS ?= 15
 test: deps-test
 	swift build --build-tests
 	swift test --skip-build
 	python3 -m pytest -q training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs Tests/Browser
+	scripts/fuzz.sh all $(FUZZ_SECONDS)

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
         .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
+        .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
     dependencies: [
@@ -95,6 +96,11 @@ let package = Package(
             name: "SketchwiseEvaluation",
             dependencies: ["SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster"]
         ),
+        // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
+        .target(
+            name: "SketchwiseFuzzing",
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary"]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "sketchwise",
@@ -109,6 +115,7 @@ let package = Package(
         .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
+        .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePreprocessTests",
