@@ -28,10 +28,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-if [ -z "$binary" ]; then
-  swift build -c release --product sketchwise >/dev/null
-  binary=.build/release/sketchwise
-fi
+source bench/server.sh
+binary=$(release_binary "$binary")
 raw=../shared/data/quickdraw/raw
 [ -d "$raw" ] || { echo "no drawings at $raw" >&2; exit 1; }
 
@@ -59,15 +57,7 @@ print("done = function(summary, latency, requests)")
 print("  io.write(string.format('RESULT requests/s %.0f  p50 %.2f ms  p99 %.2f ms  errors %d\\n', summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))")
 print("end")
 PY
-port=$((20000 + RANDOM % 20000))
-"$binary" serve --port "$port" --data-dir "$data_dir" --model "$model" > "$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 600); do
-  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break
-  kill -0 $server 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 0.5
-done
-sleep 5  # the library candidates are found in the background after start
+start_server "$binary" "$data_dir" "$work/server.log" --model "$model"
 echo "server: pid $server, model $model, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
 for connections in 8 64; do
   echo "== $connections connections, 2 threads, ${duration}s"

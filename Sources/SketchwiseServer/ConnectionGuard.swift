@@ -24,8 +24,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State {
         /// No request under way (a new connection, or an answer started).
         case waiting
-        /// Request bytes came; `matched` bytes of `CRLF CRLF` are seen at the end of what came.
-        case readingHeaders(matched: Int)
+        /// Request bytes came; `matched` bytes of `CRLF CRLF` are seen at the end of what came;
+        /// `requestLine` follows the first line until its end.
+        case readingHeaders(matched: Int, requestLine: RequestLineScan?)
         /// The headers are in; the body and the work follow.
         case awaitingAnswer
         /// Upgraded to a WebSocket, or closing: no more timers.
@@ -92,14 +93,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let bytes = unwrapInboundIn(data)
         switch state {
         case .waiting:
-            state = .readingHeaders(matched: 0)
+            state = .readingHeaders(matched: 0, requestLine: RequestLineScan())
             arm(limits.headerTimeout, "its request headers", context: context)
             scanHeaders(bytes, context: context)
         case .readingHeaders:
             scanHeaders(bytes, context: context)
         case .awaitingAnswer, .passThrough:
-            break
+            return context.fireChannelRead(data)
         }
+        // A request refused while its headers were read goes no further.
+        if case .passThrough = state { return }
         context.fireChannelRead(data)
     }
 
@@ -153,11 +156,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         state = .passThrough
     }
 
-    /// Looks for the end of the headers (`CRLF CRLF`), which may be split across reads.
+    /// Looks for the end of the headers (`CRLF CRLF`), which may be split across reads. A first
+    /// line without an HTTP version (an HTTP/0.9 request, which the decoder would wait on until
+    /// the header timeout) is answered `400` and the connection closed.
     private func scanHeaders(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        guard case var .readingHeaders(matched) = state else { return }
+        guard case .readingHeaders(var matched, var requestLine) = state else { return }
         let terminator: [UInt8] = [13, 10, 13, 10]
         for byte in bytes.readableBytesView {
+            if var line = requestLine {
+                if line.add(byte) {
+                    requestLine = nil
+                    guard line.hasVersion else {
+                        state = .readingHeaders(matched: matched, requestLine: nil)
+                        return refuseUnparsableRequest()
+                    }
+                } else {
+                    requestLine = line
+                }
+            }
             if byte == terminator[matched] {
                 matched += 1
             } else {
@@ -169,7 +185,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
         }
-        state = .readingHeaders(matched: matched)
+        state = .readingHeaders(matched: matched, requestLine: requestLine)
     }
 
     private func arm(_ delay: Duration, _ waitingFor: String, context: ChannelHandlerContext) {
@@ -191,6 +207,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
               start.hasPrefix("HTTP/1."), start.utf8.count == 12
         else { return nil }
         return Int(start.dropFirst(9).prefix(3))
+    }
+}
+
+/// Follows a request's first line, byte by byte, to tell whether it names an HTTP version.
+struct RequestLineScan {
+    /// The last 6 bytes seen, oldest in the high bits.
+    private var recent: UInt64 = 0
+    private(set) var hasVersion = false
+
+    /// `" HTTP/"`, as `recent` holds it.
+    private static let version = " HTTP/".utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+
+    /// Takes the next byte; returns true when it ends the line (LF).
+    mutating func add(_ byte: UInt8) -> Bool {
+        if byte == 10 { return true }
+        recent = (recent << 8 | UInt64(byte)) & 0xFFFF_FFFF_FFFF
+        if recent == Self.version { hasVersion = true }
+        return false
     }
 }
 
@@ -289,7 +323,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        var quieter = logger
+        quieter.handler = ConnectionLogHandler(base: logger.handler)
+        await inner.handle(value: value, logger: quieter)
     }
 }
 
@@ -308,5 +344,39 @@ final class ParseErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is HTTPParserError { connectionGuard.refuseUnparsableRequest() }
         context.fireErrorCaught(error)
+    }
+}
+
+/// A connection's logger that reports a connection closed before its first request (Hummingbird
+/// logs it as an error, "Error handling upgrade result", with the channel's state error) at
+/// debug level: the guard closes such connections on purpose, by the thousand under a slow-loris
+/// attack, and one error line each would flood the log.
+struct ConnectionLogHandler: LogHandler {
+    var base: any LogHandler
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        if event.level == .error, event.message.description == "Error handling upgrade result",
+           case let .string(error)? = event.metadata?["error.type"], error.hasPrefix("Inappropriate operation") || error.contains("closed")
+        {
+            guard base.logLevel <= .debug else { return }
+            event.level = .debug
+        }
+        base.log(event: event)
     }
 }

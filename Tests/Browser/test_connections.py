@@ -140,6 +140,7 @@ MALFORMED = {
     "conflicting-lengths": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{}",
     "negative-length": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
     "http2-preface": b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    "http09-request": b"GET /\r\n",
     "tls-hello": bytes.fromhex("16030100a5010000a10303") + bytes(32) + b"\r\n\r\n",
     "bad-chunk-size": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
 }
