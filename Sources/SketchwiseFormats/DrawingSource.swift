@@ -67,6 +67,8 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable {
 /// `alphabet/character`.
 public struct DrawingSource: Sendable {
     public let files: [(path: String, format: DrawingFileFormat)]
+    /// When set, a stroke drawing beyond these limits is bad input (passed to `onError`).
+    public var limits: SketchSizeLimits?
 
     public init(path: String) throws(FormatError) {
         var isFolder: ObjCBool = false
@@ -98,9 +100,19 @@ public struct DrawingSource: Sendable {
         onError: (FormatError) throws -> Void,
         _ body: (LabeledDrawing) throws -> Void
     ) throws {
+        let limits = limits
         for (path, format) in files {
             do {
-                try Self.read(path, format: format, onError: onError, body)
+                try Self.read(path, format: format, onError: onError) { drawing in
+                    if let limits, case let .strokes(record) = drawing.content {
+                        do {
+                            try limits.check(record.drawing.strokes)
+                        } catch {
+                            return try onError(FormatError(file: drawing.origin, reason: "\(error) (raise the limit with --max-strokes or --max-points)"))
+                        }
+                    }
+                    try body(drawing)
+                }
             } catch let error as FormatError {
                 try onError(error)
             }
@@ -129,7 +141,7 @@ public struct DrawingSource: Sendable {
                 }
             }
         case .jsonArray:
-            let document = try readFile(path)
+            let document = try readFile(path, startingWith: "[", maximumSize: 1 << 30, format: "a JSON array of Quick, Draw! records")
             guard case let .array(objects)? = try? JSONValue.parse(document) else {
                 throw FormatError(file: path, reason: "not a JSON array of Quick, Draw! records")
             }
@@ -149,7 +161,7 @@ public struct DrawingSource: Sendable {
                 try readArray(array, key: key, name: stem, path: path, onError: onError, body)
             }
         case .omniglotText:
-            let text = String(decoding: try readFile(path), as: UTF8.self)
+            let text = String(decoding: try readFile(path, startingWith: "START", maximumSize: 16 << 20, format: "an Omniglot stroke file"), as: UTF8.self)
             let components = (path as NSString).pathComponents
             let label = components.dropLast().suffix(2).joined(separator: "/")
             try omniglot(text, label: label, origin: path, onError: onError, body)

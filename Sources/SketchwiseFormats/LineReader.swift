@@ -3,7 +3,7 @@ import Foundation
 /// Reads a file line by line in fixed-size chunks, so files of any size stream in bounded memory.
 public struct LineReader {
     /// Lines longer than this are reported as errors instead of being buffered without end.
-    public static let maximumLineLength = 256 << 20
+    public static let maximumLineLength = 16 << 20
 
     private let handle: FileHandle
     private let path: String

@@ -240,6 +240,21 @@ func readFile(_ path: String) throws(FormatError) -> [UInt8] {
     return [UInt8](data)
 }
 
+/// The whole file at `path`, once its first bytes (after white space) start with `start` and
+/// its size is at most `maximumSize`: a file that is not what it claims is refused after
+/// reading at most 64 bytes, whatever its size.
+func readFile(_ path: String, startingWith start: String, maximumSize: Int, format: String) throws(FormatError) -> [UInt8] {
+    let head = try readPrefix(path, count: 64).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    guard head.starts(with: Array(start.utf8)) else {
+        throw FormatError(file: path, reason: "not \(format) (it does not start with \(start))")
+    }
+    let size = try fileSize(path)
+    guard size <= maximumSize else {
+        throw FormatError(file: path, reason: "\(size >> 20) MiB is more than \(format) may hold (\(maximumSize >> 20) MiB)")
+    }
+    return try readFile(path)
+}
+
 /// The size of the file at `path`, in bytes.
 func fileSize(_ path: String) throws(FormatError) -> Int {
     guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {

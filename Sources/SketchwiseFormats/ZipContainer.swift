@@ -20,8 +20,9 @@ enum ZipContainer {
             guard UInt64(entry.uncompressedSize) <= maximumEntrySize else {
                 throw FormatError(file: path, reason: "entry \(entry.path) is larger than \(maximumEntrySize >> 20) MiB")
             }
+            // The declared size is not trusted for memory: a lying header would reserve it all.
             var contents: [UInt8] = []
-            contents.reserveCapacity(Int(entry.uncompressedSize))
+            contents.reserveCapacity(Int(min(UInt64(entry.uncompressedSize), 64 << 20)))
             do {
                 _ = try archive.extract(entry) { contents.append(contentsOf: $0) }
             } catch {

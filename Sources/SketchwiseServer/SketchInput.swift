@@ -35,15 +35,15 @@ struct SketchInput {
 
     /// Refuses a sketch with more strokes or points than the limits allow.
     func checkLimits(_ strokes: [Stroke]) throws(APIError) {
-        guard strokes.count <= limits.maximumStrokes else { throw tooManyStrokes(strokes.count) }
-        let points = strokes.reduce(0) { $0 + $1.points.count }
-        guard points <= limits.maximumPoints else {
-            throw APIError(.tooLarge, "\(points) points; at most \(limits.maximumPoints) are accepted")
+        do {
+            try SketchSizeLimits(maximumStrokes: limits.maximumStrokes, maximumPoints: limits.maximumPoints).check(strokes)
+        } catch {
+            throw APIError(.tooLarge, error.description)
         }
     }
 
     private func tooManyStrokes(_ count: Int) -> APIError {
-        APIError(.tooLarge, "\(count) strokes; at most \(limits.maximumStrokes) are accepted")
+        APIError(.tooLarge, SketchError.tooManyStrokes(count: count, limit: limits.maximumStrokes).description)
     }
 
     /// An optional integer option within `range`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SketchwiseConversion
+import SketchwiseCore
 import SketchwiseFormats
 
 /// The drawing input shared by every command that reads drawings.
@@ -11,8 +12,20 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Skip malformed drawings and files (each is reported on standard error) instead of stopping at the first.")
     var skipBad = false
 
+    @Option(help: "Most strokes in one drawing; a larger one is bad input (the server's limit by default).")
+    var maxStrokes = SketchSizeLimits().maximumStrokes
+
+    @Option(help: "Most points in one drawing, all strokes together; a larger one is bad input.")
+    var maxPoints = SketchSizeLimits().maximumPoints
+
+    func validate() throws {
+        guard maxStrokes >= 1, maxPoints >= 1 else { throw ValidationError("--max-strokes and --max-points must be at least 1") }
+    }
+
     func source() throws -> DrawingSource {
-        try DrawingSource(path: input)
+        var source = try DrawingSource(path: input)
+        source.limits = SketchSizeLimits(maximumStrokes: maxStrokes, maximumPoints: maxPoints)
+        return source
     }
 
     var policy: BadInputPolicy {

@@ -87,6 +87,25 @@ struct CLI {
         #expect(try String(contentsOfFile: folder.path("out.ndjson"), encoding: .utf8) == #"{"word":"cat","drawing":[[[0,127,255],[0,127,0]]]}"# + "\n")
     }
 
+    @Test func drawingsBeyondTheServersLimitsAreBadInputUnlessRaised() async throws {
+        let input = folder.path("many.ndjson")
+        let strokes = (0..<300).map { "[[\($0),\($0 + 5)],[0,9]]" }.joined(separator: ",")
+        try """
+        {"word":"cat","drawing":[[[0,10,20],[0,10,0]]]}
+        {"word":"cat","drawing":[\(strokes)]}
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let refused = try await CLI.run(["simplify", input, "-o", folder.path("a.ndjson")])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("many.ndjson:2: 300 strokes; at most 256 are accepted (raise the limit with --max-strokes"), "\(refused.stderr)")
+        let skipped = try await CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("b.ndjson")])
+        #expect(skipped.stderr.contains("simplified 1 drawings, skipped 1 bad"), "\(skipped.stderr)")
+        let raised = try await CLI.run(["simplify", input, "--max-strokes", "300", "-o", folder.path("c.ndjson")])
+        #expect(raised.status == 0 && raised.stderr.contains("simplified 2 drawings"), "\(raised.stderr)")
+        let points = try await CLI.run(["simplify", input, "--max-strokes", "300", "--max-points", "3", "--skip-bad", "-o", folder.path("d.ndjson")])
+        #expect(points.stderr.contains("many.ndjson:2: 600 points; at most 3 are accepted"), "\(points.stderr)")
+        #expect(points.stderr.contains("simplified 1 drawings, skipped 1 bad"), "\(points.stderr)")
+    }
+
     @Test func renderWritesANumpyFileAndChecksItsOptions() async throws {
         let result = try await CLI.run(["render", "Examples/sample-house.ndjson", "--size", "28", "--npy", folder.path("h.npy")])
         #expect(result.status == 0, "\(result.stderr)")

@@ -48,6 +48,24 @@ import Testing
         #expect(message { _ = try NPYArray(contentsOf: overflowing) }.contains("shape"))
     }
 
+    /// Every drawing file format through the reader the CLI uses: a 1 GiB file that is not what
+    /// its name says fails on its first bytes (or its first 16 MiB line), not after reading it all.
+    @Test(arguments: ["huge.json", "huge.txt", "huge.ndjson"])
+    func drawingFilesThatAreNotWhatTheyClaimFailEarly(name: String) throws {
+        let path = try sparseFile(name, size: 1 << 30, prefix: Array("garbage".utf8))
+        var errors: [String] = []
+        try DrawingSource(path: path).forEach(onError: { errors.append("\($0)") }) { _ in }
+        let expected = ["huge.json": "not a JSON array", "huge.txt": "not an Omniglot stroke file", "huge.ndjson": "line longer than 16 MiB"]
+        #expect(errors.count == 1 && errors[0].contains(expected[name]!), "\(errors)")
+    }
+
+    @Test func anOmniglotFileTooLargeToBeOneIsRefusedUnread() throws {
+        let path = try sparseFile("big.txt", size: 1 << 30, prefix: Array("START\n1,2,0\n".utf8))
+        var errors: [String] = []
+        try DrawingSource(path: path).forEach(onError: { errors.append("\($0)") }) { _ in }
+        #expect(errors.count == 1 && errors[0].contains("more than an Omniglot stroke file may hold"), "\(errors)")
+    }
+
     @Test func realArchivesAndArraysStillRead() throws {
         let array = NPYArray(shape: [2, 3], elementType: .float32, bytes: [UInt8](repeating: 0, count: 24))
         let npz = folder.path("ok.npz"), npy = folder.path("ok.npy")
