@@ -62,7 +62,8 @@ struct APIRoutes: Sendable {
     }
 
     /// The body as a JSON object.
-    /// - Throws: `415` unless the body is declared `application/json`; `413` past the size limit;
+    /// - Throws: `415` unless the body is declared `application/json`; `413` past the size limit
+    ///   (at once, closing the connection, for a body declared larger);
     ///   `400` for anything but a JSON object.
     private func body(_ request: Request) async throws -> [String: JSONValue] {
         let declared = request.headers[.contentType] ?? ""
@@ -71,6 +72,11 @@ struct APIRoutes: Sendable {
                 .unsupportedMediaType,
                 declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
             )
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maximumBodyBytes {
+            var error = APIError(.tooLarge, "the body is declared \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted")
+            error.headers[.connection] = "close"
+            throw error
         }
         let buffer: ByteBuffer
         do {

@@ -303,8 +303,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// ``ParseErrorObserver`` right after the request decoder: a request the decoder cannot parse
     /// (garbage, conflicting lengths, a TLS hello, an HTTP/2 preface, a bad chunk size) is
     /// answered `400` and the connection closed, instead of getting no answer. After it come a
-    /// ``WebSocketHandshakeCheck`` (bad handshakes get JSON errors) and an ``HTTP10Handler``
-    /// (HTTP/1.0 requests are answered as 1.0 and their connections closed).
+    /// ``WebSocketHandshakeCheck`` (bad handshakes get JSON errors) and a ``ConnectionCloseHandler``
+    /// (answers saying `Connection: close` close the connection; HTTP/1.0 requests are answered
+    /// as 1.0 and closed).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let guardHandler = ConnectionGuard(limits: limits, clients: clients, logger: logger)
         return channel.eventLoop.makeCompletedFuture {
@@ -317,7 +318,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             let handshakeCheck = WebSocketHandshakeCheck(path: webSocketPath)
             try channel.pipeline.syncOperations.addHandler(observer, position: .after(decoder.handler))
             try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .after(observer))
-            try channel.pipeline.syncOperations.addHandler(HTTP10Handler(), position: .after(handshakeCheck))
+            try channel.pipeline.syncOperations.addHandler(ConnectionCloseHandler(), position: .after(handshakeCheck))
             return value
         }
     }

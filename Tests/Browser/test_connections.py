@@ -141,6 +141,8 @@ MALFORMED = {
     "negative-length": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
     "http2-preface": b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
     "http09-request": b"GET /\r\n",
+    "unknown-method": b"BREW /api/health HTTP/1.1\r\nHost: x\r\n\r\n",
+    "huge-header": b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 200_000 + b"\r\n\r\n",
     "tls-hello": bytes.fromhex("16030100a5010000a10303") + bytes(32) + b"\r\n\r\n",
     "bad-chunk-size": b"POST /api/classify HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
 }
@@ -199,3 +201,15 @@ def test_http10_is_answered_as_10_and_closed(strict_server):
     assert closed and answer.startswith(b"HTTP/1.0 200"), answer[:80]
     answer, closed = exchange(strict_server, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", wait=1)
     assert answer.startswith(b"HTTP/1.1 200") and not closed, "an HTTP/1.1 connection is kept open"
+
+
+def test_a_body_declared_too_large_is_refused_at_once_and_closed(strict_server):
+    """A declared 100 GB body is answered 413 before any of it is sent, and the connection closes
+    instead of waiting for the body."""
+    start = time.monotonic()
+    answer, closed = exchange(strict_server, b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              b"Content-Length: 100000000000\r\n\r\n", wait=5)
+    took = time.monotonic() - start
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    assert b'"too_large"' in answer
+    assert closed and took < 1.0, f"closed={closed} after {took:.2f} s"
