@@ -50,6 +50,7 @@ trap 'rm -rf "$scratch" "$log"' EXIT
 per_input=2
 case $target in safetensors|model-spec) per_input=10 ;; esac
 echo "fuzzing $target for ${seconds}s…"
+started=$SECONDS
 set +e
 SKETCHWISE_FUZZ_TARGET=$target SKETCHWISE_FUZZ_SCRATCH=$scratch SKETCHWISE_MODELS=Models \
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0 \
@@ -61,7 +62,7 @@ set -e
 runs=$(grep -E "^stat::number_of_executed_units" "$log" | awk '{print $2}')
 per_second=$(grep -E "^stat::average_exec_per_sec" "$log" | awk '{print $2}')
 found=$(find "$crashes" -type f | wc -l)
-echo "RESULT $target: ${runs:-0} executions in ${seconds}s (${per_second:-0}/s), corpus $(find "$corpus" -type f | wc -l) inputs, crashes $found, exit $code"
+echo "RESULT $target: ${runs:-0} executions in $((SECONDS - started))s (${per_second:-0}/s), corpus $(find "$corpus" -type f | wc -l) inputs, crashes $found, exit $code"
 if [ $code -ne 0 ] || [ "$found" -gt 0 ]; then
   grep -E "ERROR|SUMMARY|Test unit written|==[0-9]+==" "$log" | head -20 >&2
   exit 1
