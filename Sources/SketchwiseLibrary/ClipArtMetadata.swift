@@ -27,8 +27,12 @@ public struct ClipArtMetadata: Sendable, Equatable {
 
     /// Reads the metadata of an SVG document. Parsing stops at the end of `<metadata>`; a
     /// document without metadata is read to its end and gives empty metadata.
-    /// - Throws: ``LibraryError`` when the XML is not well-formed (with its line).
+    /// - Throws: ``LibraryError`` when the XML is not well-formed (with its line), or declares an
+    ///   encoding other than UTF-8, US-ASCII or ISO-8859-1.
     public static func parse(_ bytes: [UInt8]) throws(LibraryError) -> ClipArtMetadata {
+        if let encoding = declaredEncoding(bytes), !readableEncodings.contains(encoding.lowercased()) {
+            throw LibraryError("unsupported XML encoding \(encoding.prefix(40))")
+        }
         let reader = Reader()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
@@ -40,6 +44,23 @@ public struct ClipArtMetadata: Sendable, Equatable {
         if let error = reader.error { throw LibraryError(error) }
         guard reader.sawRoot else { throw LibraryError("no XML element") }
         return reader.metadata
+    }
+
+    /// The encodings a document may declare. libxml2 (under Foundation's XMLParser) crashes on
+    /// some others, such as `UTF-7` or a misspelt name (found by fuzzing); every installed
+    /// picture declares one of these.
+    static let readableEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
+
+    /// The `encoding` of a document's XML declaration (`<?xml … encoding="…"?>`), if it has one.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        let head = bytes.prefix(512)
+        guard let end = head.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = String(decoding: head[..<end], as: UTF8.self)
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return "" }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     /// A title shared by at least this many drawings names a collection.
