@@ -39,16 +39,7 @@ def health_probe(port, stop, samples):
     while not stop.is_set():
         start = time.monotonic()
         try:
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.250", 0))
-            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            answer = b""
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            sock.close()
-            ok = answer.startswith(b"HTTP/1.1 200")
+            ok = exchange(port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.0.250", 5).startswith(b"HTTP/1.1 200")
         except OSError:
             ok = False
         samples.append((time.monotonic() - start, ok))
@@ -114,18 +105,30 @@ def heavy_body():
                                     [round(rng.uniform(0, 1000), 1) for _ in range(points)]]]}).encode()
 
 
-def post(port, path, body, source, timeout=30):
+def exchange(port, payload, source, timeout):
+    """Sends `payload` from `source` and reads until the server closes: the answer's bytes."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
-    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                 f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    try:
+        sock.sendall(payload)
+    except OSError:
+        pass  # the server may answer and close before reading everything
     answer = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        answer += chunk
+    try:
+        while chunk := sock.recv(65536):
+            answer += chunk
+    except OSError:
+        pass
     sock.close()
-    return answer[9:12].decode(errors="replace") if answer.startswith(b"HTTP/1.") else "none"
+    return answer
+
+
+def status_of(answer):
+    return answer[9:12].decode(errors="replace") if answer.startswith(b"HTTP/1.") else "closed without answer"
+
+
+def post(port, path, body, source, timeout=30):
+    return status_of(exchange(port, f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                                    f"Content-Length: {len(body)}\r\n\r\n".encode() + body, source, timeout))
 
 
 def clients(count, seconds, work, answers):
@@ -164,23 +167,7 @@ MALFORMED = [
 
 
 def send_raw(port, payload, source):
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
-    try:
-        sock.sendall(payload)
-    except OSError:
-        pass
-    sock.settimeout(10)
-    answer = b""
-    try:
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
-    except OSError:
-        pass
-    sock.close()
-    return answer[9:12].decode(errors="replace") if answer.startswith(b"HTTP/1.") else "closed without answer"
+    return status_of(exchange(port, payload, source, 10))
 
 
 def main():
