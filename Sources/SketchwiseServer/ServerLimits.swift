@@ -1,13 +1,14 @@
 import Foundation
+import SketchwiseCore
 
 /// What one request or connection may ask of the server.
 public struct ServerLimits: Sendable, Equatable {
     /// Largest request body, in bytes.
     public var maximumBodyBytes = 1 << 20
     /// Most strokes in one sketch.
-    public var maximumStrokes = 256
+    public var maximumStrokes = SketchSizeLimits().maximumStrokes
     /// Most points in one sketch, all strokes together.
-    public var maximumPoints = 20_000
+    public var maximumPoints = SketchSizeLimits().maximumPoints
     /// Largest WebSocket message, in bytes; a larger one closes the connection.
     public var maximumMessageBytes = 256 << 10
     /// WebSocket messages per second per connection; more are refused with `rate_limited`.
@@ -34,4 +35,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumConnectionsPerClient = 128
 
     public init() {}
+
+    /// The stroke and point limits, as the sketch readers check them.
+    public var sketchSize: SketchSizeLimits {
+        SketchSizeLimits(maximumStrokes: maximumStrokes, maximumPoints: maximumPoints)
+    }
 }

@@ -36,7 +36,7 @@ struct SketchInput {
     /// Refuses a sketch with more strokes or points than the limits allow.
     func checkLimits(_ strokes: [Stroke]) throws(APIError) {
         do {
-            try SketchSizeLimits(maximumStrokes: limits.maximumStrokes, maximumPoints: limits.maximumPoints).check(strokes)
+            try limits.sketchSize.check(strokes)
         } catch {
             throw APIError(.tooLarge, error.description)
         }

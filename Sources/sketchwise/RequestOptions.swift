@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchwiseCore
 import SketchwiseServer
 
 /// How much work requests may ask for and where it runs (`serve`).
@@ -13,10 +14,10 @@ struct RequestOptions: ParsableArguments {
     var queueLength = 256
 
     @Option(help: "Most strokes in one sketch.")
-    var maxStrokes = 256
+    var maxStrokes = SketchSizeLimits().maximumStrokes
 
     @Option(help: "Most points in one sketch, all strokes together (one stroke may have them all).")
-    var maxPoints = 20_000
+    var maxPoints = SketchSizeLimits().maximumPoints
 
     func validate() throws {
         guard requestTimeout.isFinite, (0.05...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be within 0.05…3600 seconds") }
