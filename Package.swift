@@ -17,7 +17,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
@@ -29,11 +28,10 @@ let package = Package(
         .target(name: "SketchwiseCore"),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
         .target(name: "SketchwiseWork"),
+        // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
-        .target(
-            name: "SketchwiseFormats",
-            dependencies: ["SketchwiseCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
-        ),
+        .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"]),
         // Google-exact simplification and the sequence encodings of the stroke model.
         .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"]),
         // libcairo, as a module.
