@@ -27,9 +27,12 @@ public struct ClipArtMetadata: Sendable, Equatable {
 
     /// Reads the metadata of an SVG document. Parsing stops at the end of `<metadata>`; a
     /// document without metadata is read to its end and gives empty metadata.
-    /// - Throws: ``LibraryError`` when the XML is not well-formed (with its line), or declares an
-    ///   encoding other than UTF-8, US-ASCII or ISO-8859-1.
+    /// - Throws: ``LibraryError`` when the XML is not well-formed (with its line), or is or declares
+    ///   an encoding other than UTF-8, US-ASCII or ISO-8859-1.
     public static func parse(_ bytes: [UInt8]) throws(LibraryError) -> ClipArtMetadata {
+        if let signature = otherEncodingSignature(bytes) {
+            throw LibraryError("not a UTF-8, ASCII or Latin-1 document (\(signature))")
+        }
         if let encoding = declaredEncoding(bytes), !readableEncodings.contains(encoding.lowercased()) {
             throw LibraryError("unsupported XML encoding \(encoding.prefix(40))")
         }
@@ -50,6 +53,16 @@ public struct ClipArtMetadata: Sendable, Equatable {
     /// some others, such as `UTF-7` or a misspelt name (found by fuzzing); every installed
     /// picture declares one of these.
     static let readableEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
+
+    /// What shows that a document is in an encoding libxml2 would detect from its first bytes
+    /// (UTF-16, UCS-4, EBCDIC), if anything. libxml2 crashes when such a document then declares
+    /// UTF-8 (found by fuzzing: three NUL bytes before `<?xml`). No readable document holds a NUL.
+    static func otherEncodingSignature(_ bytes: [UInt8]) -> String? {
+        if let nul = bytes.firstIndex(of: 0) { return "a NUL byte at offset \(nul)" }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return "a UTF-16 byte-order mark" }
+        if bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]) { return "an EBCDIC XML declaration" }
+        return nil
+    }
 
     /// The `encoding` of a document's XML declaration (`<?xml … encoding="…"?>`), if it has one.
     static func declaredEncoding(_ bytes: [UInt8]) -> String? {

@@ -46,6 +46,7 @@ import Testing
         ("<svg xmlns='http://www.w3.org/2000/svg'>\n<g>\n</svg>", "line"),
         ("not xml at all", "line 1"),
         ("<svg><title>&undefined;</title></svg>", "line 1"),
+        ("\0\0\0<?xml version='1.0' encoding='UTF-8'?><svg/>", "NUL byte at offset 0"),
     ])
     func malformedXMLIsAClearError(text: String, mentions: String) {
         #expect {
