@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -15,6 +16,22 @@ import SketchwiseSuggestions
 struct LiveSocket: Sendable {
     let service: SuggestionService
     let limits: ServerLimits
+
+    /// The one path that upgrades to a WebSocket.
+    static let path = "/api/live"
+
+    /// Whether a handshake request upgrades: only for ``path`` (any query). The upgrade goes
+    /// through a plain closure rather than hummingbird-websocket's router, whose request context
+    /// holds itself through its handler box (a reference cycle in 2.8.1 that kept about 1 KB per
+    /// connection for ever).
+    func upgrade(_ head: HTTPRequest) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        guard head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path) else {
+            return .dontUpgrade
+        }
+        return .upgrade([:]) { inbound, outbound, context in
+            try await serve(inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+    }
 
     /// Serves one connection until the client closes it.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {

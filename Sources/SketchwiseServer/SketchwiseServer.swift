@@ -120,18 +120,11 @@ public struct SketchwiseServer: Sendable {
         ).add(to: router)
 
         let live = LiveSocket(service: service, limits: limits)
-        let socketRouter = Router(context: BasicWebSocketRequestContext.self)
-        socketRouter.ws("/api/live") { _, _ in
-            .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            try await live.serve(inbound: inbound, outbound: outbound, logger: context.logger)
-        }
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
             availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)
         )
         applicationConfiguration.backlog = 1024
-        let webSocketResponder = socketRouter.buildResponder()
         let clients = ClientConnections()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
@@ -141,8 +134,10 @@ public struct SketchwiseServer: Sendable {
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
-                    limits: limits, clients: clients, webSocketPath: "/api/live"
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { head, _, _ in
+                        live.upgrade(head)
+                    },
+                    limits: limits, clients: clients, webSocketPath: LiveSocket.path
                 )
             },
             configuration: applicationConfiguration,
