@@ -69,6 +69,8 @@ public struct DrawingSource: Sendable {
     public let files: [(path: String, format: DrawingFileFormat)]
     /// When set, a stroke drawing beyond these limits is bad input (passed to `onError`).
     public var limits: SketchSizeLimits?
+    /// Appended to the error of a drawing beyond ``limits``: how the caller's user raises them.
+    public var limitsAdvice: String?
 
     public init(path: String) throws(FormatError) {
         var isFolder: ObjCBool = false
@@ -100,7 +102,7 @@ public struct DrawingSource: Sendable {
         onError: (FormatError) throws -> Void,
         _ body: (LabeledDrawing) throws -> Void
     ) throws {
-        let limits = limits
+        let limits = limits, advice = limitsAdvice.map { " (\($0))" } ?? ""
         for (path, format) in files {
             do {
                 try Self.read(path, format: format, onError: onError) { drawing in
@@ -108,7 +110,7 @@ public struct DrawingSource: Sendable {
                         do {
                             try limits.check(record.drawing.strokes)
                         } catch {
-                            return try onError(FormatError(file: drawing.origin, reason: "\(error) (raise the limit with --max-strokes or --max-points)"))
+                            return try onError(FormatError(file: drawing.origin, reason: "\(error)\(advice)"))
                         }
                     }
                     try body(drawing)

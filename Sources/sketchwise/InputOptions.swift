@@ -25,6 +25,7 @@ struct InputOptions: ParsableArguments {
     func source() throws -> DrawingSource {
         var source = try DrawingSource(path: input)
         source.limits = SketchSizeLimits(maximumStrokes: maxStrokes, maximumPoints: maxPoints)
+        source.limitsAdvice = "raise the limit with --max-strokes or --max-points"
         return source
     }
 
