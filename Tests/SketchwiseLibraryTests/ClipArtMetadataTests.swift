@@ -47,6 +47,8 @@ import Testing
         ("not xml at all", "line 1"),
         ("<svg><title>&undefined;</title></svg>", "line 1"),
         ("\0\0\0<?xml version='1.0' encoding='UTF-8'?><svg/>", "NUL byte at offset 0"),
+        ("<?xml version='1.0'?>\n<?xven?><svg/>", "processing instruction without data at byte 22"),
+        ("<svg><?pi ?></svg>", "processing instruction without data at byte 5"),
     ])
     func malformedXMLIsAClearError(text: String, mentions: String) {
         #expect {
