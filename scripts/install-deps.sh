@@ -4,7 +4,8 @@
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
-# for Debian's Python. Safe to run again: it installs only what is missing.
+# for Debian's Python, and the axe-core accessibility engine (from the PyPI wheel
+# axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
@@ -60,4 +61,24 @@ if [ "${1:-}" = "--test" ]; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi
+fi
+
+# install_axe: axe-core's browser script (MPL-2.0), which the browser tests inject to check
+# contrast, names and roles. PyPI's axe-core-python 0.1.0 carries axe-core 4.4.3.
+install_axe() {
+  local target
+  target="$(dirname "$pictures")/test-tools/axe-core-4.4.3"
+  [ -f "$target/axe.min.js" ] && return 0
+  echo "installing axe-core 4.4.3 into $target"
+  local work
+  work=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: "axe-core-python==0.1.0" -d "$work"
+  local sudo_cmd=""
+  mkdir -p "$target" 2>/dev/null && [ -w "$target" ] || sudo_cmd="sudo"
+  $sudo_cmd mkdir -p "$target"
+  unzip -q -o -j "$work"/*.whl 'axe_core_python/axe.min.js' -d "$target"
+  rm -rf "$work"
+}
+if [ "${1:-}" = "--test" ]; then
+  install_axe
 fi

@@ -11,7 +11,9 @@ Environment:
 Run with Debian's Python, which has python3-selenium:  /usr/bin/python3 -m pytest Tests/Browser
 """
 
+import functools
 import http.client
+import http.server
 import json
 import os
 import shutil
@@ -19,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -283,3 +286,38 @@ def driver(browser_available, download_dir):
     except Exception:
         pass
     drv.quit()
+
+
+# ---- the web app without a server behind it ---------------------------------------------------
+
+WEB = REPO / "Sources" / "SketchwiseServer" / "Web"
+
+
+@pytest.fixture
+def static_base():
+    """The Web folder served by a plain static HTTP server (no API behind it)."""
+    handler = functools.partial(_QuietHandler, directory=str(WEB))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+# ---- the accessibility engine ------------------------------------------------------------------
+
+AXE = Path(os.environ.get("SKETCHWISE_AXE", Path(os.environ.get("SKETCHWISE_PICTURES", "/usr/local/share/sketchwise/pictures")).parent
+                          / "test-tools" / "axe-core-4.4.3" / "axe.min.js"))
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """axe-core's browser script (scripts/install-deps.sh --test installs it)."""
+    if not AXE.exists():
+        pytest.skip(f"{AXE} not found: scripts/install-deps.sh --test installs axe-core")
+    return AXE.read_text()

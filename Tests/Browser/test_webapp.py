@@ -5,22 +5,16 @@ the exports work; a phone-sized viewport; bad files; the app with no server behi
 Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_webapp.py
 """
 
-import base64
-import functools
-import os
-import http.server
 import json
-import struct
+import os
 import sys
-import threading
-import time
 import xml.etree.ElementTree as ET
-import zlib
-from pathlib import Path
 
 import pytest
 
-from conftest import ARTIFACTS, CHROMEDRIVER, CHROMIUM, REPO
+from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
+                             open_app, png_info, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
+from conftest import CHROMEDRIVER, CHROMIUM
 
 # Skip the whole module (before any server starts) when the browser can't run.
 pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
@@ -29,172 +23,7 @@ for _path in (CHROMIUM, CHROMEDRIVER):
     if not os.path.exists(_path):
         pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
 
-WEB = REPO / "Sources" / "SketchwiseServer" / "Web"
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-# ---- helpers ---------------------------------------------------------------------------------
-
-
-def wait_for(predicate, timeout=30.0, interval=0.1, message="condition"):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {message} (last: {last!r})")
-
-
-def open_app(driver, base, expect_state="connected", timeout=30):
-    driver.get(base + "/")
-    wait_for(lambda: driver.execute_script("return !!window.sketchwise"), 15, message="window.sketchwise")
-    if expect_state:
-        wait_for(lambda: driver.execute_script("return document.getElementById('status').dataset.state") == expect_state,
-                 timeout, message=f"#status data-state={expect_state}")
-
-
-def canvas_rect(driver):
-    return driver.execute_script(
-        "const r = document.getElementById('canvas').getBoundingClientRect();"
-        "return {x: r.left, y: r.top, w: r.width, h: r.height};")
-
-
-def attr_int(driver, name):
-    return int(driver.execute_script(f"return document.getElementById('canvas').getAttribute('{name}')"))
-
-
-def fit_drawing(drawing, rect, fill=0.7):
-    """The drawing scaled (aspect kept) to `fill` of the canvas and centred, in canvas pixels."""
-    xs = [v for s in drawing for v in s[0]]
-    ys = [v for s in drawing for v in s[1]]
-    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
-    bw, bh = max(maxx - minx, 1), max(maxy - miny, 1)
-    scale = min(rect["w"] * fill / bw, rect["h"] * fill / bh)
-    ox = (rect["w"] - bw * scale) / 2 - minx * scale
-    oy = (rect["h"] - bh * scale) / 2 - miny * scale
-    out = []
-    for s in drawing:
-        pts = [(x * scale + ox, y * scale + oy) for x, y in zip(s[0], s[1])]
-        ts = list(s[2]) if len(s) > 2 else [i * 16 for i in range(len(pts))]
-        out.append((pts, ts))
-    return out
-
-
-def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=40, gaps=None):
-    """Draws strokes [(points in canvas px, times ms)] with real mouse pointer events at about the
-    speed they were drawn (each move lasting the recorded time, capped), pausing between strokes."""
-    from selenium.webdriver.common.actions import interaction
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.actions.mouse_button import MouseButton
-    from selenium.webdriver.common.actions.pointer_input import PointerInput
-
-    def vp(x, y):
-        vx = min(max(rect["x"] + x, rect["x"] + 1), rect["x"] + rect["w"] - 2)
-        vy = min(max(rect["y"] + y, rect["y"] + 1), rect["y"] + rect["h"] - 2)
-        return int(round(vx)), int(round(vy))
-
-    for k, (pts, ts) in enumerate(strokes):
-        ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
-        mouse = ab.pointer_inputs[0]
-        x0, y0 = vp(*pts[0])
-        mouse.create_pointer_move(duration=0, x=x0, y=y0, origin="viewport")
-        mouse.create_pointer_down(button=MouseButton.LEFT)
-        last, last_t = (x0, y0), ts[0]
-        for i in range(1, len(pts)):
-            x, y = vp(*pts[i])
-            if (x - last[0]) ** 2 + (y - last[1]) ** 2 < min_step ** 2 and i != len(pts) - 1:
-                continue
-            dt = int(min(max(ts[i] - last_t, 8), max_dt_ms))
-            mouse.create_pointer_move(duration=dt, x=x, y=y, origin="viewport")
-            last, last_t = (x, y), ts[i]
-        mouse.create_pointer_up(MouseButton.LEFT)
-        gap = gaps[k] if gaps else 0.25
-        if k + 1 < len(strokes):
-            mouse.create_pause(gap)
-        ab.perform()
-
-
-def png_info(data):
-    """(width, height) of a PNG, after checking its chunks' CRCs and inflating its image data."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
-    pos, idat, width = 8, b"", None
-    while pos < len(data):
-        (n,) = struct.unpack("!I", data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + n]
-        (crc,) = struct.unpack("!I", data[pos + 8 + n:pos + 12 + n])
-        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, f"bad CRC in {kind!r}"
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack("!IIBB", body[:10])
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-        pos += 12 + n
-    assert width, "no IHDR"
-    raw = zlib.decompress(idat)
-    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]
-    row = 1 + (width * channels * depth + 7) // 8
-    assert len(raw) == row * height, "image data does not match the size"
-    return width, height
-
-
-def data_url_png(url):
-    assert url.startswith("data:image/png;base64,"), url[:40]
-    return base64.b64decode(url.split(",", 1)[1])
-
-
-def save_screenshot(driver, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
-    driver.save_screenshot(str(path))
-    print(f"\n[screenshot] {path}", file=sys.stderr)
-    return path
-
-
-def install_probe(driver):
-    """Records pointer-up times and result arrival times in window.__probe."""
-    driver.execute_script("""
-      const p = window.__probe = {ups: [], results: []};
-      document.getElementById('canvas').addEventListener('pointerup', () => p.ups.push(performance.now()));
-      window.sketchwise.onResult((r) => p.results.push({t: performance.now(),
-        n: window.sketchwise.currentSketch().length, labels: r.guesses.map((g) => g.label)}));
-    """)
-
-
-def wait_for_full_result(driver, n, timeout=60):
-    """The first result (probe record) after the last pointer-up for a sketch of n strokes."""
-    return wait_for(lambda: driver.execute_script(
-        "const p = window.__probe; const up = p.ups[p.ups.length - 1];"
-        "return p.results.find(r => r.t > up && r.n === arguments[0]) || null;", n), timeout,
-        message=f"a result for the whole {n}-stroke sketch")
-
-
-def guess_labels(driver):
-    return driver.execute_script(
-        "return [...document.querySelectorAll('#guesses button[data-label]')].map(b => b.dataset.label)")
-
-
-def wait_for_downloads(directory, name, timeout=15):
-    path = Path(directory) / name
-    wait_for(lambda: path.exists() and path.stat().st_size > 0 and not (Path(directory) / (name + ".crdownload")).exists(),
-             timeout, message=f"download {name}")
-    return path
-
-
-def ink_pixels(driver, box):
-    """Non-white pixels of the canvas inside box (CSS px)."""
-    return driver.execute_script("""
-      const [x, y, w, h] = arguments;
-      const c = document.getElementById('canvas');
-      const k = c.width / c.getBoundingClientRect().width;
-      const d = c.getContext('2d').getImageData(Math.floor(x * k), Math.floor(y * k), Math.max(1, Math.floor(w * k)), Math.max(1, Math.floor(h * k))).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235) n++;
-      return n;
-    """, box["x"], box["y"], box["w"], box["h"])
 
 
 # ---- tests -----------------------------------------------------------------------------------
@@ -270,7 +99,11 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     assert p["w"] <= box["w"] + pen + 1 and p["h"] <= box["h"] + pen + 1, "picture fitted inside the sketch's box"
     assert abs(p["w"] / p["h"] - pick["width"] / pick["height"]) < 0.02, "picture keeps its own aspect ratio"
     assert driver.execute_script("return window.sketchwise.currentSketch().length") == 0, "a swap starts a new sketch"
-    wait_for(lambda: not guess_labels(driver), 10, message="guesses cleared after the swap")
+    # The strip now offers the other pictures for the placed one, and focus stays on the button.
+    assert driver.find_element(By.ID, "assist-title").text.lower() == "other pictures"
+    current = driver.find_element(By.CSS_SELECTOR, '#suggestions button[aria-current="true"]')
+    assert current.get_attribute("data-id") == pick["id"]
+    assert driver.execute_script("return document.activeElement.dataset.id") == pick["id"], "focus stays on the picture's button"
 
     # The full picture loads and is drawn on the canvas.
     driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.picturesReady().then(() => done(true));")
@@ -306,10 +139,11 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     assert len(images) == 1 and len(root.findall(f"{SVG_NS}path")) == 0
     assert images[0].get("href"), "the <image> has an href"
 
-    # Export buttons download files.
+    # Export buttons download files; the PNG is cropped to the drawing (16 px margin) at 2×.
     driver.find_element(By.ID, "export-png").click()
     png_file = wait_for_downloads(download_dir, "sketchwise.png")
-    assert png_info(png_file.read_bytes()) == tuple(size)
+    width, height = png_info(png_file.read_bytes())
+    assert abs(width - 2 * (p["w"] + 32)) <= 2 and abs(height - 2 * (p["h"] + 32)) <= 2, (width, height, p)
     driver.find_element(By.ID, "export-svg").click()
     svg_file = wait_for_downloads(download_dir, "sketchwise.svg")
     assert len(ET.parse(svg_file).getroot().findall(f"{SVG_NS}image")) == 1
@@ -326,13 +160,19 @@ def test_phone_viewport(driver, server):
     assert (vw, vh) == (390, 844)
     assert scroll_w <= vw, f"horizontal scroll: content {scroll_w}px wide in a {vw}px viewport"
 
-    toolbar = driver.find_element(By.CSS_SELECTOR, "nav.toolbar")
-    assert toolbar.is_displayed()
-    for bid in ("tool-draw", "tool-move", "erase-last", "clear", "undo", "redo",
-                "export-png", "export-svg", "save-ndjson", "load-ndjson"):
+    rail = driver.find_element(By.CSS_SELECTOR, "nav.rail")
+    assert rail.is_displayed()
+    # Undo, redo and the main tools show without scrolling; the rest of the rail scrolls.
+    for bid in ("undo", "redo", "tool-select", "tool-autodraw", "tool-draw", "clear", "load-ndjson", "save-document"):
         el = driver.find_element(By.ID, bid)
         r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];", el)
         assert el.is_displayed() and r[0] >= 0 and r[1] <= vw and r[3] <= vh, f"#{bid} not fully visible: {r}"
+        assert r[1] - r[0] >= 32 and r[3] - r[2] >= 32, f"#{bid} is too small to tap: {r}"
+    for bid in ("tool-shape", "tool-text", "tool-fill", "erase-last", "export-png", "export-svg", "save-ndjson"):
+        el = driver.find_element(By.ID, bid)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
+        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];", el)
+        assert el.is_displayed() and r[0] >= 0 and r[1] <= vw and r[3] <= vh, f"#{bid} not reachable: {r}"
         assert r[1] - r[0] >= 32 and r[3] - r[2] >= 32, f"#{bid} is too small to tap: {r}"
 
     rect = canvas_rect(driver)
@@ -423,9 +263,9 @@ def test_move_erase_clear(driver, static_base):
     draw(driver, [([(200, 150), (300, 150)], [0, 100]), ([(200, 180), (300, 180)], [300, 400])], rect)
     before = driver.execute_script("return window.sketchwise.strokes()")
     svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
-    assert len(ET.fromstring(svg).findall(f"{SVG_NS}path")) == 2, "one <path> per stroke"
-    driver.find_element(By.ID, "tool-move").click()
-    assert driver.find_element(By.ID, "tool-move").get_attribute("aria-pressed") == "true"
+    assert len(list(ET.fromstring(svg).iter(f"{SVG_NS}path"))) == 2, "one <path> per stroke"
+    driver.find_element(By.ID, "tool-select").click()
+    assert driver.find_element(By.ID, "tool-select").get_attribute("aria-pressed") == "true"
     draw(driver, [([(250, 150), (290, 170), (330, 190)], [0, 100, 200])], rect, min_step=1)
     after = driver.execute_script("return window.sketchwise.strokes()")
     assert attr_int(driver, "data-stroke-count") == 2, "moving draws nothing"
@@ -433,29 +273,13 @@ def test_move_erase_clear(driver, static_base):
         assert [x + 80 for x in b[0]] == a[0] and [y + 40 for y in b[1]] == a[1]
     driver.find_element(By.ID, "undo").click()
     assert driver.execute_script("return window.sketchwise.strokes()") == before
-    driver.find_element(By.ID, "tool-draw").click()
+    driver.find_element(By.ID, "tool-autodraw").click()
     driver.find_element(By.ID, "erase-last").click()
     assert driver.execute_script("return window.sketchwise.strokes()") == before[:1]
     driver.find_element(By.ID, "clear").click()
     assert attr_int(driver, "data-stroke-count") == 0 and attr_int(driver, "data-picture-count") == 0
     driver.find_element(By.ID, "undo").click()
     assert attr_int(driver, "data-stroke-count") == 1
-
-
-@pytest.fixture
-def static_base():
-    """The Web folder served by a plain static HTTP server (no API behind it)."""
-    handler = functools.partial(_QuietHandler, directory=str(WEB))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def test_offline_static_app(driver, static_base):
@@ -465,6 +289,8 @@ def test_offline_static_app(driver, static_base):
 
     open_app(driver, static_base, expect_state="offline")
     assert "offline" in driver.find_element(By.ID, "status").text.lower()
+    banner = driver.find_element(By.ID, "offline-banner")
+    assert banner.is_displayed() and "offline" in banner.text.lower(), "a visible offline banner"
     rect = canvas_rect(driver)
     draw(driver, [([(100, 100), (200, 160), (300, 100)], [0, 100, 200])], rect)
     assert attr_int(driver, "data-stroke-count") == 1

@@ -1,23 +1,42 @@
-// Wires the app together: drawing state + history, canvas, pointer input, live recognition,
-// suggestions, toolbar, keyboard shortcuts, files, and window.sketchwise for tests and scripts.
+// Wires the editor together: the scene and its history, the camera and canvas, pointer and
+// keyboard input per tool, the selection frame and its bar, live recognition and the "Do you
+// mean" strip, documents (autosave, .sketchwise.json, ndjson, PNG, SVG), and
+// window.sketchwise for tests and scripts.
 
 import * as M from "./model.js";
-import { SketchCanvas } from "./canvas.js";
-import { PointerInput } from "./input.js";
+import { Camera } from "./camera.js";
+import { SceneCanvas, objectAt, measureText, renderBox, pictureURL } from "./canvas.js";
+import { PointerInput, isTyping } from "./input.js";
+import { SelectionFrame } from "./selection.js";
 import { History } from "./history.js";
 import { LiveClient } from "./live.js";
 import { SuggestionPanel } from "./panel.js";
-import { download, toSVG, toNdjson, parseNdjson, fitStrokes } from "./export.js";
+import { objectsBounds, corners, boundsOfPoints, isClosed } from "./geometry.js";
+import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
+import { serialize, parseDocument, Autosave } from "./document.js";
 
 const $ = (sel) => document.querySelector(sel);
 const canvasEl = $("#canvas");
-const view = new SketchCanvas(canvasEl);
+const camera = new Camera();
+const view = new SceneCanvas(canvasEl, camera, () => fitIfHidden());
 const history = new History();
 
+/** What the server recognises at most (its default limits); larger sketches get no guesses. */
+const RECOGNITION_LIMITS = { strokes: 256, points: 20000 };
+const PALETTE = [
+  ["#1f2937", "Ink"], ["#dc2626", "Red"], ["#ea580c", "Orange"], ["#ca8a04", "Yellow"], ["#16a34a", "Green"],
+  ["#0d9488", "Teal"], ["#2563eb", "Blue"], ["#7c3aed", "Purple"], ["#db2777", "Pink"], ["#92400e", "Brown"],
+];
+
 let state = M.emptyState();
-let tool = "draw";
-let drawingStart = null;     // performance.now() at the drawing's first point
+let tool = "autodraw";
+let shapeKind = "ellipse";
+let selected = null;            // id of the selected object
+let panelTarget = "sketch";     // "sketch": guesses for the current sketch; else the id of a selected object
+let drawingStart = null;        // performance.now() at the drawing's first point
+let overLimit = false;
 let messageTimer = 0;
+let picking = false;
 
 // ---- state changes ----------------------------------------------------------------------
 
@@ -27,53 +46,193 @@ function commit(next, { record = true } = {}) {
   if (record) history.record(state);
   state = next;
   refresh();
+  autosave.schedule(() => serialize(state.objects, camera.toJSON()));
 }
 
 function refresh() {
-  view.setState(state);
+  if (selected !== null && !M.find(state, selected)) select(null);
+  view.setObjects(state.objects);
   const c = M.counts(state);
   canvasEl.dataset.strokeCount = String(c.strokes);
   canvasEl.dataset.pictureCount = String(c.pictures);
+  canvasEl.dataset.objectCount = String(c.objects);
   $("#undo").disabled = !history.canUndo;
   $("#redo").disabled = !history.canRedo;
-  const current = M.currentStrokes(state);
-  if (!current.length) panel.show({ guesses: [], suggestions: [] });
-  live.update(current);
+  showSelection();
+  recognize();
+}
+
+/** Sends the current AutoDraw sketch to recognition (within the server's limits). */
+function recognize() {
+  const strokes = M.recognitionStrokes(state);
+  const points = strokes.reduce((n, s) => n + s.x.length, 0);
+  const over = strokes.length > RECOGNITION_LIMITS.strokes || points > RECOGNITION_LIMITS.points;
+  if (over !== overLimit) {
+    overLimit = over;
+    if (over) say(`Guesses stop at ${RECOGNITION_LIMITS.strokes} strokes or ${RECOGNITION_LIMITS.points.toLocaleString("en")} points in one sketch. Keep drawing, or select part of it to work on.`, "error");
+  }
+  if (panelTarget === "sketch") {
+    if (!strokes.length) { panel.show({ guesses: [], suggestions: [] }); panel.setPending(false); }
+    else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);
+  }
+  if (!over) live.update(strokes);
 }
 
 function undo() {
   input.cancel();
+  closeTextEditor(false);
   const prev = history.undo(state);
-  if (prev) { state = prev; refresh(); }
+  if (prev) { state = prev; refresh(); autosave.schedule(() => serialize(state.objects, camera.toJSON())); }
 }
 
 function redo() {
   input.cancel();
+  closeTextEditor(false);
   const next = history.redo(state);
-  if (next) { state = next; refresh(); }
+  if (next) { state = next; refresh(); autosave.schedule(() => serialize(state.objects, camera.toJSON())); }
 }
 
 function clearAll() {
-  if (!state.items.length) return;
+  if (!state.objects.length) return;
+  select(null);
   commit(M.clearAll(state));
   drawingStart = null;
 }
 
 function setTool(name) {
+  closeTextEditor(true);
   tool = name;
   canvasEl.dataset.tool = name;
-  $("#tool-draw").setAttribute("aria-pressed", String(name === "draw"));
-  $("#tool-move").setAttribute("aria-pressed", String(name === "move"));
+  for (const t of ["select", "autodraw", "draw", "shape", "text", "fill"]) $(`#tool-${t}`).setAttribute("aria-pressed", String(t === name));
+  $("#shape-kinds").hidden = name !== "shape";
+  if (name !== "select") select(null);
+  if (name !== "autodraw" && name !== "select") state = M.closeSketch(state);
 }
 
-/** Replaces the current sketch by a suggested picture (undoable). */
-function pick(suggestion) {
-  const fallback = { x: view.width / 2 - 80, y: view.height / 2 - 80, w: 160, h: 160 };
-  commit(M.swapForPicture(state, suggestion, fallback));
-  view.image(suggestion.image);   // start loading the full picture now
+function setShapeKind(kind) {
+  shapeKind = kind;
+  for (const b of document.querySelectorAll("#shape-kinds button")) b.setAttribute("aria-checked", String(b.dataset.shape === kind));
 }
 
-// ---- messages ---------------------------------------------------------------------------
+// ---- selection --------------------------------------------------------------------------
+
+const frame = new SelectionFrame($("#selection"), camera, {
+  toDocument: (e) => camera.toDocument(screenPoint(e)),
+  onEditUpdate: (o) => { view.setPreview(o); placeObjectBar(o); },
+  onEditEnd: (o) => {
+    const patch = { x: o.x, y: o.y, w: o.w, h: o.h, rotation: o.rotation };
+    if (o.type === "text") patch.size = o.size;
+    commit(M.updateObject(state, o.id, patch));
+  },
+});
+
+/** Selects object `id` (null: nothing); a selected picture shows its other pictures again. */
+function select(id) {
+  selected = id;
+  const o = id === null ? null : M.find(state, id);
+  if (!o) {
+    selected = null;
+    if (panelTarget !== "sketch") { panelTarget = "sketch"; panel.show({ guesses: [], suggestions: [] }); live.update(M.recognitionStrokes(state)); live.synced = null; }
+  } else if (o.type === "picture" && o.alternatives) {
+    showAlternatives(o);
+  }
+  showSelection();
+}
+
+function showSelection() {
+  const o = selected === null ? null : M.find(state, selected);
+  frame.show(o);
+  placeObjectBar(o);
+}
+
+/** Puts the selected object's bar above it (below when there is no room), inside the stage. */
+function placeObjectBar(o) {
+  const bar = $("#object-bar");
+  if (!o) { bar.hidden = true; return; }
+  bar.hidden = false;
+  $("#object-suggest").hidden = !(o.type === "picture" || o.type === "sketch");
+  const colour = $("#object-colour");
+  colour.hidden = !(o.type === "picture" && o.source === "openmoji");
+  colour.setAttribute("aria-pressed", String(!!o.colour));
+  const box = boundsOfPoints(corners(o).map((p) => camera.toScreen(p)));
+  const stage = $("#stage").getBoundingClientRect();
+  const w = bar.offsetWidth, h = bar.offsetHeight;
+  let top = box.y - h - 40;
+  if (top < 8) top = box.y + box.h + 12;
+  const left = Math.min(Math.max(8, box.x + box.w / 2 - w / 2), stage.width - w - 8);
+  bar.style.left = `${left}px`;
+  bar.style.top = `${Math.min(top, stage.height - h - 8)}px`;
+}
+
+function showAlternatives(o) {
+  panelTarget = o.id;
+  const labels = [...new Set(o.alternatives.map((s) => s.label))].map((label) => ({ label }));
+  panel.show({ guesses: labels, suggestions: o.alternatives }, { title: "Other pictures", current: o.libraryId });
+  panel.setPending(false);
+}
+
+/** Opens the pictures for the selected object: those offered with a picture, or asks anew. */
+async function reopenSuggestions() {
+  const o = selected === null ? null : M.find(state, selected);
+  if (!o) return;
+  const strokes = o.type === "sketch" ? M.worldStrokes(o) : o.sketch;
+  if (o.type === "picture" && o.alternatives && o.alternatives.length) { showAlternatives(o); focusStrip(); return; }
+  if (!strokes || !strokes.length) { say("This picture has no sketch to find other pictures for."); return; }
+  panelTarget = o.id;
+  panel.show({ guesses: [], suggestions: [] }, { title: "Pictures for this", current: o.type === "picture" ? o.libraryId : null });
+  panel.setPending(true);
+  try {
+    const r = await fetch("/api/suggest", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ strokes: M.toQuickDraw(strokes.slice(0, RECOGNITION_LIMITS.strokes)), style: styleSelect.value, labels: 5 }),
+    });
+    const body = await r.json().catch(() => null);
+    if (panelTarget !== o.id) return;
+    if (!r.ok || !body) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
+    panel.show(body, { title: "Pictures for this", current: o.type === "picture" ? o.libraryId : null });
+    focusStrip();
+  } catch (e) {
+    if (panelTarget === o.id) say(`No pictures: ${e.message}`, "error");
+  } finally {
+    if (panelTarget === o.id) panel.setPending(false);
+  }
+}
+
+function focusStrip() {
+  const first = $("#suggestions button[aria-current='true']") || $("#suggestions button[data-id]");
+  if (first) first.focus({ preventScroll: true });
+}
+
+// ---- picking a picture ------------------------------------------------------------------
+
+/** Replaces the current sketch (or the selected object) by a picture, once the picture has
+ *  loaded; a picture that can't be loaded is never swapped in. Undoable. */
+async function pick(suggestion, all) {
+  if (picking) return;
+  const targetId = panelTarget === "sketch" ? (M.currentSketch(state, true) || {}).id : panelTarget;
+  if (targetId === undefined) return;
+  picking = true;
+  $("#assist").dataset.loading = "true";
+  try {
+    const ok = await view.images.ready(suggestion.image);
+    if (!ok) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
+    if (!M.find(state, targetId)) return;   // undone or deleted meanwhile
+    const target = M.find(state, targetId);
+    const alternatives = target.type === "picture" ? target.alternatives || all : all;
+    commit(M.swapForPicture(state, targetId, suggestion, alternatives));
+    finishFirstRun();
+    if (tool === "select" || panelTarget !== "sketch") select(targetId);
+    else { const picture = M.find(state, targetId); showAlternatives(picture); panelTarget = "sketch"; }
+    // Focus stays on the button that was used: it now stands for the placed picture.
+    const again = document.querySelector(`#suggestions button[data-id="${CSS.escape(suggestion.id)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  } finally {
+    picking = false;
+    delete $("#assist").dataset.loading;
+  }
+}
+
+// ---- messages and states ----------------------------------------------------------------
 
 /** Shows a short message over the canvas; kind "error" stays longer. */
 function say(text, kind = "info") {
@@ -82,17 +241,27 @@ function say(text, kind = "info") {
   el.dataset.kind = kind;
   el.hidden = false;
   clearTimeout(messageTimer);
-  messageTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 8000 : 3000);
+  messageTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 8000 : 3500);
+}
+
+const FIRST_RUN_KEY = "sketchwise.firstRunDone";
+function firstRunDone() { try { return localStorage.getItem(FIRST_RUN_KEY) === "1"; } catch { return true; } }
+function finishFirstRun() {
+  $("#first-run").hidden = true;
+  try { localStorage.setItem(FIRST_RUN_KEY, "1"); } catch { /* private mode */ }
 }
 
 // ---- components -------------------------------------------------------------------------
 
-const panel = new SuggestionPanel($("#guesses"), $("#suggestions"), pick);
+const styleSelect = $("#style");
+const panel = new SuggestionPanel($("#assist"), pick);
+const autosave = new Autosave((text) => say(text, "error"));
 
 const live = new LiveClient({
   onResult: (r) => {
-    if (!M.currentStrokes(state).length) return;   // a swap/clear happened meanwhile
+    if (panelTarget !== "sketch" || !M.recognitionStrokes(state).length) return;   // a swap, clear or selection happened meanwhile
     panel.show(r);
+    if (r.suggestions && r.suggestions.length && !firstRunDone()) $("#first-run").hidden = false;
     resultListeners.forEach((f) => f(r));
   },
   onStatus: (s, text, detail) => {
@@ -100,71 +269,228 @@ const live = new LiveClient({
     el.dataset.state = s;
     el.textContent = text;
     el.title = detail || "";
+    $("#offline-banner").hidden = s !== "offline";
+    if (s === "offline" && panelTarget === "sketch" && panel.suggestions.length) panel.setStale(true);
   },
   onError: (text) => say(text, "error"),
+  onPending: (on) => { if (panelTarget === "sketch") panel.setPending(on && M.recognitionStrokes(state).length > 0); },
 });
+
+const screenPoint = (e) => {
+  const r = canvasEl.getBoundingClientRect();
+  return { x: e.clientX - r.left, y: e.clientY - r.top };
+};
 
 const input = new PointerInput(canvasEl, {
   tool: () => tool,
   pen: () => ({ color: $("#color").value, width: Number($("#width").value) }),
+  shapeKind: () => shapeKind,
   timeOrigin: () => {
     if (drawingStart === null) drawingStart = performance.now() - 1;
     return drawingStart;
   },
-  hitTest: (x, y) => view.hitTest(x, y),
+  toDocument: (p) => camera.toDocument(p),
+  zoom: () => camera.zoom,
+  pan: (dx, dy) => { camera.panBy(dx, dy); cameraChanged(); },
+  zoomAt: (factor, at) => { camera.zoomAt(factor, at); cameraChanged(); },
+  objectAt: (p, slop) => objectAt(state.objects, p, slop),
   onStrokeUpdate: (s) => view.setLive(s),
-  onStrokeEnd: (s) => commit(M.addStroke(state, s)),
-  onDragUpdate: (d) => view.setDrag(d),
-  onDragEnd: (d) => commit(M.translateGroup(state, d.group, d.dx, d.dy)),
+  onStrokeEnd: (s) => {
+    if (panelTarget !== "sketch") select(null);
+    commit(M.addStroke(state, s, tool === "autodraw"));
+  },
+  onShapeUpdate: (o) => view.setPreview(o),
+  onShapeEnd: (o) => { const { id, ...shape } = o; commit(M.addObject(state, shape)); },
+  onSelect: (o) => select(o ? o.id : null),
+  onMoveUpdate: (m) => {
+    if (!m) { view.setPreview(null); showSelection(); return; }
+    const moved = M.movedObject(M.find(state, m.id), m.dx, m.dy);
+    view.setPreview(moved);
+    frame.show(moved);
+    placeObjectBar(moved);
+  },
+  onMoveEnd: (m) => commit(M.moveObject(state, m.id, m.dx, m.dy)),
+  onFill: (o) => fill(o),
+  onText: (p) => openTextEditor(p),
 });
+
+canvasEl.addEventListener("dblclick", (e) => {
+  if (tool !== "select") return;
+  const o = objectAt(state.objects, camera.toDocument(screenPoint(e)), 8 / camera.zoom);
+  if (o && o.type === "text") openTextEditor({ x: o.x, y: o.y }, o);
+});
+
+/** The Fill tool on an object: a closed shape or sketch takes the colour; an OpenMoji picture
+ *  switches its colour mode; text takes the colour. */
+function fill(o) {
+  const colour = $("#color").value;
+  if (!o) { say("Click a closed shape to fill it, or a picture for its colour mode."); return; }
+  if (o.type === "shape" && o.shape !== "line") commit(M.updateObject(state, o.id, { fill: colour }));
+  else if (o.type === "sketch" && o.strokes.some(isClosed)) commit(M.updateObject(state, o.id, { fill: colour }));
+  else if (o.type === "picture") toggleColour(o);
+  else if (o.type === "text") commit(M.updateObject(state, o.id, { color: colour }));
+  else say("Fill needs a closed shape: draw one whose ends meet.");
+}
+
+function toggleColour(o) {
+  if (o.source !== "openmoji") { say("Only OpenMoji line art has a colour mode."); return; }
+  const next = { ...o, colour: !o.colour };
+  view.images.ready(pictureURL(next)).then((ok) => {
+    if (!ok) { say("The picture's colour mode could not be loaded.", "error"); return; }
+    if (M.find(state, o.id)) commit(M.updateObject(state, o.id, { colour: next.colour }));
+  });
+}
+
+// ---- text -------------------------------------------------------------------------------
+
+const TEXT_SIZE = 28;
+let textEditing = null;   // {p, object?}
+
+function openTextEditor(p, object = null) {
+  closeTextEditor(true);
+  const el = $("#text-editor");
+  textEditing = { p, object };
+  const size = object ? object.size : TEXT_SIZE;
+  const s = camera.toScreen(p);
+  Object.assign(el.style, { left: `${s.x}px`, top: `${s.y}px`, fontSize: `${size * camera.zoom}px`, color: object ? object.color : $("#color").value });
+  el.value = object ? object.text : "";
+  el.hidden = false;
+  el.rows = Math.max(1, el.value.split("\n").length);
+  el.focus();
+}
+
+/** Places (keep) or drops the text being typed. */
+function closeTextEditor(keep) {
+  const el = $("#text-editor");
+  if (!textEditing) return;
+  const { p, object } = textEditing;
+  textEditing = null;
+  el.hidden = true;
+  const text = el.value.replace(/\s+$/, "");
+  if (!keep) return;
+  if (object) {
+    if (!text) { commit(M.removeObject(state, object.id)); return; }
+    if (text === object.text) return;
+    const m = measureText(text, object.size);
+    commit(M.updateObject(state, object.id, { text, w: m.w, h: m.h }));
+  } else if (text) {
+    const m = measureText(text, TEXT_SIZE);
+    commit(M.addObject(state, { type: "text", x: p.x, y: p.y, w: m.w, h: m.h, text, color: $("#color").value, size: TEXT_SIZE }));
+  }
+}
+
+$("#text-editor").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); closeTextEditor(true); canvasEl.focus?.(); }
+  else if (e.key === "Escape") { e.preventDefault(); closeTextEditor(false); }
+  e.stopPropagation();
+});
+$("#text-editor").addEventListener("input", (e) => { e.target.rows = Math.max(1, e.target.value.split("\n").length); });
+$("#text-editor").addEventListener("blur", () => closeTextEditor(true));
+
+// ---- camera -----------------------------------------------------------------------------
+
+function cameraChanged() {
+  view.invalidate();
+  showSelection();
+  if (textEditing) closeTextEditor(true);
+  $("#zoom-value").textContent = `${Math.round(camera.zoom * 100)}%`;
+}
+
+/** The box of everything drawn, or null. */
+const contentBounds = () => objectsBounds(state.objects);
+
+/** Fits the drawing to the view (zooming in too when `grow`). */
+function fitToView(grow = false) {
+  const box = contentBounds();
+  if (!box) { camera.x = 0; camera.y = 0; camera.zoom = 1; }
+  else camera.fit(box, view.width, view.height, { grow, margin: Math.min(48, view.width / 10) });
+  cameraChanged();
+}
+
+/** After a resize or rotation: the whole drawing stays in view. */
+function fitIfHidden() {
+  const box = contentBounds();
+  if (box && !camera.shows(box, view.width, view.height)) fitToView(false);
+  else cameraChanged();
+}
+
+function zoomBy(factor) {
+  camera.zoomAt(factor, { x: view.width / 2, y: view.height / 2 });
+  cameraChanged();
+}
 
 // ---- files ------------------------------------------------------------------------------
 
+/** The document box exported: the drawing's bounds with a margin, or the view when empty. */
+function exportBox() {
+  const box = contentBounds();
+  if (!box) return { ...camera.toDocument({ x: 0, y: 0 }), w: view.width / camera.zoom, h: view.height / camera.zoom };
+  const m = 16;
+  return { x: box.x - m, y: box.y - m, w: box.w + 2 * m, h: box.h + 2 * m };
+}
+
+async function croppedPNG() {
+  await view.picturesReady();
+  return renderBox(state.objects, view.images, exportBox(), 2);
+}
+
 async function exportPNG() {
   try {
-    await view.picturesReady();
-    download(await view.toBlob(), "sketchwise.png");
+    const canvas = await croppedPNG();
+    const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser made no PNG"))), "image/png"));
+    download(blob, "sketchwise.png");
   } catch (e) {
     say(`PNG export failed: ${e.message}`, "error");
   }
 }
 
 async function exportSVG() {
-  const svg = await toSVG(state, view.width, view.height);
-  download(new Blob([svg], { type: "image/svg+xml" }), "sketchwise.svg");
+  download(new Blob([await toSVG(state.objects, exportBox())], { type: "image/svg+xml" }), "sketchwise.svg");
 }
 
 function saveNdjson() {
   const strokes = M.allStrokes(state);
-  if (!strokes.length) { say("Nothing to save: draw something first."); return; }
-  const word = panel.topLabel;
-  download(new Blob([toNdjson(strokes, word)], { type: "application/x-ndjson" }), "sketchwise.ndjson");
-  if (M.pictures(state).length) say("Saved the strokes (pictures are not part of the Quick, Draw! format).");
+  if (!strokes.length) { say("Nothing to export: draw something first."); return; }
+  download(new Blob([toNdjson(strokes, panel.topLabel)], { type: "application/x-ndjson" }), "sketchwise.ndjson");
+  if (state.objects.some((o) => o.type !== "sketch")) say("Exported the strokes; pictures, shapes and text are kept only by Save (.sketchwise.json).");
 }
 
-/** Loads the first drawing of an ndjson text; a bad file leaves everything as it was. */
-function loadNdjsonText(text, name = "file") {
-  let parsed;
+function saveDocument() {
+  autosave.flush();
+  download(new Blob([serialize(state.objects, camera.toJSON())], { type: "application/json" }), "drawing.sketchwise.json");
+}
+
+/** Opens a document's text (a .sketchwise.json, else ndjson); a bad file changes nothing. */
+function openText(text, name = "file") {
+  let next;
   try {
-    parsed = parseNdjson(text);
+    const trimmed = text.trimStart();
+    if (trimmed.startsWith("{") && /"format"\s*:\s*"sketchwise"/.test(trimmed.slice(0, 4096))) {
+      next = M.fromObjects(parseDocument(text).objects);
+    } else {
+      const parsed = parseNdjson(text);
+      const color = $("#color").value, width = Number($("#width").value);
+      next = M.emptyState();
+      for (const s of parsed.strokes) next = M.addStroke(next, { color, width, x: s.x, y: s.y, t: s.t }, true);
+    }
   } catch (e) {
-    const msg = `Could not load ${name}: ${e.message}`;
+    const msg = `Could not open ${name}: ${e.message}. Nothing was changed.`;
     say(msg, "error");
     return { ok: false, error: msg };
   }
-  const color = $("#color").value, width = Number($("#width").value);
-  const fitted = fitStrokes(parsed.strokes, view.width, view.height);
-  commit(M.loadStrokes(state, fitted.map((s) => ({ color, width, x: s.x, y: s.y, t: s.t }))));
-  const maxT = Math.max(0, ...fitted.map((s) => s.t[s.t.length - 1] || 0));
-  drawingStart = performance.now() - maxT - 1000;
-  say(`Loaded ${fitted.length} stroke${fitted.length === 1 ? "" : "s"}${parsed.word ? ` (“${parsed.word}”)` : ""}.`);
-  return { ok: true, strokes: fitted.length };
+  select(null);
+  const c = M.counts(next);
+  say(`Opened ${name}: ${c.objects} object${c.objects === 1 ? "" : "s"}.`);   // a limit message from commit goes over it
+  commit(next);
+  fitToView(false);
+  drawingStart = performance.now() - 1000 - Math.max(0, ...M.allStrokes(state).map((s) => s.t[s.t.length - 1] || 0));
+  return { ok: true, objects: c.objects, strokes: c.strokes };
 }
 
-async function loadFile(file) {
+async function openFile(file) {
   if (!file) return;
   try {
-    loadNdjsonText(await file.text(), file.name);
+    openText(await file.text(), file.name);
   } catch (e) {
     say(`Could not read ${file.name}: ${e.message}`, "error");
   }
@@ -172,47 +498,128 @@ async function loadFile(file) {
 
 // ---- toolbar and keys -------------------------------------------------------------------
 
-$("#tool-draw").addEventListener("click", () => setTool("draw"));
-$("#tool-move").addEventListener("click", () => setTool("move"));
+for (const t of ["select", "autodraw", "draw", "shape", "text", "fill"]) $(`#tool-${t}`).addEventListener("click", () => setTool(t));
+for (const b of document.querySelectorAll("#shape-kinds button")) b.addEventListener("click", () => setShapeKind(b.dataset.shape));
 $("#undo").addEventListener("click", undo);
 $("#redo").addEventListener("click", redo);
-$("#erase-last").addEventListener("click", () => commit(M.eraseLastStroke(state)));
+$("#erase-last").addEventListener("click", () => {
+  const sketch = [...state.objects].reverse().find((o) => o.type === "sketch");
+  if (!sketch) return;
+  commit(sketch.strokes.length > 1 ? M.removeLastStroke(state, sketch.id) : M.removeObject(state, sketch.id));
+});
 $("#clear").addEventListener("click", clearAll);
 $("#export-png").addEventListener("click", exportPNG);
 $("#export-svg").addEventListener("click", exportSVG);
 $("#save-ndjson").addEventListener("click", saveNdjson);
+$("#save-document").addEventListener("click", saveDocument);
 $("#load-ndjson").addEventListener("click", () => $("#load-file").click());
 $("#load-file").addEventListener("change", (e) => {
   const file = e.target.files && e.target.files[0];
-  loadFile(file).finally(() => { e.target.value = ""; });
+  openFile(file).finally(() => { e.target.value = ""; });
 });
 $("#width").addEventListener("input", (e) => { $("#width-value").textContent = e.target.value; });
+$("#zoom-in").addEventListener("click", () => zoomBy(1.25));
+$("#zoom-out").addEventListener("click", () => zoomBy(0.8));
+$("#zoom-fit").addEventListener("click", () => fitToView(true));
+$("#help").addEventListener("click", () => $("#shortcuts").showModal());
+$("#first-run-ok").addEventListener("click", finishFirstRun);
+$("#object-suggest").addEventListener("click", reopenSuggestions);
+$("#object-colour").addEventListener("click", () => { const o = M.find(state, selected); if (o) toggleColour(o); });
+$("#object-duplicate").addEventListener("click", duplicateSelected);
+$("#object-forward").addEventListener("click", () => selected !== null && commit(M.reorder(state, selected, 1)));
+$("#object-back").addEventListener("click", () => selected !== null && commit(M.reorder(state, selected, -1)));
+$("#object-delete").addEventListener("click", deleteSelected);
+
+function duplicateSelected() {
+  if (selected === null) return;
+  const [next, id] = M.duplicateObject(state, selected);
+  commit(next);
+  select(id);
+}
+
+function deleteSelected() {
+  if (selected === null) return;
+  const id = selected;
+  select(null);
+  commit(M.removeObject(state, id));
+}
+
+/** The colour palette: a swatch sets the pen's colour, and recolours the selected object. */
+function setColour(value) {
+  $("#color").value = value;
+  for (const b of document.querySelectorAll("#palette button")) b.setAttribute("aria-pressed", String(b.dataset.color === value));
+  const o = selected === null ? null : M.find(state, selected);
+  if (!o) return;
+  if (o.type === "sketch") commit(M.updateObject(state, o.id, { strokes: Object.freeze(o.strokes.map((s) => Object.freeze({ ...s, color: value }))) }));
+  else if (o.type === "shape" || o.type === "text") commit(M.updateObject(state, o.id, { color: value }));
+}
+$("#palette").replaceChildren(...PALETTE.map(([value, name]) => {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.color = value;
+  b.style.background = value;
+  b.title = name;
+  b.setAttribute("aria-label", name);
+  b.setAttribute("aria-pressed", String(value === $("#color").value));
+  b.addEventListener("click", () => setColour(value));
+  return b;
+}));
+$("#color").addEventListener("change", (e) => setColour(e.target.value));
 
 document.addEventListener("keydown", (e) => {
-  const typing = e.target instanceof HTMLInputElement && e.target.type !== "range" && e.target.type !== "color";
-  if (typing) return;
+  if (isTyping(e.target) || $("#shortcuts").open) return;
   const mod = e.ctrlKey || e.metaKey;
-  const key = e.key.toLowerCase();
-  if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
-  else if (mod && ((key === "z" && e.shiftKey) || key === "y")) { e.preventDefault(); redo(); }
-  else if (!mod && !e.altKey && key === "d") setTool("draw");
-  else if (!mod && !e.altKey && (key === "m" || key === "v")) setTool("move");
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const act = (f) => { e.preventDefault(); f(); };
+  if (mod && key === "z" && !e.shiftKey) act(undo);
+  else if (mod && ((key === "z" && e.shiftKey) || key === "y")) act(redo);
+  else if (mod && key === "s") act(saveDocument);
+  else if (mod && key === "o") act(() => $("#load-file").click());
+  else if (mod && key === "d") act(duplicateSelected);
+  else if (mod && key === "]") act(() => selected !== null && commit(M.reorder(state, selected, 1)));
+  else if (mod && key === "[") act(() => selected !== null && commit(M.reorder(state, selected, -1)));
+  else if (mod || e.altKey) return;
+  else if ((key === "Delete" || key === "Backspace") && selected !== null) act(deleteSelected);
+  else if (key === "Escape") { input.cancel(); select(null); $("#first-run").hidden = firstRunDone() || $("#first-run").hidden; }
+  else if (key === "Enter" && selected !== null && e.target === document.body) act(reopenSuggestions);
+  else if (key.startsWith("Arrow")) {
+    const step = e.shiftKey ? 10 : 1;
+    const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    if (selected !== null) act(() => commit(M.moveObject(state, selected, (dx * step) / camera.zoom, (dy * step) / camera.zoom)));
+    else if (e.target === document.body) act(() => { camera.panBy(-dx * 40, -dy * 40); cameraChanged(); });
+  } else if (key === "?") act(() => $("#shortcuts").showModal());
+  else if (key === "+" || key === "=") act(() => zoomBy(1.25));
+  else if (key === "-") act(() => zoomBy(0.8));
+  else if (key === "0") act(() => fitToView(true));
+  else {
+    const tools = { v: "select", a: "autodraw", d: "draw", s: "shape", t: "text", f: "fill" };
+    if (tools[key]) act(() => setTool(tools[key]));
+  }
 });
 
 // ---- start ------------------------------------------------------------------------------
 
 const resultListeners = new Set();
 
-/** Read-only view and a few actions for tests and scripts. */
+/** Read-only views and a few actions for tests and scripts. */
 window.sketchwise = Object.freeze({
-  /** PNG data URL of the drawing at the canvas's backing size. */
+  /** PNG data URL of what the canvas shows, at its backing size. */
   exportPNGDataURL: () => view.toDataURL(),
-  /** All strokes still drawn as strokes, Quick, Draw! raw form. */
+  /** PNG data URL of the export: the drawing cropped to its content, at 2× scale. */
+  exportedPNGDataURL: async () => (await croppedPNG()).toDataURL("image/png"),
+  /** All strokes on the page, Quick, Draw! raw form. */
   strokes: () => M.toQuickDraw(M.allStrokes(state)),
-  /** The current sketch (strokes since the last swap/clear), Quick, Draw! raw form. */
-  currentSketch: () => M.toQuickDraw(M.currentStrokes(state)),
-  /** Placed pictures: {id, label, title, x, y, w, h}. */
-  pictures: () => M.pictures(state).map(({ libId, label, title, x, y, w, h }) => ({ id: libId, label, title, x, y, w, h })),
+  /** The current AutoDraw sketch, Quick, Draw! raw form. */
+  currentSketch: () => M.toQuickDraw(M.recognitionStrokes(state)),
+  /** Placed pictures: {id, label, title, colour, x, y, w, h, rotation}. */
+  pictures: () => state.objects.filter((o) => o.type === "picture").map(({ libraryId, label, title, colour, x, y, w, h, rotation }) => ({ id: libraryId, label, title, colour, x, y, w, h, rotation })),
+  /** Every object, back to front (strokes left out): {id, type, x, y, w, h, rotation, …}. */
+  objects: () => state.objects.map(({ strokes, sketch, alternatives, ...rest }) => ({ ...rest, strokeCount: strokes ? strokes.length : 0 })),
+  selected: () => selected,
+  select: (id) => { setTool("select"); select(id); },
+  /** Where a document point is on the page (client coordinates). */
+  clientPoint: (x, y) => { const r = canvasEl.getBoundingClientRect(), s = camera.toScreen({ x, y }); return { x: r.left + s.x, y: r.top + s.y }; },
+  camera: () => camera.toJSON(),
   guesses: () => panel.guesses.slice(),
   suggestions: () => panel.suggestions.slice(),
   status: () => live.state,
@@ -221,15 +628,16 @@ window.sketchwise = Object.freeze({
   canvasSize: () => ({ width: canvasEl.width, height: canvasEl.height, cssWidth: view.width, cssHeight: view.height }),
   /** Resolves when every placed picture has loaded (and been drawn). */
   picturesReady: () => view.picturesReady(),
-  svg: () => toSVG(state, view.width, view.height),
+  svg: () => toSVG(state.objects, exportBox()),
   ndjson: () => toNdjson(M.allStrokes(state), panel.topLabel),
-  loadNdjsonText,
+  documentText: () => serialize(state.objects, camera.toJSON()),
+  loadNdjsonText: (text, name) => openText(text, name),
+  openText,
   undo, redo, clear: clearAll, setTool,
   onResult: (f) => { resultListeners.add(f); return () => resultListeners.delete(f); },
 });
 
 // The pictures' style, kept for the next visit.
-const styleSelect = $("#style");
 const savedStyle = (() => { try { return localStorage.getItem("sketchwise.style"); } catch { return null; } })();
 if (savedStyle && [...styleSelect.options].some((o) => o.value === savedStyle)) styleSelect.value = savedStyle;
 live.setStyle(styleSelect.value);
@@ -238,6 +646,20 @@ styleSelect.addEventListener("change", () => {
   live.setStyle(styleSelect.value);
 });
 
-setTool("draw");
+// The autosaved drawing comes back; one that can't be read is set aside, not lost.
+const saved = Autosave.load();
+if (saved) {
+  try {
+    const doc = parseDocument(saved);
+    state = M.fromObjects(doc.objects);
+    camera.restore(doc.camera);
+  } catch (e) {
+    Autosave.setAside(saved);
+    say(`The autosaved drawing could not be restored (${e.message}); it was kept aside in the browser's storage.`, "error");
+  }
+}
+
+setTool("autodraw");
 refresh();
+fitIfHidden();
 live.start();

@@ -1,8 +1,11 @@
-// Rendering of the drawing model on a <canvas>: sizing for the device pixel ratio, a cached
-// layer of the committed items, the stroke being drawn on top, picture loading and hit tests.
-// Coordinates everywhere are CSS pixels from the canvas's top-left corner.
+// Drawing the scene on a <canvas>: sizing for the device pixel ratio, the camera, a cached
+// layer of the objects, previews of a stroke, shape or edit in progress on top, picture
+// loading, hit tests, and off-screen renders for export.
+
+import { centre, rotate, nearPolyline, isClosed } from "./geometry.js";
 
 export const BACKGROUND = "#ffffff";
+export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 
 /** Traces a stroke as a smooth path (quadratic curves through the midpoints). */
 export function tracePath(ctx, xs, ys) {
@@ -16,7 +19,7 @@ export function tracePath(ctx, xs, ys) {
   ctx.lineTo(xs[n - 1], ys[n - 1]);
 }
 
-/** Draws one stroke item ({color, width, x, y}). */
+/** Draws one stroke ({color, width, x, y}). */
 export function drawStroke(ctx, s) {
   ctx.beginPath();
   tracePath(ctx, s.x, s.y);
@@ -27,21 +30,192 @@ export function drawStroke(ctx, s) {
   ctx.stroke();
 }
 
-export class SketchCanvas {
-  /** @param {HTMLCanvasElement} canvas */
-  constructor(canvas) {
+/** Traces a shape object's outline in its own (unrotated) box. */
+export function traceShape(ctx, o) {
+  const { x, y, w, h } = o;
+  ctx.beginPath();
+  if (o.shape === "ellipse") ctx.ellipse(x + w / 2, y + h / 2, w / 2, h / 2, 0, 0, Math.PI * 2);
+  else if (o.shape === "rectangle") ctx.rect(x, y, w, h);
+  else if (o.shape === "triangle") { ctx.moveTo(x + w / 2, y); ctx.lineTo(x + w, y + h); ctx.lineTo(x, y + h); ctx.closePath(); }
+  else if (o.rising) { ctx.moveTo(x, y + h); ctx.lineTo(x + w, y); }
+  else { ctx.moveTo(x, y); ctx.lineTo(x + w, y + h); }
+}
+
+/** The URL a picture object is drawn from (its colour mode asks the server for colour). */
+export const pictureURL = (o) => (o.colour ? `${o.image}${o.image.includes("?") ? "&" : "?"}colour=true` : o.image);
+
+/** Loads and caches images by URL; `onLoad` runs whenever one arrives. */
+export class ImageCache {
+  constructor(onLoad = () => {}) {
+    this.images = new Map();
+    this.onLoad = onLoad;
+  }
+
+  /** The image element for a URL (loading starts on first use). */
+  get(url) {
+    let img = this.images.get(url);
+    if (!img) {
+      img = new Image();
+      img.decoding = "async";
+      img.addEventListener("load", () => this.onLoad());
+      img.src = url;
+      this.images.set(url, img);
+    }
+    return img;
+  }
+
+  /** Resolves true once the image at `url` has loaded, false if it fails. */
+  ready(url) {
+    const img = this.get(url);
+    if (img.complete) return Promise.resolve(img.naturalWidth > 0);
+    return new Promise((resolve) => {
+      img.addEventListener("load", () => resolve(true), { once: true });
+      img.addEventListener("error", () => resolve(false), { once: true });
+    });
+  }
+}
+
+/** Draws objects in document coordinates on ctx (whose transform maps the document). */
+export function drawObjects(ctx, objects, images) {
+  for (const o of objects) {
+    const c = centre(o);
+    ctx.save();
+    if (o.rotation) { ctx.translate(c.x, c.y); ctx.rotate((o.rotation * Math.PI) / 180); ctx.translate(-c.x, -c.y); }
+    if (o.type === "sketch") drawSketch(ctx, o);
+    else if (o.type === "picture") drawPicture(ctx, o, images);
+    else if (o.type === "shape") drawShape(ctx, o);
+    else if (o.type === "text") drawText(ctx, o);
+    ctx.restore();
+  }
+}
+
+function drawSketch(ctx, o) {
+  const n = o.natural, c = centre(o), nc = centre(n);
+  ctx.translate(c.x, c.y);
+  ctx.scale(n.w ? o.w / n.w : 1, n.h ? o.h / n.h : 1);
+  ctx.translate(-nc.x, -nc.y);
+  if (o.fill) {
+    ctx.fillStyle = o.fill;
+    for (const s of o.strokes) if (isClosed(s)) { ctx.beginPath(); tracePath(ctx, s.x, s.y); ctx.closePath(); ctx.fill(); }
+  }
+  for (const s of o.strokes) drawStroke(ctx, s);
+}
+
+function drawPicture(ctx, o, images) {
+  const full = images.get(pictureURL(o));
+  const img = full.complete && full.naturalWidth ? full : images.get(o.thumbnail);
+  if (img.complete && img.naturalWidth) {
+    try { ctx.drawImage(img, o.x, o.y, o.w, o.h); return; } catch { /* a broken image: the placeholder */ }
+  }
+  ctx.fillStyle = "#f3f4f6";
+  ctx.strokeStyle = "#9ca3af";
+  ctx.setLineDash([6, 4]);
+  ctx.lineWidth = 1;
+  ctx.fillRect(o.x, o.y, o.w, o.h);
+  ctx.strokeRect(o.x, o.y, o.w, o.h);
+}
+
+function drawShape(ctx, o) {
+  traceShape(ctx, o);
+  if (o.fill && o.shape !== "line") { ctx.fillStyle = o.fill; ctx.fill(); }
+  ctx.strokeStyle = o.color;
+  ctx.lineWidth = o.width;
+  ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  ctx.stroke();
+}
+
+function drawText(ctx, o) {
+  ctx.fillStyle = o.color;
+  ctx.textBaseline = "top";
+  const lines = o.text.split("\n");
+  // The box may have been resized: scale the text as the box was.
+  const natural = measureText(o.text, o.size);
+  ctx.translate(o.x, o.y);
+  ctx.scale(natural.w ? o.w / natural.w : 1, natural.h ? o.h / natural.h : 1);
+  ctx.font = `${o.size}px ${FONT}`;
+  lines.forEach((line, i) => ctx.fillText(line, 0, i * o.size * 1.2));
+}
+
+const measureContext = document.createElement("canvas").getContext("2d");
+
+/** The box {w, h} of text at a font size, in document units. */
+export function measureText(text, size) {
+  measureContext.font = `${size}px ${FONT}`;
+  const lines = text.split("\n");
+  const w = Math.max(1, ...lines.map((l) => measureContext.measureText(l).width));
+  return { w, h: lines.length * size * 1.2 };
+}
+
+/** The topmost object under document point p (slop in document units), or null. Inside a
+ *  closed stroke counts as on its sketch. */
+export function objectAt(objects, p, slop) {
+  for (let i = objects.length - 1; i >= 0; i--) {
+    const o = objects[i];
+    const c = centre(o);
+    const local = rotate(p, c, -(o.rotation || 0));
+    const inBox = local.x >= o.x - slop && local.x <= o.x + o.w + slop && local.y >= o.y - slop && local.y <= o.y + o.h + slop;
+    if (!inBox) continue;
+    if (o.type === "shape" && o.shape === "line") {
+      const ys = o.rising ? [o.y + o.h, o.y] : [o.y, o.y + o.h];
+      if (nearPolyline([o.x, o.x + o.w], ys, local, slop + o.width / 2)) return o;
+    } else if (o.type === "sketch") {
+      const n = o.natural, nc = centre(n);
+      const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+      const q = { x: nc.x + (local.x - c.x) / sx, y: nc.y + (local.y - c.y) / sy };
+      const r = slop / Math.min(Math.abs(sx), Math.abs(sy));
+      if (o.strokes.some((s) => nearPolyline(s.x, s.y, q, r + s.width / 2) || (isClosed(s) && inside(s, q)))) return o;
+    } else {
+      return o;
+    }
+  }
+  return null;
+}
+
+/** Even-odd test of a point inside a closed stroke's polygon. */
+function inside(s, p) {
+  let hit = false;
+  for (let i = 0, j = s.x.length - 1; i < s.x.length; j = i++) {
+    if ((s.y[i] > p.y) !== (s.y[j] > p.y) && p.x < ((s.x[j] - s.x[i]) * (p.y - s.y[i])) / (s.y[j] - s.y[i]) + s.x[i]) hit = !hit;
+  }
+  return hit;
+}
+
+/** An off-screen canvas of the document box `box` at `scale` device pixels per unit. */
+export function renderBox(objects, images, box, scale) {
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(box.w * scale));
+  canvas.height = Math.max(1, Math.round(box.h * scale));
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = BACKGROUND;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.setTransform(scale, 0, 0, scale, -box.x * scale, -box.y * scale);
+  drawObjects(ctx, objects, images);
+  return canvas;
+}
+
+/** The on-screen canvas: the scene through the camera, with previews on top. */
+export class SceneCanvas {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {import("./camera.js").Camera} camera
+   * @param {() => void} onResize  called when the element's size changes
+   */
+  constructor(canvas, camera, onResize = () => {}) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.layer = document.createElement("canvas");
-    this.images = new Map(); // url → HTMLImageElement
-    this.state = null;
-    this.live = null;   // stroke being drawn
-    this.drag = null;   // {group, dx, dy} preview of a move
+    this.camera = camera;
+    this.images = new ImageCache(() => this.invalidate());
+    this.objects = [];
+    this.preview = null;   // an object drawn in place of its namesake (or added), while edited
+    this.live = null;      // the stroke being drawn
     this.width = 0;
     this.height = 0;
     this.dpr = 1;
     this.layerDirty = true;
     this.frame = 0;
+    this.onResize = onResize;
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
   }
@@ -52,154 +226,77 @@ export class SketchCanvas {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(rect.width)), h = Math.max(1, Math.round(rect.height));
     if (w === this.width && h === this.height && dpr === this.dpr) return;
+    const first = this.width === 0;
     this.width = w; this.height = h; this.dpr = dpr;
     for (const c of [this.canvas, this.layer]) {
       c.width = Math.round(w * dpr);
       c.height = Math.round(h * dpr);
     }
-    this.layerDirty = true;
+    if (!first) this.onResize();
+    this.invalidate();
     this.paint();
   }
 
-  /** Shows a new model state. */
-  setState(state) {
-    this.state = state;
-    this.layerDirty = true;
-    this.request();
-  }
+  /** Shows new objects. */
+  setObjects(objects) { this.objects = objects; this.invalidate(); }
+
+  /** Shows (or ends, with null) an object being edited or created. */
+  setPreview(object) { this.preview = object; this.invalidate(); }
 
   /** Shows (or hides, with null) the stroke being drawn. */
   setLive(stroke) { this.live = stroke; this.request(); }
 
-  /** Shows (or ends, with null) a group being dragged by (dx, dy). */
-  setDrag(drag) { this.drag = drag; this.layerDirty = true; this.request(); }
+  /** The objects as drawn now: the preview in place of its namesake, or on top. */
+  shownObjects() {
+    if (!this.preview) return this.objects;
+    const i = this.objects.findIndex((o) => o.id === this.preview.id);
+    if (i < 0) return [...this.objects, this.preview];
+    const shown = this.objects.slice();
+    shown[i] = this.preview;
+    return shown;
+  }
 
-  /** Schedules a repaint on the next animation frame. */
+  /** Repaints the objects on the next frame (camera or content changed). */
+  invalidate() { this.layerDirty = true; this.request(); }
+
   request() {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.paint(); });
   }
 
-  /** Paints now: cached layer of items, then the live stroke. */
+  /** Paints now: the cached layer of objects, then the live stroke. */
   paint() {
     if (this.frame) { cancelAnimationFrame(this.frame); this.frame = 0; }
+    const cam = this.camera, dpr = this.dpr, z = cam.zoom * dpr;
     if (this.layerDirty) {
-      this.renderItems(this.layer.getContext("2d"), this.dpr, this.drag);
+      const ctx = this.layer.getContext("2d");
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.fillStyle = BACKGROUND;
+      ctx.fillRect(0, 0, this.layer.width, this.layer.height);
+      ctx.setTransform(z, 0, 0, z, -cam.x * z, -cam.y * z);
+      drawObjects(ctx, this.shownObjects(), this.images);
       this.layerDirty = false;
     }
     const ctx = this.ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.drawImage(this.layer, 0, 0);
     if (this.live && this.live.x.length) {
-      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      ctx.setTransform(z, 0, 0, z, -cam.x * z, -cam.y * z);
       drawStroke(ctx, this.live);
     }
   }
 
-  /** Renders background and all items to ctx at the given scale. */
-  renderItems(ctx, scale, drag = null) {
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-    ctx.setTransform(scale, 0, 0, scale, 0, 0);
-    if (!this.state) return;
-    for (const it of this.state.items) {
-      const moving = drag && it.group === drag.group;
-      if (moving) { ctx.save(); ctx.translate(drag.dx, drag.dy); }
-      if (it.kind === "stroke") drawStroke(ctx, it);
-      else this.drawPicture(ctx, it);
-      if (moving) ctx.restore();
-    }
-  }
-
-  /** Draws a picture: the full image once loaded, the thumbnail until then. */
-  drawPicture(ctx, p) {
-    const full = this.image(p.image);
-    const img = full.complete && full.naturalWidth ? full : this.image(p.thumbnail);
-    if (img.complete && img.naturalWidth) {
-      try { ctx.drawImage(img, p.x, p.y, p.w, p.h); return; } catch { /* broken image: placeholder */ }
-    }
-    ctx.save();
-    ctx.fillStyle = "#f3f4f6";
-    ctx.strokeStyle = "#d1d5db";
-    ctx.setLineDash([6, 4]);
-    ctx.lineWidth = 1;
-    ctx.fillRect(p.x, p.y, p.w, p.h);
-    ctx.strokeRect(p.x, p.y, p.w, p.h);
-    ctx.restore();
-  }
-
-  /** The cached image element for a URL (starts loading it; repaints when it arrives). */
-  image(url) {
-    let img = this.images.get(url);
-    if (!img) {
-      img = new Image();
-      img.decoding = "async";
-      img.onload = () => { this.layerDirty = true; this.request(); };
-      img.src = url;
-      this.images.set(url, img);
-    }
-    return img;
-  }
-
-  /** Resolves when every picture of the state has loaded (or failed). */
+  /** Resolves when every placed picture has loaded (or failed), then repaints. */
   async picturesReady() {
-    if (!this.state) return;
-    const waits = [];
-    for (const it of this.state.items) {
-      if (it.kind !== "picture") continue;
-      const img = this.image(it.image);
-      if (!img.complete) waits.push(new Promise((r) => { img.addEventListener("load", r, { once: true }); img.addEventListener("error", r, { once: true }); }));
-    }
-    await Promise.all(waits);
-    this.layerDirty = true;
+    await Promise.all(this.objects.filter((o) => o.type === "picture").map((o) => this.images.ready(pictureURL(o))));
+    this.invalidate();
     this.paint();
   }
 
-  /** The topmost item at (x, y): a picture by its box, a stroke within its width + slop. */
-  hitTest(x, y, slop = 8) {
-    if (!this.state) return null;
-    const items = this.state.items;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const it = items[i];
-      if (it.kind === "picture") {
-        if (x >= it.x && x <= it.x + it.w && y >= it.y && y <= it.y + it.h) return it;
-      } else if (nearStroke(it, x, y, it.width / 2 + slop)) {
-        return it;
-      }
-    }
-    return null;
-  }
-
-  /** PNG data URL of the whole drawing at the canvas's backing size. */
+  /** PNG data URL of what the canvas shows, at its backing size. */
   toDataURL() {
-    this.layerDirty = true;
+    this.invalidate();
     this.paint();
     return this.canvas.toDataURL("image/png");
   }
-
-  /** PNG Blob of the whole drawing. */
-  toBlob() {
-    this.layerDirty = true;
-    this.paint();
-    return new Promise((resolve, reject) => this.canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG export failed"))), "image/png"));
-  }
-}
-
-function nearStroke(s, x, y, r) {
-  const r2 = r * r;
-  if (s.x.length === 1) return (s.x[0] - x) ** 2 + (s.y[0] - y) ** 2 <= r2;
-  for (let i = 1; i < s.x.length; i++) {
-    if (segmentDistance2(x, y, s.x[i - 1], s.y[i - 1], s.x[i], s.y[i]) <= r2) return true;
-  }
-  return false;
-}
-
-function segmentDistance2(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  t = Math.max(0, Math.min(1, t));
-  const cx = ax + t * dx - px, cy = ay + t * dy - py;
-  return cx * cx + cy * cy;
 }

@@ -1,6 +1,8 @@
-// Files in and out: PNG and SVG export, Quick, Draw! ndjson save and load (with validation).
+// Files in and out: SVG export, Quick, Draw! ndjson save and load (with validation).
 
-import { BACKGROUND } from "./canvas.js";
+import { BACKGROUND, pictureURL, measureText } from "./canvas.js";
+import { centre, isClosed } from "./geometry.js";
+import { DOCUMENT_LIMITS } from "./document.js";
 
 /** Offers a Blob as a download named `name`. */
 export function download(blob, name) {
@@ -46,24 +48,48 @@ async function dataURL(url) {
   }
 }
 
-/**
- * SVG document of a drawing state: strokes as <path>, pictures as <image>. Pictures are embedded
- * as data: URLs so the file stands alone; if one can't be fetched, its absolute URL is used.
- */
-export async function toSVG(state, width, height) {
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
-    `<title>Sketchwise drawing</title>`,
-    `<rect width="100%" height="100%" fill="${BACKGROUND}"/>`,
-  ];
-  for (const it of state.items) {
-    if (it.kind === "stroke") {
-      parts.push(`<path d="${strokePathData(it.x, it.y)}" fill="none" stroke="${esc(it.color)}" stroke-width="${num(it.width)}" stroke-linecap="round" stroke-linejoin="round"/>`);
-    } else {
-      const href = (await dataURL(it.image)) || new URL(it.image, location.href).href;
-      parts.push(`<image href="${esc(href)}" x="${num(it.x)}" y="${num(it.y)}" width="${num(it.w)}" height="${num(it.h)}" preserveAspectRatio="xMidYMid meet"><title>${esc(it.title)}</title></image>`);
-    }
+const transformOf = (o) => {
+  const c = centre(o);
+  return o.rotation ? ` transform="rotate(${num(o.rotation)} ${num(c.x)} ${num(c.y)})"` : "";
+};
+
+/** SVG elements of one object (pictures embedded, or by absolute URL when they can't be). */
+async function svgOf(o) {
+  if (o.type === "sketch") {
+    const n = o.natural, c = centre(o), nc = centre(n);
+    const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+    const fills = o.fill ? o.strokes.filter(isClosed).map((s) => `<path d="${strokePathData(s.x, s.y)}Z" fill="${esc(o.fill)}" stroke="none"/>`) : [];
+    const lines = o.strokes.map((s) => `<path d="${strokePathData(s.x, s.y)}" fill="none" stroke="${esc(s.color)}" stroke-width="${num(s.width)}" stroke-linecap="round" stroke-linejoin="round"/>`);
+    const placed = `translate(${num(c.x)} ${num(c.y)}) rotate(${num(o.rotation || 0)}) scale(${num(sx)} ${num(sy)}) translate(${num(-nc.x)} ${num(-nc.y)})`;
+    return `<g transform="${placed}">${[...fills, ...lines].join("")}</g>`;
   }
+  if (o.type === "picture") {
+    const href = (await dataURL(pictureURL(o))) || new URL(pictureURL(o), location.href).href;
+    return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(o.title)}</title></image>`;
+  }
+  if (o.type === "shape") {
+    const paint = `fill="${o.fill && o.shape !== "line" ? esc(o.fill) : "none"}" stroke="${esc(o.color)}" stroke-width="${num(o.width)}" stroke-linecap="round" stroke-linejoin="round"${transformOf(o)}`;
+    const { x, y, w, h } = o;
+    if (o.shape === "ellipse") return `<ellipse cx="${num(x + w / 2)}" cy="${num(y + h / 2)}" rx="${num(w / 2)}" ry="${num(h / 2)}" ${paint}/>`;
+    if (o.shape === "rectangle") return `<rect x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" ${paint}/>`;
+    if (o.shape === "triangle") return `<polygon points="${num(x + w / 2)},${num(y)} ${num(x + w)},${num(y + h)} ${num(x)},${num(y + h)}" ${paint}/>`;
+    const [y1, y2] = o.rising ? [y + h, y] : [y, y + h];
+    return `<line x1="${num(x)}" y1="${num(y1)}" x2="${num(x + w)}" y2="${num(y2)}" ${paint}/>`;
+  }
+  const natural = measureText(o.text, o.size);
+  const scale = `translate(${num(o.x)} ${num(o.y)}) scale(${num(natural.w ? o.w / natural.w : 1)} ${num(natural.h ? o.h / natural.h : 1)})`;
+  const lines = o.text.split("\n").map((line, i) => `<tspan x="0" y="${num(i * o.size * 1.2)}">${esc(line)}</tspan>`).join("");
+  return `<g${transformOf(o)}><text transform="${scale}" font-family="system-ui, sans-serif" font-size="${num(o.size)}" fill="${esc(o.color)}" dominant-baseline="text-before-edge" xml:space="preserve">${lines}</text></g>`;
+}
+
+/** A stand-alone SVG document of objects, cropped to the document box `box`. */
+export async function toSVG(objects, box) {
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(box.w)}" height="${num(box.h)}" viewBox="${num(box.x)} ${num(box.y)} ${num(box.w)} ${num(box.h)}">`,
+    `<title>Sketchwise drawing</title>`,
+    `<rect x="${num(box.x)}" y="${num(box.y)}" width="100%" height="100%" fill="${BACKGROUND}"/>`,
+  ];
+  for (const o of objects) parts.push(await svgOf(o));
   parts.push("</svg>");
   return parts.join("\n");
 }
@@ -92,7 +118,8 @@ export function toNdjson(strokes, word = "") {
   return JSON.stringify(record) + "\n";
 }
 
-export const LIMITS = { strokes: 256, points: 20000, abs: 1e9, bytes: 8 * 1024 * 1024 };
+/** What an ndjson file may hold: as much as a document (what Save writes, Load reads). */
+export const LIMITS = { strokes: DOCUMENT_LIMITS.strokes, points: DOCUMENT_LIMITS.points, abs: 1e9, bytes: DOCUMENT_LIMITS.bytes };
 
 /**
  * Parses a Quick, Draw! ndjson file (raw with t, or simplified without) and returns the first
@@ -100,7 +127,7 @@ export const LIMITS = { strokes: 256, points: 20000, abs: 1e9, bytes: 8 * 1024 *
  * is not valid; nothing is changed in that case.
  */
 export function parseNdjson(text) {
-  if (text.length > LIMITS.bytes) throw new Error("the file is larger than 8 MiB");
+  if (text.length > LIMITS.bytes) throw new Error("the file is larger than 32 MiB");
   const lines = text.split(/\r?\n/);
   const index = lines.findIndex((l) => l.trim() !== "");
   if (index < 0) throw new Error("the file is empty");
@@ -136,25 +163,4 @@ export function parseNdjson(text) {
   });
   if (points > LIMITS.points) throw new Error(`${where}: more than ${LIMITS.points} points`);
   return { word: typeof record.word === "string" ? record.word : "", strokes };
-}
-
-/**
- * Fits loaded strokes into a width × height canvas: kept as they are when they fit, otherwise
- * scaled (aspect kept) into the canvas with a margin and centred.
- */
-export function fitStrokes(strokes, width, height, margin = 24) {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const s of strokes) for (let i = 0; i < s.x.length; i++) {
-    minX = Math.min(minX, s.x[i]); maxX = Math.max(maxX, s.x[i]);
-    minY = Math.min(minY, s.y[i]); maxY = Math.max(maxY, s.y[i]);
-  }
-  if (minX >= 0 && minY >= 0 && maxX <= width && maxY <= height) return strokes;
-  const bw = Math.max(maxX - minX, 1), bh = Math.max(maxY - minY, 1);
-  const scale = Math.min((width - 2 * margin) / bw, (height - 2 * margin) / bh, 1);
-  const ox = (width - bw * scale) / 2 - minX * scale, oy = (height - bh * scale) / 2 - minY * scale;
-  return strokes.map((s) => ({
-    ...s,
-    x: s.x.map((v) => Math.round((v * scale + ox) * 10) / 10),
-    y: s.y.map((v) => Math.round((v * scale + oy) * 10) / 10),
-  }));
 }

@@ -25,6 +25,7 @@ export class LiveClient {
    *   onResult: (r: {guesses: object[], suggestions: object[]}) => void,
    *   onStatus: (state: "connecting"|"connected"|"fallback"|"offline", text: string, detail: string) => void,
    *   onError?: (message: string) => void,
+   *   onPending?: (pending: boolean) => void,
    * }} handlers
    */
   constructor(handlers, base = location) {
@@ -155,6 +156,12 @@ export class LiveClient {
     this.ws.send(text);
     this.synced = strokes;
     this.lastSent = msg.seq;
+    this.pending(true);
+  }
+
+  /** Tells the app whether an answer is on its way. */
+  pending(on) {
+    if (this.h.onPending) this.h.onPending(on);
   }
 
   receive(data) {
@@ -162,8 +169,10 @@ export class LiveClient {
     try { msg = JSON.parse(data); } catch { return; }
     if (msg.type === "result") {
       if (typeof msg.seq === "number" && msg.seq < this.lastSent) return;   // stale
+      this.pending(false);
       this.h.onResult({ guesses: msg.guesses || [], suggestions: msg.suggestions || [] });
     } else if (msg.type === "error") {
+      this.pending(false);
       const code = msg.error && msg.error.code;
       if (code === "rate_limited") {       // dropped: resend the whole sketch shortly
         this.synced = null;
@@ -178,9 +187,10 @@ export class LiveClient {
     if (sameList(this.httpAnswered, strokes)) return;   // already answered (e.g. a failed reconnect)
     const gen = ++this.httpGen;
     if (this.httpAbort) this.httpAbort.abort();
-    if (!strokes.length) { this.h.onResult({ guesses: [], suggestions: [] }); return; }
+    if (!strokes.length) { this.pending(false); this.h.onResult({ guesses: [], suggestions: [] }); return; }
     const abort = new AbortController();
     this.httpAbort = abort;
+    this.pending(true);
     try {
       const r = await fetch("/api/suggest", {
         method: "POST",
@@ -208,6 +218,7 @@ export class LiveClient {
       if (gen === this.httpGen && !this.connected) this.setStatus("offline", "offline");
     } finally {
       if (this.httpAbort === abort) this.httpAbort = null;
+      if (gen === this.httpGen) this.pending(false);
     }
   }
 }

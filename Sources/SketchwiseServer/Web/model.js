@@ -1,57 +1,102 @@
-// The drawing model: an immutable list of items (strokes and placed pictures) plus the id of the
-// "current sketch" group. Every operation returns a new state, so undo/redo is a stack of states.
+// The scene: an immutable list of objects in document coordinates, back to front. Every
+// operation returns a new state, so undo/redo is a stack of states (history.js).
 //
-// stroke:  { kind: "stroke",  id, group, color, width, x: [...], y: [...], t: [...] }
-// picture: { kind: "picture", id, group, libId, label, title, image, thumbnail, x, y, w, h }
-//
-// The current sketch is the strokes whose group is `state.current`: the strokes drawn since the
-// last swap, clear or load. A swap replaces them by a picture and starts a new group.
+// Every object has an id and a box {x, y, w, h} with a rotation in degrees about its centre.
+//   sketch:  strokes [{color, width, x: [], y: [], t: []}] drawn in the box `natural`, mapped
+//            onto the object's box; `recognize` (AutoDraw strokes) and an optional `fill` for
+//            its closed strokes.
+//   picture: a library picture {libraryId, source, label, title, image, thumbnail, aspect,
+//            colour}, with the strokes it replaced (`sketch`) and the other pictures that were
+//            offered for them (`alternatives`), so its suggestions can be opened again.
+//   shape:   {shape: ellipse|rectangle|triangle|line, color, width, fill, rising (lines)}.
+//   text:    {text, color, size}.
+// `current` is the sketch that new strokes join (null: the next stroke starts one).
 
-/** The empty drawing. */
+import { centre, rotate, strokesBounds, fitRect } from "./geometry.js";
+
+/** The empty scene. */
 export function emptyState() {
-  return freeze({ items: [], current: 1, nextId: 2 });
+  return freeze({ objects: [], current: null, nextId: 1 });
 }
 
 function freeze(state) {
-  Object.freeze(state.items);
+  Object.freeze(state.objects);
   return Object.freeze(state);
 }
 
-/** Appends a stroke ({color, width, x, y, t}) to the current sketch. */
-export function addStroke(state, stroke) {
-  const item = Object.freeze({ kind: "stroke", id: state.nextId, group: state.current, ...stroke });
-  return freeze({ ...state, items: [...state.items, item], nextId: state.nextId + 1 });
+const withObjects = (state, objects, extra = {}) => freeze({ ...state, objects, ...extra });
+
+/** The object with `id`, or undefined. */
+export const find = (state, id) => state.objects.find((o) => o.id === id);
+
+/** The sketch that new strokes of this kind (recognised or plain) join, or null. */
+export function currentSketch(state, recognize = true) {
+  const o = state.current === null ? null : find(state, state.current);
+  return o && o.type === "sketch" && o.recognize === recognize ? o : null;
 }
 
-/** Removes the most recently drawn stroke still on the canvas (pictures stay). */
-export function eraseLastStroke(state) {
-  for (let i = state.items.length - 1; i >= 0; i--) {
-    if (state.items[i].kind === "stroke") {
-      const items = state.items.filter((_, j) => j !== i);
-      return freeze({ ...state, items });
-    }
+/** Whether a sketch is drawn where it was drawn (not moved, resized or rotated since). */
+export function untransformed(o) {
+  const n = o.natural;
+  return !o.rotation && o.x === n.x && o.y === n.y && o.w === n.w && o.h === n.h;
+}
+
+/**
+ * Adds a stroke: it joins the current sketch of its kind, or starts a new sketch on top.
+ * This is the seam for scene detection (#18): a detector would choose the sketch per stroke.
+ */
+export function addStroke(state, stroke, recognize = true) {
+  const s = Object.freeze({ ...stroke });
+  const sketch = currentSketch(state, recognize);
+  if (sketch && untransformed(sketch)) {
+    const strokes = Object.freeze([...sketch.strokes, s]);
+    const box = strokesBounds(strokes);
+    const next = Object.freeze({ ...sketch, strokes, natural: box, ...box });
+    return withObjects(state, state.objects.map((o) => (o.id === sketch.id ? next : o)));
   }
-  return state;
+  const box = strokesBounds([s]);
+  const created = Object.freeze({
+    type: "sketch", id: state.nextId, ...box, rotation: 0, natural: box,
+    strokes: Object.freeze([s]), recognize, fill: null,
+  });
+  return withObjects(state, [...state.objects, created], { current: created.id, nextId: state.nextId + 1 });
 }
 
-/** Removes everything and starts a new sketch. */
-export function clearAll(state) {
-  return freeze({ items: [], current: state.nextId, nextId: state.nextId + 1 });
+/** Adds a finished object (shape or text) on top; new strokes start a new sketch after it. */
+export function addObject(state, object) {
+  const created = Object.freeze({ rotation: 0, ...object, id: state.nextId });
+  return withObjects(state, [...state.objects, created], { current: null, nextId: state.nextId + 1 });
 }
 
-/** The strokes of the current sketch. */
-export function currentStrokes(state) {
-  return state.items.filter((it) => it.kind === "stroke" && it.group === state.current);
+/** Ends the current sketch: the next stroke starts a new one. */
+export function closeSketch(state) {
+  return state.current === null ? state : freeze({ ...state, current: null });
 }
 
-/** All strokes still drawn as strokes. */
+/** The strokes of a sketch as drawn on the page (its box and rotation applied). */
+export function worldStrokes(o) {
+  if (untransformed(o)) return o.strokes;
+  const n = o.natural, c = centre(o), nc = centre(n);
+  const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+  return o.strokes.map((s) => {
+    const x = [], y = [];
+    for (let i = 0; i < s.x.length; i++) {
+      const p = rotate({ x: c.x + (s.x[i] - nc.x) * sx, y: c.y + (s.y[i] - nc.y) * sy }, c, o.rotation);
+      x.push(Math.round(p.x * 100) / 100); y.push(Math.round(p.y * 100) / 100);
+    }
+    return { ...s, x, y, width: s.width * Math.sqrt(Math.abs(sx * sy)) };
+  });
+}
+
+/** The strokes of the current recognised sketch, for recognition. */
+export function recognitionStrokes(state) {
+  const sketch = currentSketch(state, true);
+  return sketch ? worldStrokes(sketch) : [];
+}
+
+/** Every stroke on the page, in drawing order of the objects (for ndjson). */
 export function allStrokes(state) {
-  return state.items.filter((it) => it.kind === "stroke");
-}
-
-/** All placed pictures. */
-export function pictures(state) {
-  return state.items.filter((it) => it.kind === "picture");
+  return state.objects.filter((o) => o.type === "sketch").flatMap(worldStrokes);
 }
 
 /** Quick, Draw! raw form of strokes: [[[x…],[y…],[t…]], …]. */
@@ -59,68 +104,118 @@ export function toQuickDraw(strokes) {
   return strokes.map((s) => [s.x.slice(), s.y.slice(), s.t.slice()]);
 }
 
-/** Bounding box {x, y, w, h} of strokes (padded by half the pen width), or null when empty. */
-export function strokesBounds(strokes) {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const s of strokes) {
-    const r = (s.width || 0) / 2;
-    for (let i = 0; i < s.x.length; i++) {
-      minX = Math.min(minX, s.x[i] - r); maxX = Math.max(maxX, s.x[i] + r);
-      minY = Math.min(minY, s.y[i] - r); maxY = Math.max(maxY, s.y[i] + r);
-    }
-  }
-  if (minX === Infinity) return null;
-  return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
+/** The library picture object for `suggestion`, fitted into `box` (keeping its rotation). */
+function pictureFor(suggestion, box, extra) {
+  const aspect = suggestion.width > 0 && suggestion.height > 0 ? suggestion.width / suggestion.height : 1;
+  return Object.freeze({
+    type: "picture", ...fitRect(box, aspect, 1, 48), rotation: box.rotation || 0,
+    libraryId: suggestion.id, source: suggestion.source || "", label: suggestion.label,
+    title: suggestion.title || suggestion.label, image: suggestion.image, thumbnail: suggestion.thumbnail,
+    aspect, colour: false, ...extra,
+  });
 }
 
 /**
- * Replaces the current sketch by a library picture, centred on the sketch's bounding box and
- * fitted inside it with the picture's own aspect ratio (suggestion.width / suggestion.height).
- * `fallbackBox` places it when there is no current sketch. A new sketch group starts after it.
+ * Replaces object `id` (a sketch, or a picture swapped again) by a library picture, centred on
+ * its box and fitted inside it with the picture's aspect. The strokes it replaces and the
+ * pictures offered with it are kept on the picture. Without `id` the picture goes into
+ * `fallbackBox`.
  */
-export function swapForPicture(state, suggestion, fallbackBox, minSide = 48) {
-  const box = strokesBounds(currentStrokes(state)) || fallbackBox;
-  const rect = fitRect(box, suggestion.width, suggestion.height, minSide);
-  const picture = Object.freeze({
-    kind: "picture", id: state.nextId, group: state.nextId,
-    libId: suggestion.id, label: suggestion.label, title: suggestion.title || suggestion.label,
-    image: suggestion.image, thumbnail: suggestion.thumbnail,
-    ...rect,
+export function swapForPicture(state, id, suggestion, alternatives = null, fallbackBox = null) {
+  const target = id === null || id === undefined ? null : find(state, id);
+  if (!target && !fallbackBox) return state;
+  const sketch = !target ? null : target.type === "sketch" ? worldStrokes(target) : target.sketch || null;
+  const kept = alternatives || (target && target.alternatives) || null;
+  const picture = pictureFor(suggestion, target || fallbackBox, {
+    id: target ? target.id : state.nextId,
+    sketch: sketch && Object.freeze(sketch.map((s) => Object.freeze({ ...s }))),
+    alternatives: kept && Object.freeze(kept.slice()),
   });
-  const kept = state.items.filter((it) => !(it.kind === "stroke" && it.group === state.current));
-  return freeze({ items: [...kept, picture], current: state.nextId + 1, nextId: state.nextId + 2 });
+  const objects = target ? state.objects.map((o) => (o.id === target.id ? picture : o)) : [...state.objects, picture];
+  return withObjects(state, objects, { current: null, nextId: target ? state.nextId : state.nextId + 1 });
 }
 
-/** The largest rectangle of aspect aw:ah centred in box (each side of box at least minSide). */
-export function fitRect(box, aw, ah, minSide = 0) {
-  const bw = Math.max(box.w, minSide), bh = Math.max(box.h, minSide);
-  const cx = box.x + box.w / 2, cy = box.y + box.h / 2;
-  const aspect = aw > 0 && ah > 0 ? aw / ah : 1;
-  let w = bw, h = bw / aspect;
-  if (h > bh) { h = bh; w = bh * aspect; }
-  return { x: cx - w / 2, y: cy - h / 2, w, h };
-}
-
-/** Moves every item of a group by (dx, dy). */
-export function translateGroup(state, group, dx, dy) {
-  const items = state.items.map((it) => {
-    if (it.group !== group) return it;
-    if (it.kind === "picture") return Object.freeze({ ...it, x: it.x + dx, y: it.y + dy });
-    return Object.freeze({ ...it, x: it.x.map((v) => v + dx), y: it.y.map((v) => v + dy) });
+/** Changes fields of one object (box, rotation, colours, text…). */
+export function updateObject(state, id, patch) {
+  const o = find(state, id);
+  if (!o) return state;
+  const next = Object.freeze({ ...o, ...patch });
+  return withObjects(state, state.objects.map((x) => (x.id === id ? next : x)), {
+    current: state.current === id && !untransformedAfter(next) ? null : state.current,
   });
-  return freeze({ ...state, items });
 }
 
-/** Replaces the whole drawing by loaded strokes ({color, width, x, y, t}), as a new sketch. */
-export function loadStrokes(state, strokes) {
-  let next = clearAll(state);
-  for (const s of strokes) next = addStroke(next, s);
-  return next;
+const untransformedAfter = (o) => o.type !== "sketch" || untransformed(o);
+
+/** Object `o` moved by (dx, dy); a sketch's strokes move with it, so it stays drawable. */
+export function movedObject(o, dx, dy) {
+  const moved = { ...o, x: o.x + dx, y: o.y + dy };
+  if (o.type === "sketch") {
+    moved.natural = { ...o.natural, x: o.natural.x + dx, y: o.natural.y + dy };
+    moved.strokes = Object.freeze(o.strokes.map((s) => Object.freeze({ ...s, x: s.x.map((v) => v + dx), y: s.y.map((v) => v + dy) })));
+  }
+  return Object.freeze(moved);
 }
 
-/** Counts for the canvas data attributes. */
+/** Moves object `id` by (dx, dy). */
+export function moveObject(state, id, dx, dy) {
+  const o = find(state, id);
+  if (!o || (!dx && !dy)) return state;
+  return withObjects(state, state.objects.map((x) => (x.id === id ? movedObject(o, dx, dy) : x)));
+}
+
+/** Removes the last stroke of sketch `id` (a sketch keeps at least one; remove it instead). */
+export function removeLastStroke(state, id) {
+  const o = find(state, id);
+  if (!o || o.type !== "sketch" || o.strokes.length < 2) return state;
+  const strokes = Object.freeze(o.strokes.slice(0, -1));
+  const next = untransformed(o) ? { ...o, strokes, natural: strokesBounds(strokes), ...strokesBounds(strokes) } : { ...o, strokes };
+  return withObjects(state, state.objects.map((x) => (x.id === id ? Object.freeze(next) : x)));
+}
+
+/** Removes one object. */
+export function removeObject(state, id) {
+  if (!find(state, id)) return state;
+  return withObjects(state, state.objects.filter((o) => o.id !== id), { current: state.current === id ? null : state.current });
+}
+
+/** A copy of object `id`, offset by (dx, dy), on top; returns [state, new id]. */
+export function duplicateObject(state, id, dx = 16, dy = 16) {
+  const o = find(state, id);
+  if (!o) return [state, null];
+  const copy = Object.freeze({ ...movedObject(o, dx, dy), id: state.nextId });
+  return [withObjects(state, [...state.objects, copy], { current: null, nextId: state.nextId + 1 }), copy.id];
+}
+
+/** Moves object `id` one step towards the front (+1) or the back (−1). */
+export function reorder(state, id, step) {
+  const i = state.objects.findIndex((o) => o.id === id);
+  const j = i + step;
+  if (i < 0 || j < 0 || j >= state.objects.length) return state;
+  const objects = state.objects.slice();
+  [objects[i], objects[j]] = [objects[j], objects[i]];
+  return withObjects(state, objects);
+}
+
+/** The empty scene, keeping the id counter (so undo never reuses ids). */
+export function clearAll(state) {
+  return freeze({ objects: [], current: null, nextId: state.nextId });
+}
+
+/** A scene of the given objects (from a document), ids renumbered from 1. */
+export function fromObjects(objects) {
+  const renumbered = objects.map((o, i) => Object.freeze({ ...o, id: i + 1 }));
+  return freeze({ objects: renumbered, current: null, nextId: renumbered.length + 1 });
+}
+
+/** Counts for the canvas's data attributes. */
 export function counts(state) {
-  let strokes = 0, pics = 0;
-  for (const it of state.items) it.kind === "stroke" ? strokes++ : pics++;
-  return { strokes, pictures: pics };
+  const c = { strokes: 0, pictures: 0, shapes: 0, texts: 0, objects: state.objects.length };
+  for (const o of state.objects) {
+    if (o.type === "sketch") c.strokes += o.strokes.length;
+    else if (o.type === "picture") c.pictures++;
+    else if (o.type === "shape") c.shapes++;
+    else if (o.type === "text") c.texts++;
+  }
+  return c;
 }
