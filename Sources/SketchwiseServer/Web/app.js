@@ -132,7 +132,7 @@ function select(id) {
   const o = id === null ? null : M.find(state, id);
   if (!o) {
     selected = null;
-    if (panelTarget !== "sketch") { panelTarget = "sketch"; panel.show({ guesses: [], suggestions: [] }); live.update(M.recognitionStrokes(state)); live.synced = null; }
+    if (panelTarget !== "sketch") { panelTarget = "sketch"; panel.show({ guesses: [], suggestions: [] }); live.resend(M.recognitionStrokes(state)); }
   } else if (o.type === "picture" && o.alternatives) {
     showAlternatives(o);
   }

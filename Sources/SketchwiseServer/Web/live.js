@@ -56,6 +56,13 @@ export class LiveClient {
     if (this.latest.length) this.update(this.latest);
   }
 
+  /** Asks again for `strokes` even if they were answered (the answer is wanted once more). */
+  resend(strokes) {
+    this.synced = null;
+    this.httpAnswered = null;
+    this.update(strokes);
+  }
+
   /** Opens the connection (and reopens it whenever it drops). */
   start() {
     this.connect();
