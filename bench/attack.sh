@@ -20,10 +20,7 @@ while [ $# -gt 0 ]; do
 done
 ulimit -n 20000 2>/dev/null || true
 source bench/server.sh
-binary=$(release_binary "$binary")
-log=$(mktemp)
-trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
-start_server "$binary" "$data_dir" "$log"
+serve_release "$binary" "$data_dir"
 echo "server: pid $server, port $port, RSS $(ps -o rss= -p $server | awk '{printf "%.0f MiB", $1/1024}') at start"
 status=0
 python3 bench/attack.py --port "$port" --pid "$server" --seconds "$seconds" || status=$?

@@ -21,9 +21,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 source bench/server.sh
-binary=$(release_binary "$binary")
-log=$(mktemp)
-trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
-start_server "$binary" "$data_dir" "$log"
+serve_release "$binary" "$data_dir"
 echo "server: pid $server, port $port"
 python3 bench/churn.py --port "$port" --pid "$server" --connections "$connections" --rounds "$rounds"

@@ -2,6 +2,7 @@
 #
 #   source bench/server.sh
 #   start_server BINARY DATA_DIR LOG [serve options…]   # sets $server (pid) and $port
+#   serve_release BINARY DATA_DIR                       # the same with a temporary $log, stopped on exit
 #
 # The caller's EXIT trap should kill $server. The library index is built on first use of DATA_DIR.
 start_server() {
@@ -23,4 +24,14 @@ release_binary() {
   if [ -n "${1:-}" ]; then echo "$1"; return; fi
   swift build -c release --product sketchwise >/dev/null
   echo .build/release/sketchwise
+}
+
+# Builds the release binary unless BINARY is given, starts it with its log in a temporary $log,
+# and kills it (and removes the log) when the calling script exits.
+serve_release() {
+  local binary
+  binary=$(release_binary "$1")
+  log=$(mktemp)
+  trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
+  start_server "$binary" "$2" "$log"
 }

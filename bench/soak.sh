@@ -23,10 +23,7 @@ while [ $# -gt 0 ]; do
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 source bench/server.sh
-binary=$(release_binary "$binary")
-log=$(mktemp)
-trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
-start_server "$binary" "$data_dir" "$log"
+serve_release "$binary" "$data_dir"
 echo "server: pid $server, port $port"
 status=0
 python3 bench/soak.py --port "$port" --pid "$server" --seconds "$seconds" --connections "$connections" || status=$?

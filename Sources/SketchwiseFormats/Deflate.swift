@@ -22,15 +22,7 @@ enum Deflate {
             throw DeflateError("zlib cannot start inflating")
         }
         defer { inflateEnd(&stream) }
-        let status = input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return CZlib.inflate(&stream, Z_FINISH)
-            }
-        }
+        let status = run(&stream, from: input, into: &output) { CZlib.inflate(&$0, Z_FINISH) }
         let produced = Int(stream.total_out)
         guard produced <= expectedSize else { throw DeflateError("inflates to more than its declared \(expectedSize) bytes") }
         switch status {
@@ -55,18 +47,23 @@ enum Deflate {
         else { throw DeflateError("zlib cannot start deflating") }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
-        let status = input.withUnsafeBufferPointer { source in
+        let status = run(&stream, from: input, into: &output) { CZlib.deflate(&$0, Z_FINISH) }
+        guard status == Z_STREAM_END else { throw DeflateError("zlib could not deflate (status \(status))") }
+        output.removeLast(output.count - Int(stream.total_out))
+        return output
+    }
+
+    /// Points `stream` at all of `input` and `output` and runs one zlib call on it.
+    private static func run(_ stream: inout z_stream, from input: [UInt8], into output: inout [UInt8], _ call: (inout z_stream) -> Int32) -> Int32 {
+        input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                return CZlib.deflate(&stream, Z_FINISH)
+                return call(&stream)
             }
         }
-        guard status == Z_STREAM_END else { throw DeflateError("zlib could not deflate (status \(status))") }
-        output.removeLast(output.count - Int(stream.total_out))
-        return output
     }
 
     /// The CRC-32 that ZIP records for an entry's uncompressed bytes.

@@ -35,6 +35,7 @@ let selected = null;            // id of the selected object
 let panelTarget = "sketch";     // "sketch": guesses for the current sketch; else the id of a selected object
 let drawingStart = null;        // performance.now() at the drawing's first point
 let overLimit = false;
+let askedStrokes = null;        // the strokes last sent to recognition (unchanged sketches keep the same array)
 let messageTimer = 0;
 let picking = false;
 
@@ -71,6 +72,8 @@ function recognize() {
     overLimit = over;
     if (over) say(`Guesses stop at ${RECOGNITION_LIMITS.strokes} strokes or ${RECOGNITION_LIMITS.points.toLocaleString("en")} points in one sketch. Keep drawing, or select part of it to work on.`, "error");
   }
+  if (strokes === askedStrokes) return;   // the sketch did not change (another object did)
+  askedStrokes = strokes;
   if (panelTarget === "sketch") {
     if (!strokes.length) { panel.show({ guesses: [], suggestions: [] }); panel.setPending(false); }
     else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);

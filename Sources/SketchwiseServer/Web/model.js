@@ -88,10 +88,13 @@ export function worldStrokes(o) {
   });
 }
 
-/** The strokes of the current recognised sketch, for recognition. */
+const NO_STROKES = Object.freeze([]);
+
+/** The strokes of the current recognised sketch, for recognition (the same array while the
+ *  sketch is unchanged). */
 export function recognitionStrokes(state) {
   const sketch = currentSketch(state, true);
-  return sketch ? worldStrokes(sketch) : [];
+  return sketch ? worldStrokes(sketch) : NO_STROKES;
 }
 
 /** Every stroke on the page, in drawing order of the objects (for ndjson). */
