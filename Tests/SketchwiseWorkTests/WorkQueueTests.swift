@@ -8,6 +8,7 @@ import Testing
     final class Spinner: Sendable {
         private let startedFlag = Atomic<Bool>(false)
         private let stoppedFlag = Atomic<Bool>(false)
+        private let releasedFlag = Atomic<Bool>(false)
         private let stoppedAt = Mutex<ContinuousClock.Instant?>(nil)
         var started: Bool { startedFlag.load(ordering: .relaxed) }
         var stopped: Bool { stoppedFlag.load(ordering: .relaxed) }
@@ -17,7 +18,7 @@ import Testing
         func spin(limit: Duration = .seconds(5)) throws -> Int {
             startedFlag.store(true, ordering: .relaxed)
             let end = ContinuousClock.now + limit
-            while ContinuousClock.now < end {
+            while ContinuousClock.now < end && !releasedFlag.load(ordering: .relaxed) {
                 if StopSignal.shouldStop {
                     stoppedAt.withLock { $0 = .now }
                     stoppedFlag.store(true, ordering: .relaxed)
@@ -27,6 +28,9 @@ import Testing
             }
             return 1
         }
+
+        /// Ends the spinning now (the job returns normally).
+        func release() { releasedFlag.store(true, ordering: .relaxed) }
 
         func waitUntilStarted() async throws {
             while !started { try await Task.sleep(for: .milliseconds(2)) }
@@ -90,12 +94,15 @@ import Testing
         let queue = WorkQueue(threads: 1, queueLimit: 4)
         defer { queue.close() }
         let (blocker, late) = (Spinner(), Spinner())
-        let first = Task { try await queue.run { try blocker.spin(limit: .milliseconds(400)) } }
+        // The blocker holds the only thread until the late job has been answered, however slow
+        // the machine is.
+        let first = Task { try await queue.run { try blocker.spin(limit: .seconds(30)) } }
         try await blocker.waitUntilStarted()
         let start = ContinuousClock.now
         await #expect(throws: DeadlineExceeded.self) {
             try await queue.run(deadline: start + .milliseconds(100)) { try late.spin() }
         }
+        blocker.release()
         #expect(try await first.value == 1)
         try await Task.sleep(for: .milliseconds(50))
         #expect(!late.started, "a job answered before it started is skipped")
