@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
         .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
+        .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
         .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "SketchwiseCore"),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
         .target(name: "SketchwiseWork"),
+        // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
+        .target(name: "SketchwiseShortcuts"),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
@@ -105,6 +108,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
+                "SketchwiseShortcuts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,6 +117,7 @@ let package = Package(
         .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
+        .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
         .testTarget(

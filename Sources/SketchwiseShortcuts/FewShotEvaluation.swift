@@ -1,0 +1,82 @@
+/// N-way K-shot episodes over labelled embeddings, the measure of how well an embedding learns
+/// new drawings from a few examples. Each episode draws `ways` labels that have at least
+/// `shots + 1` items, takes `shots` of each as support and one more as the query, and classifies
+/// every query by its nearest prototype: the mean of its label's unit-length support
+/// embeddings (with one shot, the nearest neighbour).
+public enum FewShotEvaluation {
+    public struct Result: Sendable, Equatable, Encodable {
+        /// Queries classified correctly, over all queries.
+        public let accuracy: Double
+        public let episodes: Int
+        public let ways: Int
+        public let shots: Int
+        /// Labels with enough items to be drawn.
+        public let eligibleLabels: Int
+    }
+
+    /// Runs the episodes, drawn reproducibly from `seed`.
+    /// - Throws: ``ShortcutError`` when fewer than `ways` labels have `shots + 1` items, or the
+    ///   embeddings differ in size.
+    public static func run(
+        items: [(label: String, embedding: [Float])], ways: Int, shots: Int, episodes: Int, seed: UInt64
+    ) throws(ShortcutError) -> Result {
+        guard ways >= 2, shots >= 1, episodes >= 1 else { throw ShortcutError("ways must be at least 2, shots and episodes at least 1") }
+        guard let dimension = items.first?.embedding.count, items.allSatisfy({ $0.embedding.count == dimension }) else {
+            throw ShortcutError("no items, or embeddings of different sizes")
+        }
+        var byLabel: [String: [[Float]]] = [:]
+        for item in items { byLabel[item.label, default: []].append(unit(item.embedding)) }
+        let eligible = byLabel.filter { $0.value.count > shots }.keys.sorted()
+        guard eligible.count >= ways else {
+            throw ShortcutError("\(ways)-way \(shots)-shot needs \(ways) labels with \(shots + 1) items each; \(eligible.count) have")
+        }
+        var random = SplitMix64(seed: seed)
+        var correct = 0
+        for _ in 0..<episodes {
+            let labels = Array(eligible.shuffled(using: &random).prefix(ways))
+            var prototypes: [[Float]] = [], queries: [[Float]] = []
+            for label in labels {
+                let chosen = byLabel[label]!.shuffled(using: &random).prefix(shots + 1)
+                prototypes.append(unit(mean(Array(chosen.prefix(shots)), dimension: dimension)))
+                queries.append(chosen.last!)
+            }
+            for (truth, query) in queries.enumerated() {
+                let scores = prototypes.map { dot($0, query) }
+                if scores.indices.max(by: { scores[$0] < scores[$1] }) == truth { correct += 1 }
+            }
+        }
+        return Result(accuracy: Double(correct) / Double(episodes * ways), episodes: episodes, ways: ways, shots: shots, eligibleLabels: eligible.count)
+    }
+
+    static func unit(_ v: [Float]) -> [Float] {
+        let length = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return length > 1e-12 ? v.map { $0 / length } : v
+    }
+
+    static func mean(_ vectors: [[Float]], dimension: Int) -> [Float] {
+        var sum = [Float](repeating: 0, count: dimension)
+        for v in vectors { for index in 0..<dimension { sum[index] += v[index] } }
+        return sum.map { $0 / Float(vectors.count) }
+    }
+
+    static func dot(_ a: [Float], _ b: [Float]) -> Float {
+        var total: Float = 0
+        for index in a.indices { total += a[index] * b[index] }
+        return total
+    }
+}
+
+/// A small, fast generator with a seed (SplitMix64), so that episodes can be drawn again.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,129 @@
+/// An updatable k-nearest-neighbour classifier over L2-normalised embeddings, after Core ML's
+/// updatable k-NN: examples are added and removed one label at a time, and a query whose nearest
+/// example is farther than ``Configuration/unknownDistance`` is *unknown* rather than the least
+/// bad label. Distances are cosine distances, 1 − cos, from 0 (same direction) to 2.
+public struct NearestNeighborClassifier: Sendable, Equatable {
+    /// How neighbours vote.
+    public enum Weighting: String, Sendable, CaseIterable {
+        /// Every one of the k nearest counts once.
+        case uniform
+        /// Each counts 1 / (distance + 0.01): near examples outvote far ones.
+        case inverseDistance
+    }
+
+    public struct Configuration: Sendable, Equatable {
+        /// Neighbours that vote.
+        public var k: Int
+        public var weighting: Weighting
+        /// A query farther than this from every example is unknown.
+        public var unknownDistance: Float
+        /// Examples a new label needs.
+        public var minimumExamples: Int
+
+        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.35, minimumExamples: Int = 3) {
+            self.k = k
+            self.weighting = weighting
+            self.unknownDistance = unknownDistance
+            self.minimumExamples = minimumExamples
+        }
+    }
+
+    /// One stored example: a label and its unit-length embedding.
+    public struct Example: Sendable, Equatable {
+        public let label: String
+        public let embedding: [Float]
+    }
+
+    /// The answer to a query: a label, or nil for unknown, and the distance to the nearest
+    /// example (of the label, when there is one).
+    public struct Prediction: Sendable, Equatable {
+        public let label: String?
+        public let distance: Float
+    }
+
+    public let dimension: Int
+    public var configuration: Configuration
+    public private(set) var examples: [Example] = []
+
+    public init(dimension: Int, configuration: Configuration = Configuration()) {
+        self.dimension = dimension
+        self.configuration = configuration
+    }
+
+    /// The labels, in the order they were first added.
+    public var labels: [String] {
+        var seen = Set<String>()
+        return examples.map(\.label).filter { seen.insert($0).inserted }
+    }
+
+    /// Adds examples of `label`. A label not yet known needs ``Configuration/minimumExamples``
+    /// of them at once; a known one takes any number.
+    /// - Throws: ``ShortcutError`` for an empty label, too few examples, or an embedding of the
+    ///   wrong size, with a non-finite value or of zero length. Nothing is added then.
+    public mutating func add(label: String, embeddings: [[Float]]) throws(ShortcutError) {
+        guard !label.allSatisfy(\.isWhitespace) else { throw ShortcutError("a label must not be empty") }
+        let known = examples.contains { $0.label == label }
+        guard known || embeddings.count >= configuration.minimumExamples else {
+            throw ShortcutError("a new label needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(embeddings.count)")
+        }
+        let normalised = try embeddings.enumerated().map { (index, embedding) throws(ShortcutError) in
+            try normalise(embedding, what: "example \(index + 1) of \"\(label)\"")
+        }
+        examples += normalised.map { Example(label: label, embedding: $0) }
+    }
+
+    /// Removes every example of `label`; returns how many there were.
+    @discardableResult
+    public mutating func remove(label: String) -> Int {
+        let before = examples.count
+        examples.removeAll { $0.label == label }
+        return before - examples.count
+    }
+
+    /// The label of `embedding`, or unknown.
+    /// - Throws: ``ShortcutError`` for an embedding of the wrong size, non-finite or zero.
+    public func predict(_ embedding: [Float]) throws(ShortcutError) -> Prediction {
+        let query = try normalise(embedding, what: "the query")
+        guard !examples.isEmpty else { return Prediction(label: nil, distance: 2) }
+        let nearest = examples.map { (label: $0.label, distance: Self.distance(query, $0.embedding)) }
+            .sorted { $0.distance < $1.distance }
+            .prefix(max(1, configuration.k))
+        guard let closest = nearest.first, closest.distance <= configuration.unknownDistance else {
+            return Prediction(label: nil, distance: nearest.first?.distance ?? 2)
+        }
+        var votes: [String: Float] = [:]
+        for neighbour in nearest {
+            votes[neighbour.label, default: 0] += configuration.weighting == .uniform ? 1 : 1 / (neighbour.distance + 0.01)
+        }
+        // Ties go to the label with the nearer example.
+        let winner = votes.max { a, b in
+            a.value != b.value ? a.value < b.value : distance(of: a.key, in: nearest) > distance(of: b.key, in: nearest)
+        }!.key
+        return Prediction(label: winner, distance: distance(of: winner, in: nearest))
+    }
+
+    private func distance(of label: String, in neighbours: ArraySlice<(label: String, distance: Float)>) -> Float {
+        neighbours.first { $0.label == label }?.distance ?? 2
+    }
+
+    /// Cosine distance of two unit vectors.
+    static func distance(_ a: [Float], _ b: [Float]) -> Float {
+        var dot: Float = 0
+        for index in a.indices { dot += a[index] * b[index] }
+        return max(0, 1 - dot)
+    }
+
+    private func normalise(_ embedding: [Float], what: String) throws(ShortcutError) -> [Float] {
+        guard embedding.count == dimension else { throw ShortcutError("\(what) has \(embedding.count) values; the embedding has \(dimension)") }
+        guard embedding.allSatisfy(\.isFinite) else { throw ShortcutError("\(what) holds a value that is not finite") }
+        let length = embedding.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        guard length > 1e-12 else { throw ShortcutError("\(what) is all zeros") }
+        return embedding.map { $0 / length }
+    }
+}
+
+/// Why a shortcut could not be learned or asked.
+public struct ShortcutError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import SketchwiseConversion
+import SketchwiseFormats
+import SketchwiseShortcuts
+
+struct FewShotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fewshot",
+        abstract: "Measure how well the raster model's embedding learns new drawings from a few examples.",
+        discussion: """
+        Embeds up to --per-label drawings of every label in INPUT (any drawing format: Quick, Draw! \
+        files or folders, Omniglot stroke files or zips, whose labels are alphabet/character), then \
+        runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
+        and one query, and classifies the queries by their nearest prototype (the mean of a \
+        label's examples). Prints the accuracy; --json gives accuracy, episodes, ways, shots.
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "Labels per episode (N).")
+    var ways = 5
+
+    @Option(help: "Examples per label (K).")
+    var shots = 3
+
+    @Option(help: "Episodes to run.")
+    var episodes = 1000
+
+    @Option(help: "Seed of the episodes' draws.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Drawings embedded per label at most.")
+    var perLabel = 20
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func validate() throws {
+        guard ways >= 2, shots >= 1, (1...1_000_000).contains(episodes), perLabel > shots else {
+            throw ValidationError("--ways must be at least 2, --shots at least 1, --episodes within 1…1000000, --per-label above --shots")
+        }
+    }
+
+    func run() throws {
+        let raster = try modelOptions.load().raster
+        var items: [(label: String, embedding: [Float])] = []
+        var counts: [String: Int] = [:]
+        let report = try forEachDrawing(in: try input.source(), policy: input.policy, progress: { StandardError.progress("embedded \($0) drawings") }) { drawing in
+            guard counts[drawing.label, default: 0] < perLabel else { return }
+            let embedding: [Float]
+            switch drawing.content {
+            case let .strokes(record): embedding = try raster.embedding(record.drawing)
+            case let .bitmap(image): embedding = try raster.embedding(image)
+            }
+            counts[drawing.label, default: 0] += 1
+            items.append((drawing.label, embedding))
+        }
+        StandardError.summary("embedded", report)
+        let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        } else {
+            print(String(format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
+                         ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+@testable import SketchwiseShortcuts
+import Testing
+
+/// The updatable k-NN of personal shortcuts (issue 16): at least three examples for a new label,
+/// unknown when nothing is near, examples added and removed, votes by distance.
+@Suite struct NearestNeighborClassifierTests {
+    /// A unit vector near axis `axis` of 4 dimensions, tilted by `tilt` towards the next axis.
+    func near(_ axis: Int, tilt: Float = 0) -> [Float] {
+        var v = [Float](repeating: 0, count: 4)
+        v[axis] = 1
+        v[(axis + 1) % 4] = tilt
+        return v
+    }
+
+    @Test func aNewLabelNeedsThreeExamplesAndAKnownOneTakesAny() throws {
+        var knn = NearestNeighborClassifier(dimension: 4)
+        #expect(throws: ShortcutError("a new label needs at least 3 examples; \"spiral\" has 2")) {
+            try knn.add(label: "spiral", embeddings: [near(0), near(0, tilt: 0.1)])
+        }
+        #expect(knn.examples.isEmpty, "nothing is added when it fails")
+        try knn.add(label: "spiral", embeddings: [near(0), near(0, tilt: 0.1), near(0, tilt: -0.1)])
+        try knn.add(label: "spiral", embeddings: [near(0, tilt: 0.05)])
+        #expect(knn.examples.count == 4 && knn.labels == ["spiral"])
+    }
+
+    @Test func itAnswersTheNearestLabelOrUnknown() throws {
+        var knn = NearestNeighborClassifier(dimension: 4)
+        try knn.add(label: "🌀", embeddings: [near(0), near(0, tilt: 0.1), near(0, tilt: 0.2)])
+        try knn.add(label: "⭐", embeddings: [near(2), near(2, tilt: 0.1), near(2, tilt: 0.2)])
+        #expect(try knn.predict(near(0, tilt: 0.15)).label == "🌀")
+        #expect(try knn.predict([0, 0, 5, 0.3]).label == "⭐", "embeddings are normalised first")
+        let far = try knn.predict(near(1))     // orthogonal to both: cosine distance 1 (or 0.99)
+        #expect(far.label == nil && far.distance > 0.75)
+        knn.configuration.unknownDistance = 1.5
+        #expect(try knn.predict(near(1)).label != nil, "a looser threshold answers a label")
+    }
+
+    @Test func removingALabelForgetsIt() throws {
+        var knn = NearestNeighborClassifier(dimension: 4)
+        try knn.add(label: "a", embeddings: [near(0), near(0), near(0)])
+        try knn.add(label: "b", embeddings: [near(2), near(2), near(2)])
+        #expect(knn.remove(label: "a") == 3 && knn.remove(label: "missing") == 0)
+        #expect(knn.labels == ["b"])
+        #expect(try knn.predict(near(0)).label == nil)
+    }
+
+    @Test func inverseDistanceLetsOneCloseExampleOutvoteTwoFarOnes() throws {
+        var config = NearestNeighborClassifier.Configuration(k: 3, weighting: .uniform, unknownDistance: 2)
+        var knn = NearestNeighborClassifier(dimension: 2, configuration: config)
+        try knn.add(label: "far", embeddings: [[1, 0.9], [1, -0.9], [1, 0.95]])
+        try knn.add(label: "close", embeddings: [[1, 0.01], [-1, 0], [-1, 0.1]])
+        #expect(try knn.predict([1, 0]).label == "far", "two of the three nearest are far ones")
+        config.weighting = .inverseDistance
+        knn.configuration = config
+        #expect(try knn.predict([1, 0]).label == "close")
+    }
+
+    @Test(arguments: [
+        ([Float](repeating: 0, count: 4), "is all zeros"),
+        ([1, 2, 3], "has 3 values; the embedding has 4"),
+        ([1, .nan, 0, 0], "not finite"),
+    ])
+    func badEmbeddingsAreClearErrors(embedding: [Float], message: String) {
+        var knn = NearestNeighborClassifier(dimension: 4)
+        #expect { try knn.add(label: "x", embeddings: [embedding, near(0), near(1)]) } throws: { "\($0)".contains(message) }
+        #expect { _ = try knn.predict(embedding) } throws: { "\($0)".contains(message) }
+        #expect { try knn.add(label: "  ", embeddings: [near(0), near(1), near(2)]) } throws: { "\($0)".contains("must not be empty") }
+    }
+}
+
+@Suite struct FewShotEvaluationTests {
+    /// `labels` clusters of `each` items in `dimension` dimensions, spread by `noise`.
+    func clusters(labels: Int, each: Int, noise: Float, seed: UInt64 = 7) -> [(label: String, embedding: [Float])] {
+        var random = SplitMix64(seed: seed)
+        let dimension = 16
+        return (0..<labels).flatMap { label in
+            (0..<each).map { _ in
+                var v = [Float](repeating: 0, count: dimension)
+                v[label % dimension] = 1
+                for index in 0..<dimension { v[index] += Float.random(in: -noise...noise, using: &random) }
+                return ("L\(label)", v)
+            }
+        }
+    }
+
+    @Test func wellSeparatedClustersScoreFullMarksAndNoiseScoresChance() throws {
+        let easy = try FewShotEvaluation.run(items: clusters(labels: 10, each: 5, noise: 0.1), ways: 5, shots: 1, episodes: 200, seed: 1)
+        #expect(easy.accuracy == 1 && easy.eligibleLabels == 10)
+        let noise = try FewShotEvaluation.run(items: clusters(labels: 10, each: 5, noise: 50), ways: 5, shots: 1, episodes: 400, seed: 1)
+        #expect(noise.accuracy > 0.1 && noise.accuracy < 0.35, "5-way chance is 20 %: \(noise.accuracy)")
+    }
+
+    @Test func theSameSeedDrawsTheSameEpisodes() throws {
+        let items = clusters(labels: 8, each: 4, noise: 0.9)
+        let a = try FewShotEvaluation.run(items: items, ways: 4, shots: 2, episodes: 50, seed: 42)
+        let b = try FewShotEvaluation.run(items: items, ways: 4, shots: 2, episodes: 50, seed: 42)
+        #expect(a == b)
+    }
+
+    @Test func tooFewLabelsWithEnoughItemsIsAClearError() {
+        let items = clusters(labels: 4, each: 2, noise: 0.1)
+        #expect(throws: ShortcutError("5-way 1-shot needs 5 labels with 2 items each; 4 have")) {
+            try FewShotEvaluation.run(items: items, ways: 5, shots: 1, episodes: 1, seed: 1)
+        }
+    }
+}
