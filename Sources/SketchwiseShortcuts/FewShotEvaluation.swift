@@ -48,6 +48,61 @@ public enum FewShotEvaluation {
         return Result(accuracy: Double(correct) / Double(episodes * ways), episodes: episodes, ways: ways, shots: shots, eligibleLabels: eligible.count)
     }
 
+    /// How the shortcut classifier answers at one unknown-distance threshold: the share of
+    /// known queries it answers with their own label, and of queries from labels it was not
+    /// taught that it answers with some label instead of unknown.
+    public struct OpenSetPoint: Sendable, Equatable, Encodable {
+        public let threshold: Float
+        public let knownCorrect: Double
+        public let unknownAccepted: Double
+    }
+
+    /// Open-set episodes for calibrating ``NearestNeighborClassifier/Configuration/unknownDistance``:
+    /// each episode teaches a classifier (`configuration`, any threshold) `ways` labels with
+    /// `shots` examples, then asks one more drawing of each and one drawing of each of `ways`
+    /// other labels, at every threshold.
+    public static func openSet(
+        items: [(label: String, embedding: [Float])], ways: Int, shots: Int, episodes: Int, seed: UInt64,
+        configuration: NearestNeighborClassifier.Configuration, thresholds: [Float]
+    ) throws(ShortcutError) -> [OpenSetPoint] {
+        guard ways >= 2, shots >= 1, episodes >= 1, !thresholds.isEmpty else {
+            throw ShortcutError("ways must be at least 2, shots and episodes at least 1, and a threshold given")
+        }
+        guard let dimension = items.first?.embedding.count else { throw ShortcutError("no items") }
+        var byLabel: [String: [[Float]]] = [:]
+        for item in items { byLabel[item.label, default: []].append(item.embedding) }
+        let eligible = byLabel.filter { $0.value.count > shots }.keys.sorted()
+        guard eligible.count >= 2 * ways else {
+            throw ShortcutError("open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
+        }
+        var random = SplitMix64(seed: seed)
+        var knownCorrect = [Int](repeating: 0, count: thresholds.count), unknownAccepted = knownCorrect
+        var taught = configuration
+        taught.minimumExamples = shots
+        for _ in 0..<episodes {
+            let labels = Array(eligible.shuffled(using: &random).prefix(2 * ways))
+            var classifier = NearestNeighborClassifier(dimension: dimension, configuration: taught)
+            var queries: [(label: String?, embedding: [Float])] = []
+            for label in labels.prefix(ways) {
+                let chosen = Array(byLabel[label]!.shuffled(using: &random).prefix(shots + 1))
+                try classifier.add(label: label, embeddings: Array(chosen.prefix(shots)))
+                queries.append((label, chosen[shots]))
+            }
+            for label in labels.suffix(ways) { queries.append((nil, byLabel[label]!.randomElement(using: &random)!)) }
+            for (index, threshold) in thresholds.enumerated() {
+                classifier.configuration.unknownDistance = threshold
+                for query in queries {
+                    let answer = try classifier.predict(query.embedding).label
+                    if let truth = query.label { knownCorrect[index] += answer == truth ? 1 : 0 } else { unknownAccepted[index] += answer == nil ? 0 : 1 }
+                }
+            }
+        }
+        let asked = Double(episodes * ways)
+        return thresholds.indices.map {
+            OpenSetPoint(threshold: thresholds[$0], knownCorrect: Double(knownCorrect[$0]) / asked, unknownAccepted: Double(unknownAccepted[$0]) / asked)
+        }
+    }
+
     static func unit(_ v: [Float]) -> [Float] {
         let length = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
         return length > 1e-12 ? v.map { $0 / length } : v

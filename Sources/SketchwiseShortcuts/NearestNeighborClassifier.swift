@@ -15,12 +15,15 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         /// Neighbours that vote.
         public var k: Int
         public var weighting: Weighting
-        /// A query farther than this from every example is unknown.
+        /// A query farther than this from every example is unknown. The default, 0.40, is the
+        /// loosest threshold that accepts under 10 % of drawings of untaught labels in open-set
+        /// 5-way 3-shot episodes on Quick, Draw! with raster-cnn's embedding (7.9 %, while 68 %
+        /// of taught drawings are answered rightly; `sketchwise fewshot --open-set`).
         public var unknownDistance: Float
         /// Examples a new label needs.
         public var minimumExamples: Int
 
-        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.35, minimumExamples: Int = 3) {
+        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.40, minimumExamples: Int = 3) {
             self.k = k
             self.weighting = weighting
             self.unknownDistance = unknownDistance

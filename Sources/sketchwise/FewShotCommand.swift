@@ -14,6 +14,11 @@ struct FewShotCommand: ParsableCommand {
         runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
         and one query, and classifies the queries by their nearest prototype (the mean of a \
         label's examples). Prints the accuracy; --json gives accuracy, episodes, ways, shots.
+
+        --open-set calibrates the shortcut classifier's unknown threshold instead: each episode \
+        teaches it --ways labels and asks one more drawing of each and one of each of --ways \
+        other labels. It prints, per cosine-distance threshold, the share of known drawings \
+        answered rightly and of others wrongly accepted, and the threshold with the best balance.
         """
     )
 
@@ -34,6 +39,9 @@ struct FewShotCommand: ParsableCommand {
 
     @Option(help: "Drawings embedded per label at most.")
     var perLabel = 20
+
+    @Flag(help: "Calibrate the unknown threshold on open-set episodes (see above).")
+    var openSet = false
 
     @Flag(help: "Print one JSON object.")
     var json = false
@@ -59,6 +67,7 @@ struct FewShotCommand: ParsableCommand {
             items.append((drawing.label, embedding))
         }
         StandardError.summary("embedded", report)
+        if openSet { return try calibrate(items) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {
             let encoder = JSONEncoder()
@@ -68,5 +77,32 @@ struct FewShotCommand: ParsableCommand {
             print(String(format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
                          ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
         }
+    }
+
+    /// The open-set table and the threshold with the best balanced accuracy.
+    func calibrate(_ items: [(label: String, embedding: [Float])]) throws {
+        struct Calibration: Encodable {
+            let points: [FewShotEvaluation.OpenSetPoint]
+            let recommended: Float
+            let ways: Int, shots: Int, episodes: Int
+        }
+        let thresholds = stride(from: Float(0.05), through: 0.8, by: 0.05).map { ($0 * 100).rounded() / 100 }
+        let points = try FewShotEvaluation.openSet(
+            items: items, ways: ways, shots: shots, episodes: episodes, seed: seed,
+            configuration: NearestNeighborClassifier.Configuration(), thresholds: thresholds)
+        let best = points.max { ($0.knownCorrect - $0.unknownAccepted) < ($1.knownCorrect - $1.unknownAccepted) }!
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let calibration = Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes)
+            print(String(decoding: try encoder.encode(calibration), as: UTF8.self))
+            return
+        }
+        print("threshold  known answered rightly  others accepted")
+        for point in points {
+            print(String(format: "%9.2f  %22.1f %%  %13.1f %%", point.threshold, point.knownCorrect * 100, point.unknownAccepted * 100))
+        }
+        print(String(format: "best balance at %.2f: %.1f %% of known drawings right, %.1f %% of others accepted",
+                     best.threshold, best.knownCorrect * 100, best.unknownAccepted * 100))
     }
 }

@@ -60,7 +60,7 @@ struct CLI {
 @Suite struct CLITests {
     let folder = TemporaryFolder()
 
-    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "serve"])
+    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve"])
     func helpMatchesItsGoldenFile(command: String) async throws {
         let result = try await CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
         #expect(result.status == 0)

@@ -97,6 +97,16 @@ import Testing
         #expect(a == b)
     }
 
+    @Test func openSetEpisodesShowWhatEachThresholdAcceptsAndRefuses() throws {
+        let items = clusters(labels: 12, each: 5, noise: 0.05)
+        let points = try FewShotEvaluation.openSet(
+            items: items, ways: 4, shots: 3, episodes: 100, seed: 3,
+            configuration: NearestNeighborClassifier.Configuration(), thresholds: [0.2, 2])
+        // Clusters on orthogonal axes: a drawing of another label is at distance about 1.
+        #expect(points[0] == FewShotEvaluation.OpenSetPoint(threshold: 0.2, knownCorrect: 1, unknownAccepted: 0))
+        #expect(points[1].knownCorrect == 1 && points[1].unknownAccepted == 1, "at 2 everything is accepted")
+    }
+
     @Test func tooFewLabelsWithEnoughItemsIsAClearError() {
         let items = clusters(labels: 4, each: 2, noise: 0.1)
         #expect(throws: ShortcutError("5-way 1-shot needs 5 labels with 2 items each; 4 have")) {

@@ -51,14 +51,6 @@ export function objectsBounds(objects) {
   return boundsOfPoints(objects.flatMap(corners));
 }
 
-/** Union of two boxes (either may be null). */
-export function union(a, b) {
-  if (!a) return b;
-  if (!b) return a;
-  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
-}
-
 /** The largest rectangle of aspect aw:ah centred in box (each side of box at least minSide). */
 export function fitRect(box, aw, ah, minSide = 0) {
   const bw = Math.max(box.w, minSide), bh = Math.max(box.h, minSide);
