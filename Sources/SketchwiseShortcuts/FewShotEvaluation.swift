@@ -21,12 +21,7 @@ public enum FewShotEvaluation {
         items: [(label: String, embedding: [Float])], ways: Int, shots: Int, episodes: Int, seed: UInt64
     ) throws(ShortcutError) -> Result {
         guard ways >= 2, shots >= 1, episodes >= 1 else { throw ShortcutError("ways must be at least 2, shots and episodes at least 1") }
-        guard let dimension = items.first?.embedding.count, items.allSatisfy({ $0.embedding.count == dimension }) else {
-            throw ShortcutError("no items, or embeddings of different sizes")
-        }
-        var byLabel: [String: [[Float]]] = [:]
-        for item in items { byLabel[item.label, default: []].append(unit(item.embedding)) }
-        let eligible = byLabel.filter { $0.value.count > shots }.keys.sorted()
+        let (byLabel, eligible, dimension) = try grouped(items, shots: shots)
         guard eligible.count >= ways else {
             throw ShortcutError("\(ways)-way \(shots)-shot needs \(ways) labels with \(shots + 1) items each; \(eligible.count) have")
         }
@@ -68,10 +63,7 @@ public enum FewShotEvaluation {
         guard ways >= 2, shots >= 1, episodes >= 1, !thresholds.isEmpty else {
             throw ShortcutError("ways must be at least 2, shots and episodes at least 1, and a threshold given")
         }
-        guard let dimension = items.first?.embedding.count else { throw ShortcutError("no items") }
-        var byLabel: [String: [[Float]]] = [:]
-        for item in items { byLabel[item.label, default: []].append(item.embedding) }
-        let eligible = byLabel.filter { $0.value.count > shots }.keys.sorted()
+        let (byLabel, eligible, dimension) = try grouped(items, shots: shots)
         guard eligible.count >= 2 * ways else {
             throw ShortcutError("open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
         }
@@ -101,6 +93,19 @@ public enum FewShotEvaluation {
         return thresholds.indices.map {
             OpenSetPoint(threshold: thresholds[$0], knownCorrect: Double(knownCorrect[$0]) / asked, unknownAccepted: Double(unknownAccepted[$0]) / asked)
         }
+    }
+
+    /// The unit-length embeddings of each label, the labels with more than `shots` of them
+    /// (sorted, so that a seed always draws the same ones) and the embeddings' size.
+    private static func grouped(
+        _ items: [(label: String, embedding: [Float])], shots: Int
+    ) throws(ShortcutError) -> (byLabel: [String: [[Float]]], eligible: [String], dimension: Int) {
+        guard let dimension = items.first?.embedding.count, items.allSatisfy({ $0.embedding.count == dimension }) else {
+            throw ShortcutError("no items, or embeddings of different sizes")
+        }
+        var byLabel: [String: [[Float]]] = [:]
+        for item in items { byLabel[item.label, default: []].append(unit(item.embedding)) }
+        return (byLabel, byLabel.filter { $0.value.count > shots }.keys.sorted(), dimension)
     }
 
     static func unit(_ v: [Float]) -> [Float] {

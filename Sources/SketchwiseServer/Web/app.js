@@ -47,6 +47,11 @@ function commit(next, { record = true } = {}) {
   if (record) history.record(state);
   state = next;
   refresh();
+  saveLater();
+}
+
+/** Autosaves the current document soon. */
+function saveLater() {
   autosave.schedule(() => serialize(state.objects, camera.toJSON()));
 }
 
@@ -85,14 +90,14 @@ function undo() {
   input.cancel();
   closeTextEditor(false);
   const prev = history.undo(state);
-  if (prev) { state = prev; refresh(); autosave.schedule(() => serialize(state.objects, camera.toJSON())); }
+  if (prev) { state = prev; refresh(); saveLater(); }
 }
 
 function redo() {
   input.cancel();
   closeTextEditor(false);
   const next = history.redo(state);
-  if (next) { state = next; refresh(); autosave.schedule(() => serialize(state.objects, camera.toJSON())); }
+  if (next) { state = next; refresh(); saveLater(); }
 }
 
 function clearAll() {

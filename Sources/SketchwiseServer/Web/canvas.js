@@ -2,7 +2,7 @@
 // layer of the objects, previews of a stroke, shape or edit in progress on top, picture
 // loading, hit tests, and off-screen renders for export.
 
-import { centre, rotate, nearPolyline, isClosed } from "./geometry.js";
+import { centre, rotate, nearPolyline, isClosed, scaleBetween } from "./geometry.js";
 
 export const BACKGROUND = "#ffffff";
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
@@ -92,7 +92,8 @@ export function drawObjects(ctx, objects, images) {
 function drawSketch(ctx, o) {
   const n = o.natural, c = centre(o), nc = centre(n);
   ctx.translate(c.x, c.y);
-  ctx.scale(n.w ? o.w / n.w : 1, n.h ? o.h / n.h : 1);
+  const { sx, sy } = scaleBetween(n, o);
+  ctx.scale(sx, sy);
   ctx.translate(-nc.x, -nc.y);
   if (o.fill) {
     ctx.fillStyle = o.fill;
@@ -132,7 +133,8 @@ function drawText(ctx, o) {
   // The box may have been resized: scale the text as the box was.
   const natural = measureText(o.text, o.size);
   ctx.translate(o.x, o.y);
-  ctx.scale(natural.w ? o.w / natural.w : 1, natural.h ? o.h / natural.h : 1);
+  const { sx, sy } = scaleBetween(natural, o);
+  ctx.scale(sx, sy);
   ctx.font = `${o.size}px ${FONT}`;
   lines.forEach((line, i) => ctx.fillText(line, 0, i * o.size * 1.2));
 }
@@ -161,7 +163,7 @@ export function objectAt(objects, p, slop) {
       if (nearPolyline([o.x, o.x + o.w], ys, local, slop + o.width / 2)) return o;
     } else if (o.type === "sketch") {
       const n = o.natural, nc = centre(n);
-      const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+      const { sx, sy } = scaleBetween(n, o);
       const q = { x: nc.x + (local.x - c.x) / sx, y: nc.y + (local.y - c.y) / sy };
       const r = slop / Math.min(Math.abs(sx), Math.abs(sy));
       if (o.strokes.some((s) => nearPolyline(s.x, s.y, q, r + s.width / 2) || (isClosed(s) && inside(s, q)))) return o;

@@ -1,7 +1,7 @@
 // Files in and out: SVG export, Quick, Draw! ndjson save and load (with validation).
 
 import { BACKGROUND, pictureURL, measureText } from "./canvas.js";
-import { centre, isClosed } from "./geometry.js";
+import { centre, isClosed, scaleBetween } from "./geometry.js";
 import { DOCUMENT_LIMITS } from "./document.js";
 
 /** Offers a Blob as a download named `name`. */
@@ -57,7 +57,7 @@ const transformOf = (o) => {
 async function svgOf(o) {
   if (o.type === "sketch") {
     const n = o.natural, c = centre(o), nc = centre(n);
-    const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+    const { sx, sy } = scaleBetween(n, o);
     const fills = o.fill ? o.strokes.filter(isClosed).map((s) => `<path d="${strokePathData(s.x, s.y)}Z" fill="${esc(o.fill)}" stroke="none"/>`) : [];
     const lines = o.strokes.map((s) => `<path d="${strokePathData(s.x, s.y)}" fill="none" stroke="${esc(s.color)}" stroke-width="${num(s.width)}" stroke-linecap="round" stroke-linejoin="round"/>`);
     const placed = `translate(${num(c.x)} ${num(c.y)}) rotate(${num(o.rotation || 0)}) scale(${num(sx)} ${num(sy)}) translate(${num(-nc.x)} ${num(-nc.y)})`;
@@ -77,7 +77,8 @@ async function svgOf(o) {
     return `<line x1="${num(x)}" y1="${num(y1)}" x2="${num(x + w)}" y2="${num(y2)}" ${paint}/>`;
   }
   const natural = measureText(o.text, o.size);
-  const scale = `translate(${num(o.x)} ${num(o.y)}) scale(${num(natural.w ? o.w / natural.w : 1)} ${num(natural.h ? o.h / natural.h : 1)})`;
+  const { sx, sy } = scaleBetween(natural, o);
+  const scale = `translate(${num(o.x)} ${num(o.y)}) scale(${num(sx)} ${num(sy)})`;
   const lines = o.text.split("\n").map((line, i) => `<tspan x="0" y="${num(i * o.size * 1.2)}">${esc(line)}</tspan>`).join("");
   return `<g${transformOf(o)}><text transform="${scale}" font-family="system-ui, sans-serif" font-size="${num(o.size)}" fill="${esc(o.color)}" dominant-baseline="text-before-edge" xml:space="preserve">${lines}</text></g>`;
 }

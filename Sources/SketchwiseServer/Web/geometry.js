@@ -23,6 +23,11 @@ export function corners(o) {
   ].map((p) => rotate(p, c, o.rotation || 0));
 }
 
+/** The scale {sx, sy} that maps box `from` onto box `to` (1 along a side of zero length). */
+export function scaleBetween(from, to) {
+  return { sx: from.w ? to.w / from.w : 1, sy: from.h ? to.h / from.h : 1 };
+}
+
 /** The axis-aligned box around points [{x, y}], or null for none. */
 export function boundsOfPoints(points) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;

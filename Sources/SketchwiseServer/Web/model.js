@@ -12,7 +12,7 @@
 //   text:    {text, color, size}.
 // `current` is the sketch that new strokes join (null: the next stroke starts one).
 
-import { centre, rotate, strokesBounds, fitRect } from "./geometry.js";
+import { centre, rotate, strokesBounds, fitRect, scaleBetween } from "./geometry.js";
 
 /** The empty scene. */
 export function emptyState() {
@@ -77,7 +77,7 @@ export function closeSketch(state) {
 export function worldStrokes(o) {
   if (untransformed(o)) return o.strokes;
   const n = o.natural, c = centre(o), nc = centre(n);
-  const sx = n.w ? o.w / n.w : 1, sy = n.h ? o.h / n.h : 1;
+  const { sx, sy } = scaleBetween(n, o);
   return o.strokes.map((s) => {
     const x = [], y = [];
     for (let i = 0; i < s.x.length; i++) {
@@ -172,7 +172,8 @@ export function removeLastStroke(state, id) {
   const o = find(state, id);
   if (!o || o.type !== "sketch" || o.strokes.length < 2) return state;
   const strokes = Object.freeze(o.strokes.slice(0, -1));
-  const next = untransformed(o) ? { ...o, strokes, natural: strokesBounds(strokes), ...strokesBounds(strokes) } : { ...o, strokes };
+  const box = strokesBounds(strokes);
+  const next = untransformed(o) ? { ...o, strokes, natural: box, ...box } : { ...o, strokes };
   return withObjects(state, state.objects.map((x) => (x.id === id ? Object.freeze(next) : x)));
 }
 
