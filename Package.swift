@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
         .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
+        .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
         .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
@@ -31,6 +32,15 @@ let package = Package(
         .target(name: "SketchwiseWork"),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts"),
+        // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
+        // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
+        .target(
+            name: "SketchwisePersonal",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseWork",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
@@ -76,7 +86,7 @@ let package = Package(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
-                "SketchwiseWork",
+                "SketchwiseWork", "SketchwisePersonal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -108,7 +118,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts",
+                "SketchwiseShortcuts", "SketchwisePersonal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

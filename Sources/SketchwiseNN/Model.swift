@@ -17,7 +17,10 @@ public final class Model: Sendable {
     public var inputShape: Shape { program.inputShape }
     /// The longest sequence accepted, or nil for fixed-size inputs.
     public var maxLength: Int? { spec.input.maxLength }
-    /// Size of the logits vector (the label count).
+    /// Whether the model gives class scores; an embedding-only model gives only its embedding.
+    public var hasLogits: Bool { spec.outputs.logits != nil }
+    /// Size of the logits vector (the label count); for an embedding-only model, whose
+    /// sessions' `logits` are its embedding, the embedding's size.
     public var logitsCount: Int { program.shapes[program.logits].count }
     /// Size of the embedding vector, if the model declares one.
     public var embeddingCount: Int? { program.embedding.map { program.shapes[$0].count } }
@@ -93,13 +96,14 @@ public final class Model: Sendable {
             guard shapes[index].rank == 1 else { throw specError(.spec, "outputs.\(role) '\(name)' is \(shapes[index]), not a vector") }
             return index
         }
-        let logits = try output("logits", spec.outputs.logits)
+        let logits = try spec.outputs.logits.map { name throws(ModelError) in try output("logits", name) }
         let embedding = try spec.outputs.embedding.map { name throws(ModelError) in try output("embedding", name) }
-        guard shapes[logits].count == spec.labels.count else {
-            throw specError(.labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits)' gives \(shapes[logits].count) values")
+        guard let primary = logits ?? embedding else { throw specError(.spec, "outputs names neither logits nor an embedding") }
+        guard (logits.map { shapes[$0].count } ?? 0) == spec.labels.count else {
+            throw specError(.labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logits.map { shapes[$0].count } ?? 0) values")
         }
         do {
-            return (spec, try Program(nodes: nodes, inputShape: spec.input.shape, logits: logits, embedding: embedding))
+            return (spec, try Program(nodes: nodes, inputShape: spec.input.shape, logits: primary, embedding: embedding))
         } catch {
             throw specError(.spec, "cannot plan the model: \(error)")
         }

@@ -16,6 +16,13 @@ public struct ModelSpec: Sendable, Decodable {
     public let layers: [LayerSpec]
     /// Free-form training notes, kept as read.
     public let training: JSONValue?
+
+    /// The labels the model was trained on, as its `training.labels` lists them (an embedding
+    /// model's classes; empty when not listed).
+    public var trainedLabels: Set<String> {
+        guard case let .object(members)? = training, case let .array(labels)? = members["labels"] else { return [] }
+        return Set(labels.compactMap { if case let .string(label) = $0 { label } else { nil } })
+    }
 }
 
 /// What the model takes and how a drawing is turned into it.
@@ -145,8 +152,9 @@ public struct StrokeInput: Sendable, Equatable, Decodable {
 
 /// Which layers hold the outputs.
 public struct OutputNames: Sendable, Decodable {
-    /// The layer whose output is the class scores, before softmax.
-    public let logits: String
+    /// The layer whose output is the class scores, before softmax; nil for an embedding-only
+    /// model (no labels), which must then name its embedding.
+    public let logits: String?
     /// The layer whose output is the embedding, if any.
     public let embedding: String?
 }

@@ -60,6 +60,7 @@ public final class ModelRecognizer: Sendable {
 
     /// Log-probabilities of every label for a stroke sketch, averaged over the spec's views.
     public func logProbabilities(_ sketch: StrokeSketch) throws -> LogProbabilities {
+        try checkClassifies()
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
@@ -70,6 +71,7 @@ public final class ModelRecognizer: Sendable {
     /// Log-probabilities for a bitmap (models that ``readsBitmaps``): `image` must have the
     /// model's size, 0 background … 255 ink.
     public func logProbabilities(_ image: GrayImage) throws -> LogProbabilities {
+        try checkClassifies()
         let raster = try checkImage(image)
         return try pool.with { worker in
             Self.fill(&worker.input, with: image, raster: raster)
@@ -91,6 +93,7 @@ public final class ModelRecognizer: Sendable {
     /// Log-probabilities and, for models that declare one, the embedding of a sketch, from one
     /// run of the model per view (the embedding is the first view's).
     public func describe(_ sketch: StrokeSketch) throws -> (logProbabilities: LogProbabilities, embedding: [Float]?) {
+        try checkClassifies()
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
@@ -125,6 +128,11 @@ public final class ModelRecognizer: Sendable {
         for channel in raster.channels.indices {
             scale(image.pixels[...], by: raster.scale, into: &input, at: channel * plane)
         }
+    }
+
+    /// Throws unless the model gives class scores (an embedding-only model does not).
+    private func checkClassifies() throws {
+        guard model.hasLogits else { throw RecognitionError("model \(name) gives embeddings only, no guesses") }
     }
 
     /// The model's raster input, once `image` is known to fit it.
@@ -187,11 +195,11 @@ public final class ModelRecognizer: Sendable {
                 mirrored.toggle()
             }
             try run(worker, shape: shape) { output in
-                answers.append(LogProbabilities(labels: model.labels, logits: output.logits))
+                if model.hasLogits { answers.append(LogProbabilities(labels: model.labels, logits: output.logits)) }
                 if wantsEmbedding, embedding == nil { embedding = output.embedding.map(Array.init) }
             }
         }
-        let combined = answers.count == 1 ? answers[0] : LogProbabilities.mean(answers)
+        let combined = answers.count <= 1 ? answers.first ?? LogProbabilities(labels: [], values: []) : LogProbabilities.mean(answers)
         return (combined, embedding)
     }
 

@@ -72,6 +72,8 @@ public final class RecognizerSet: @unchecked Sendable {
     public static let rasterModel = "raster-cnn"
     /// The model of the ``RecognizerKind/strokes`` role.
     public static let strokeModel = "stroke-rnn"
+    /// The embedding of personal shortcuts (few-shot learning), when the folder has it.
+    public static let shortcutEmbeddingModel = "sketch-embedding"
 
     /// The models folder.
     public let folder: URL
@@ -118,6 +120,19 @@ public final class RecognizerSet: @unchecked Sendable {
         get throws {
             let model = try model(named: Self.rasterModel, for: .raster)
             guard model.readsImages else { throw RecognitionError("\(folder.path)/\(Self.rasterModel).json is not a raster model (it reads strokes)") }
+            return model
+        }
+    }
+
+    /// The embedder of personal shortcuts: `sketch-embedding`, trained to tell apart drawings
+    /// it has never seen, or the raster CNN's embedding when the folder lacks it.
+    public var shortcutEmbedding: ModelRecognizer {
+        get throws {
+            guard has(.named(Self.shortcutEmbeddingModel)!) else { return try raster }
+            let model = try model(named: Self.shortcutEmbeddingModel)
+            guard model.readsImages, model.model.embeddingCount != nil else {
+                throw RecognitionError("\(folder.path)/\(Self.shortcutEmbeddingModel).json is not a raster model with an embedding")
+            }
             return model
         }
     }

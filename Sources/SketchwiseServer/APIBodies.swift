@@ -16,6 +16,14 @@ struct SuggestBody: Sendable {
     var seq: UInt64?
     var guesses: [Guess]
     var suggestions: [SuggestionBody]
+    /// The person's shortcut that matches (for requests with a bearer token): `.some(nil)` is
+    /// written as `null`, nil leaves the key out.
+    var shortcut: Shortcut??
+
+    struct Shortcut: Sendable {
+        let label: String
+        let distance: Float
+    }
 
     init(_ result: SuggestionResult, type: String? = nil, seq: UInt64? = nil) {
         self.type = type
@@ -43,6 +51,19 @@ struct SuggestBody: Sendable {
         if let seq {
             out.key("seq")
             out.number(Double(seq))
+        }
+        if let shortcut {
+            out.key("shortcut")
+            if let shortcut {
+                out.raw("{")
+                out.key("distance", first: true)
+                out.number(Double(shortcut.distance))
+                out.key("label")
+                out.string(shortcut.label)
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
         }
         out.key("suggestions")
         out.raw("[")

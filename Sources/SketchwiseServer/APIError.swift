@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import SketchwiseCore
+import SketchwisePersonal
 import SketchwiseWork
 
 /// An error answered as JSON: `{"error": {"code", "message"}}` with its HTTP status.
@@ -15,6 +16,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         case upgradeRequired = "upgrade_required"
         case unsupportedMediaType = "unsupported_media_type"
         case rateLimited = "rate_limited"
+        /// A personal call without a valid `Authorization: Bearer TOKEN`.
+        case unauthorized
+        /// A personal change that lost a race with another, or would pass a per-person limit.
+        case conflict
         /// The work queue is full: try again after `Retry-After` seconds.
         case busy
         case timeout
@@ -29,6 +34,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .upgradeRequired: .upgradeRequired
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
+            case .unauthorized: .unauthorized
+            case .conflict: .conflict
             case .busy, .timeout: .serviceUnavailable
             case .internalError: .internalServerError
             }
@@ -54,6 +61,12 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         case let error as WorkQueue.Busy:
             self.init(.busy, "\(error); try again shortly")
             headers[.retryAfter] = "1"
+        case let error as PersonalError:
+            switch error.kind {
+            case .invalid: self.init(.badRequest, error.description)
+            case .notFound: self.init(.notFound, error.description)
+            case .limit, .conflict, .cancelled: self.init(.conflict, error.description)
+            }
         case is DeadlineExceeded:
             self.init(.timeout, "the request was not answered within its time limit")
             headers[.retryAfter] = "1"

@@ -18,6 +18,8 @@ struct APIRoutes: Sendable {
     let openAPI: URL
     /// Where recognition and rendering run.
     let work: WorkQueue
+    /// Users, shortcuts and corrections.
+    let personal: PersonalRoutes
 
     var input: SketchInput { SketchInput(limits: limits) }
 
@@ -29,7 +31,7 @@ struct APIRoutes: Sendable {
 
     func add(to router: Router<some RequestContext>) {
         let api = router.group("api")
-        for (path, allowed) in Self.methods {
+        for (path, allowed) in Self.methods + PersonalRoutes.methods {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {
                 api.on(path, method: method) { request, _ -> Response in
                     var error = APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
@@ -38,6 +40,7 @@ struct APIRoutes: Sendable {
                 }
             }
         }
+        personal.add(to: api)
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.get("library/:id/image") { request, context in
@@ -61,36 +64,8 @@ struct APIRoutes: Sendable {
         }
     }
 
-    /// The body as a JSON object.
-    /// - Throws: `415` unless the body is declared `application/json`; `413` past the size limit
-    ///   (at once, closing the connection, for a body declared larger);
-    ///   `400` for anything but a JSON object.
-    private func body(_ request: Request) async throws -> [String: JSONValue] {
-        let declared = request.headers[.contentType] ?? ""
-        guard declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
-            throw APIError(
-                .unsupportedMediaType,
-                declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
-            )
-        }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maximumBodyBytes {
-            var error = APIError(.tooLarge, "the body is declared \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted")
-            error.headers[.connection] = "close"
-            throw error
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
-        }
-        return try input.object(Data(buffer.readableBytesView))
-    }
-
     private func classify(_ request: Request, context: some RequestContext) async throws -> Response {
-        let object = try await body(request)
+        let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
         let top = try input.integer(object, "top", default: 5, in: 1...20)
         let recognizer = try recognizer(object)
@@ -104,18 +79,31 @@ struct APIRoutes: Sendable {
     private var deadline: ContinuousClock.Instant { .now + limits.requestTimeout }
 
     private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
-        let object = try await body(request)
+        let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
         let labels = try input.integer(object, "labels", default: 4, in: 1...10)
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         let style = try input.style(object)
         let recognizer = try recognizer(object)
         let service = recognizer.kind == service.recognizer.kind ? service : service.answering(with: recognizer)
+        let shortcut = try await shortcut(for: sketch, request: request)
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: deadline)
+        var body = SuggestBody(result)
+        body.shortcut = shortcut
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: SuggestBody(result).json.bytes))
+            body: .init(byteBuffer: ByteBuffer(bytes: body.json.bytes))
         )
+    }
+
+    /// For a request with a bearer token: the person's shortcut for the sketch (`.some(nil)`
+    /// when none is close). Nil without a token.
+    private func shortcut(for sketch: StrokeSketch, request: Request) async throws -> SuggestBody.Shortcut?? {
+        guard PersonalRoutes.bearerToken(request) != nil else { return nil }
+        let user = try await personal.user(request)
+        let shortcuts = personal.shortcuts
+        let prediction = try await work.run(deadline: deadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
+        return .some(prediction.label.map { SuggestBody.Shortcut(label: $0, distance: prediction.distance) })
     }
 
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
@@ -66,4 +68,33 @@ struct SketchInput {
             throw APIError(.badRequest, "\"style\" must be one of \(PictureStyle.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
+
+    /// The body as a JSON object.
+    /// - Throws: `415` unless the body is declared `application/json`; `413` past the size limit
+    ///   (at once, closing the connection, for a body declared larger);
+    ///   `400` for anything but a JSON object.
+    func object(of request: Request) async throws -> [String: JSONValue] {
+        let declared = request.headers[.contentType] ?? ""
+        guard declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
+            throw APIError(
+                .unsupportedMediaType,
+                declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
+            )
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maximumBodyBytes {
+            var error = APIError(.tooLarge, "the body is declared \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted")
+            error.headers[.connection] = "close"
+            throw error
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
+        }
+        return try object(Data(buffer.readableBytesView))
+    }
+
 }

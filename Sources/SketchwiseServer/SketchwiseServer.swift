@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SketchwiseLibrary
+import SketchwisePersonal
 import SketchwiseRecognition
 import SketchwiseSuggestions
 import SketchwiseWork
@@ -17,7 +18,8 @@ public struct SketchwiseServer: Sendable {
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
-        /// Holds the library index (`library.sqlite`), built on first start.
+        /// Holds the library index (`library.sqlite`), built on first start, and people's
+        /// shortcuts and corrections (`personal.sqlite`).
         public var dataDirectory = URL(fileURLWithPath: "out")
         /// The web app (`index.html`, modules, `openapi.yaml`).
         public var webFolder: URL
@@ -114,9 +116,13 @@ public struct SketchwiseServer: Sendable {
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ControlCharacterPathMiddleware())
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
+        let personalStore = try SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
+        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding)
+        logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
         APIRoutes(
             recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,
-            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work
+            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work)
         ).add(to: router)
 
         let live = LiveSocket(service: service, limits: limits)

@@ -42,6 +42,11 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
     public struct Prediction: Sendable, Equatable {
         public let label: String?
         public let distance: Float
+
+        public init(label: String?, distance: Float) {
+            self.label = label
+            self.distance = distance
+        }
     }
 
     public let dimension: Int

@@ -7,7 +7,7 @@ import SketchwiseShortcuts
 struct FewShotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fewshot",
-        abstract: "Measure how well the raster model's embedding learns new drawings from a few examples.",
+        abstract: "Measure how well the shortcut embedding learns new drawings from a few examples.",
         discussion: """
         Embeds up to --per-label drawings of every label in INPUT (any drawing format: Quick, Draw! \
         files or folders, Omniglot stroke files or zips, whose labels are alphabet/character), then \
@@ -40,6 +40,12 @@ struct FewShotCommand: ParsableCommand {
     @Option(help: "Drawings embedded per label at most.")
     var perLabel = 20
 
+    @Option(help: "The embedding model: a model of the models folder (default: sketch-embedding, else raster-cnn).")
+    var embedding: String?
+
+    @Flag(help: "Leave out the labels the embedding model was trained on (its spec's training.labels).")
+    var unseen = false
+
     @Flag(help: "Calibrate the unknown threshold on open-set episodes (see above).")
     var openSet = false
 
@@ -53,11 +59,14 @@ struct FewShotCommand: ParsableCommand {
     }
 
     func run() throws {
-        let raster = try modelOptions.load().raster
+        let recognizers = try modelOptions.load()
+        let raster = try embedding.map { try recognizers.model(named: $0) } ?? recognizers.shortcutEmbedding
+        let trained = unseen ? raster.model.spec.trainedLabels : []
+        if unseen, trained.isEmpty { throw ValidationError("--unseen: model \(raster.name) lists no training.labels") }
         var items: [(label: String, embedding: [Float])] = []
         var counts: [String: Int] = [:]
         let report = try forEachDrawing(in: try input.source(), policy: input.policy, progress: { StandardError.progress("embedded \($0) drawings") }) { drawing in
-            guard counts[drawing.label, default: 0] < perLabel else { return }
+            guard counts[drawing.label, default: 0] < perLabel, !trained.contains(drawing.label) else { return }
             let embedding: [Float]
             switch drawing.content {
             case let .strokes(record): embedding = try raster.embedding(record.drawing)

@@ -69,4 +69,24 @@ import Testing
             #expect(maxDifference(answer, c.answer) <= fixture.tolerance, "\(name) \(c.name): answer over the views")
         }
     }
+
+    /// The embedding-only model of personal shortcuts: runtime, preprocessing and embedding
+    /// against PyTorch, and no guesses asked of it.
+    @Test func shortcutEmbeddingEqualsPyTorch() throws {
+        let name = RecognizerSet.shortcutEmbeddingModel
+        let fixture = try fixture(name)
+        let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
+        #expect(!recognizer.model.hasLogits)
+        let session = recognizer.model.makeSession()
+        #expect(fixture.cases.count >= 5)
+        for c in fixture.cases {
+            let outputs = try session.run(input: c.input.data, shape: try #require(Shape(c.input.shape)))
+            #expect(maxDifference(outputs.embedding ?? [], c.embedding) <= fixture.tolerance, "\(c.name): embedding")
+            guard c.kind == "drawing", let strokes = c.strokes else { continue }
+            let sketch = StrokeSketch(strokes: try strokes.map { try Stroke(xs: $0[0], ys: $0[1]) })
+            #expect(maxDifference(try recognizer.modelInput(for: sketch).values, c.input.data) <= 1e-6, "\(c.name): input")
+            #expect(maxDifference(try recognizer.embedding(sketch), c.embedding) <= fixture.tolerance, "\(c.name): embedding of the drawing")
+            #expect(throws: RecognitionError.self) { try recognizer.logProbabilities(sketch) }
+        }
+    }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import SketchwiseCore
+
+/// A person known to the server or the command line.
+public struct PersonalUser: Sendable, Equatable {
+    public let id: Int64
+    /// A name given on the command line, or `user-<id>` for users made through the API.
+    public let name: String
+    /// Whether the sketches behind picked suggestions are kept as corrections.
+    public var keepsCorrections: Bool
+}
+
+/// One taught example of a shortcut: the drawing and its embedding by the named model.
+public struct ShortcutExample: Sendable, Equatable {
+    public let label: String
+    public let sketch: StrokeSketch
+    public let embedding: [Float]
+
+    public init(label: String, sketch: StrokeSketch, embedding: [Float]) {
+        self.label = label
+        self.sketch = sketch
+        self.embedding = embedding
+    }
+}
+
+/// A person's shortcuts as stored: every example, the model that embedded them and the
+/// version, which grows by one with every committed change.
+public struct PersonalModel: Sendable, Equatable {
+    public let version: Int64
+    /// The embedding model (`name@version`) of the stored embeddings.
+    public let embedder: String
+    public let examples: [ShortcutExample]
+
+    public init(version: Int64, embedder: String, examples: [ShortcutExample]) {
+        self.version = version
+        self.embedder = embedder
+        self.examples = examples
+    }
+
+    /// The labels, in the order they were taught.
+    public var labels: [String] {
+        var seen = Set<String>()
+        return examples.map(\.label).filter { seen.insert($0).inserted }
+    }
+}
+
+/// A sketch and the label the person chose for it (a picked suggestion, or a guess that was
+/// not the first).
+public struct Correction: Sendable, Equatable {
+    public let user: String
+    public let label: String
+    public let sketch: StrokeSketch
+    /// Seconds since 1970.
+    public let created: Double
+
+    public init(user: String, label: String, sketch: StrokeSketch, created: Double) {
+        self.user = user
+        self.label = label
+        self.sketch = sketch
+        self.created = created
+    }
+}
+
+/// Where users, their tokens, shortcuts and corrections live. Every change is one transaction:
+/// a crash leaves the state before it or after it, never a mix.
+public protocol PersonalStore: Sendable {
+    /// A new user with a fresh random bearer token; `name` nil gives `user-<id>`.
+    func createUser(name: String?) throws -> (user: PersonalUser, token: String)
+    /// The user a bearer token belongs to, if any.
+    func user(token: String) throws -> PersonalUser?
+    /// The user of that name, if any.
+    func user(named name: String) throws -> PersonalUser?
+    /// Turns keeping corrections on or off.
+    func setKeepsCorrections(_ keeps: Bool, user: Int64) throws
+    /// The version of the user's shortcuts (a cheap check before ``model(user:)``).
+    func modelVersion(user: Int64) throws -> Int64
+    /// The user's shortcuts (version 0 and no examples for a user who taught none).
+    func model(user: Int64) throws -> PersonalModel
+    /// Replaces the examples of `label` (all of them with the same label) and, when the
+    /// embedder changed, re-stores every example: `model` is the whole new personal model,
+    /// written only if the stored version is still `expectedVersion`.
+    /// - Returns: the new version.
+    func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) throws -> Int64
+    /// Keeps a correction (when the user keeps them).
+    func addCorrection(user: Int64, label: String, sketch: StrokeSketch) throws
+    /// Every kept correction, of one user (by name) or of all, oldest first.
+    func corrections(user: String?) throws -> [Correction]
+}
+
+/// Why a personal change was refused.
+public struct PersonalError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Bad input: an empty label, too few or too many examples, an empty drawing.
+        case invalid
+        /// A limit on labels or examples was reached.
+        case limit
+        /// No such label or user.
+        case notFound
+        /// Another change was committed first.
+        case conflict
+        /// The change was cancelled before it was written.
+        case cancelled
+    }
+
+    public let kind: Kind
+    public let description: String
+
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}

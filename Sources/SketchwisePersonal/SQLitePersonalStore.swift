@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import SketchwiseCore
+import SketchwiseFormats
+
+/// ``PersonalStore`` in one SQLite file (GRDB, WAL mode, synchronous writes). Every change is
+/// one transaction, so a process killed at any moment leaves the file as it was before the
+/// change or after it.
+public final class SQLitePersonalStore: PersonalStore {
+    /// Where `sketchwise serve` and `sketchwise shortcuts` keep personal state by default.
+    public static let defaultPath = "out/personal.sqlite"
+
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+    /// - Throws: ``PersonalError`` (`.invalid`) when the file is not such a database or cannot be made.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = Self.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw PersonalError(.invalid, "\(path) was made by a newer version of Sketchwise")
+            }
+            try migrator.migrate(pool)
+        } catch let error as PersonalError {
+            throw error
+        } catch {
+            throw PersonalError(.invalid, "\(path): cannot open the personal database: \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "user") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("token", .text).notNull().unique()
+                t.column("keepsCorrections", .boolean).notNull().defaults(to: true)
+                t.column("modelVersion", .integer).notNull().defaults(to: 0)
+                t.column("embedder", .text).notNull().defaults(to: "")
+            }
+            try db.create(table: "example") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("label", .text).notNull()
+                t.column("strokes", .text).notNull()
+                t.column("embedding", .blob).notNull()
+            }
+            try db.create(table: "correction") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("label", .text).notNull()
+                t.column("strokes", .text).notNull()
+                t.column("created", .double).notNull()
+            }
+        }
+        return migrator
+    }
+
+    public func createUser(name: String?) throws -> (user: PersonalUser, token: String) {
+        let token = Self.newToken()
+        return try pool.write { db in
+            let placeholder = name ?? "pending-\(token.prefix(12))"
+            if name != nil, try Row.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [placeholder]) != nil {
+                throw PersonalError(.conflict, "a user named \(placeholder) exists")
+            }
+            try db.execute(sql: "INSERT INTO user (name, token) VALUES (?, ?)", arguments: [placeholder, token])
+            let id = db.lastInsertedRowID
+            let finalName = name ?? "user-\(id)"
+            if name == nil { try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [finalName, id]) }
+            return (PersonalUser(id: id, name: finalName, keepsCorrections: true), token)
+        }
+    }
+
+    public func user(token: String) throws -> PersonalUser? {
+        try pool.read { db in try Self.user(db, where: "token = ?", token) }
+    }
+
+    public func user(named name: String) throws -> PersonalUser? {
+        try pool.read { db in try Self.user(db, where: "name = ?", name) }
+    }
+
+    private static func user(_ db: Database, where condition: String, _ value: String) throws -> PersonalUser? {
+        try Row.fetchOne(db, sql: "SELECT id, name, keepsCorrections FROM user WHERE \(condition)", arguments: [value]).map {
+            PersonalUser(id: $0["id"], name: $0["name"], keepsCorrections: $0["keepsCorrections"])
+        }
+    }
+
+    public func setKeepsCorrections(_ keeps: Bool, user: Int64) throws {
+        try pool.write { db in try db.execute(sql: "UPDATE user SET keepsCorrections = ? WHERE id = ?", arguments: [keeps, user]) }
+    }
+
+    public func modelVersion(user: Int64) throws -> Int64 {
+        guard let version = try pool.read({ try Int64.fetchOne($0, sql: "SELECT modelVersion FROM user WHERE id = ?", arguments: [user]) }) else {
+            throw PersonalError(.notFound, "no user \(user)")
+        }
+        return version
+    }
+
+    public func model(user: Int64) throws -> PersonalModel {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT modelVersion, embedder FROM user WHERE id = ?", arguments: [user]) else {
+                throw PersonalError(.notFound, "no user \(user)")
+            }
+            let examples = try Row.fetchAll(db, sql: "SELECT label, strokes, embedding FROM example WHERE userId = ? ORDER BY id", arguments: [user])
+                .map { row in
+                    ShortcutExample(label: row["label"], sketch: try Self.sketch(row["strokes"]), embedding: Self.floats(row["embedding"]))
+                }
+            return PersonalModel(version: row["modelVersion"], embedder: row["embedder"], examples: examples)
+        }
+    }
+
+    public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) throws -> Int64 {
+        try pool.write { db in
+            guard let stored = try Int64.fetchOne(db, sql: "SELECT modelVersion FROM user WHERE id = ?", arguments: [user]) else {
+                throw PersonalError(.notFound, "no user \(user)")
+            }
+            guard stored == expectedVersion else {
+                throw PersonalError(.conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
+            }
+            try db.execute(sql: "DELETE FROM example WHERE userId = ?", arguments: [user])
+            for example in model.examples {
+                try db.execute(
+                    sql: "INSERT INTO example (userId, label, strokes, embedding) VALUES (?, ?, ?, ?)",
+                    arguments: [user, example.label, Self.json(example.sketch), Self.data(example.embedding)])
+            }
+            let version = stored + 1
+            try db.execute(sql: "UPDATE user SET modelVersion = ?, embedder = ? WHERE id = ?", arguments: [version, model.embedder, user])
+            return version
+        }
+    }
+
+    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
+                arguments: [user, label, Self.json(sketch), Date().timeIntervalSince1970])
+        }
+    }
+
+    public func corrections(user: String?) throws -> [Correction] {
+        try pool.read { db in
+            var sql = "SELECT user.name AS name, label, strokes, created FROM correction JOIN user ON user.id = correction.userId"
+            var arguments: StatementArguments = []
+            if let user {
+                sql += " WHERE user.name = ?"
+                arguments = [user]
+            }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY correction.id", arguments: arguments).map { row in
+                Correction(user: row["name"], label: row["label"], sketch: try Self.sketch(row["strokes"]), created: row["created"])
+            }
+        }
+    }
+
+    /// 32 random bytes as 64 hexadecimal digits.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+
+    /// A sketch as a Quick, Draw! record (with times when it has them).
+    static func json(_ sketch: StrokeSketch) -> String {
+        QuickDrawRecord(word: "sketch", drawing: sketch).ndjsonLine
+    }
+
+    static func sketch(_ json: String) throws -> StrokeSketch {
+        try QuickDrawRecord(json: Data(json.utf8)).drawing
+    }
+
+    static func data(_ floats: [Float]) -> Data {
+        floats.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    static func floats(_ data: Data) -> [Float] {
+        data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+}

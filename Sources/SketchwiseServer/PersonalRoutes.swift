@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import SketchwiseCore
+import SketchwisePersonal
+import SketchwiseWork
+
+/// The per-person API: users and their bearer tokens, shortcuts, corrections. Every call but
+/// `POST /api/users` needs `Authorization: Bearer TOKEN`; a person reaches only their own data.
+struct PersonalRoutes: Sendable {
+    let shortcuts: PersonalShortcuts
+    let limits: ServerLimits
+    let work: WorkQueue
+
+    var input: SketchInput { SketchInput(limits: limits) }
+    var store: any PersonalStore { shortcuts.store }
+
+    /// The paths and methods of this API (for the `405` answers of ``APIRoutes``).
+    static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
+        ("users", [.post]), ("users/me", [.get, .patch]), ("shortcuts", [.get, .post]), ("shortcuts/predict", [.post]),
+        ("shortcuts/:label", [.delete]), ("corrections", [.post]),
+    ]
+
+    func add(to api: RouterGroup<some RequestContext>) {
+        api.post("users") { _, _ in
+            let store = store
+            let (user, token) = try await work.run(deadline: deadline) { try store.createUser(name: nil) }
+            return try json(UserCreatedBody(token: token, user: user.name), status: .created)
+        }
+        api.get("users/me") { request, _ in
+            let user = try await user(request)
+            return try json(UserBody(user: user.name, keepCorrections: user.keepsCorrections))
+        }
+        api.patch("users/me") { request, _ in
+            let object = try await input.object(of: request)
+            let user = try await user(request)
+            guard case let .bool(keep)? = object["keepCorrections"] else {
+                throw APIError(.badRequest, "expected {\"keepCorrections\": true or false}")
+            }
+            let store = store
+            try await work.run(deadline: deadline) { try store.setKeepsCorrections(keep, user: user.id) }
+            return try json(UserBody(user: user.name, keepCorrections: keep))
+        }
+        api.get("shortcuts") { request, _ in
+            let user = try await user(request)
+            let shortcuts = shortcuts
+            let labels = try await work.run(deadline: deadline) { try shortcuts.labels(user: user.id) }
+            return try json(ShortcutListBody(shortcuts: labels.map { .init(label: $0.label, examples: $0.examples) }))
+        }
+        api.post("shortcuts") { request, _ in try await teach(request) }
+        api.post("shortcuts/predict") { request, _ in
+            let object = try await input.object(of: request)
+            let user = try await user(request)
+            let sketch = try input.sketch(object)
+            let shortcuts = shortcuts
+            let prediction = try await work.run(deadline: deadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
+            return try json(ShortcutPredictionBody(label: prediction.label, distance: prediction.distance))
+        }
+        api.delete("shortcuts/:label") { request, context in
+            let user = try await user(request)
+            guard let label = context.parameters.get("label")?.removingPercentEncoding else { throw APIError(.notFound, "no such shortcut") }
+            let version = try await update(ShortcutUpdateTask(user: user.id, change: .remove(label: label)))
+            return try json(ShortcutChangedBody(label: label, examples: 0, version: version))
+        }
+        api.post("corrections") { request, _ in
+            let object = try await input.object(of: request)
+            let user = try await user(request)
+            let sketch = try input.sketch(object)
+            guard case let .string(label)? = object["label"], !label.allSatisfy(\.isWhitespace), label.count <= shortcuts.limits.maximumLabelLength else {
+                throw APIError(.badRequest, "\"label\" must be the chosen label (1…\(shortcuts.limits.maximumLabelLength) characters)")
+            }
+            guard !sketch.isEmpty else { throw APIError(.badRequest, "the sketch has no points") }
+            guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
+            let store = store
+            try await work.run(deadline: deadline) { try store.addCorrection(user: user.id, label: label, sketch: sketch) }
+            return try json(CorrectionBody(kept: true), status: .created)
+        }
+    }
+
+    /// `POST /api/shortcuts`: teaches a label from its examples with an update task on the work
+    /// queue, cancelled if the request goes away.
+    private func teach(_ request: Request) async throws -> Response {
+        let object = try await input.object(of: request)
+        let user = try await user(request)
+        guard case let .string(label)? = object["label"] else { throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word") }
+        guard case let .array(examples)? = object["examples"] else {
+            throw APIError(.badRequest, "missing \"examples\": a list of drawings, each a list of strokes as in /api/suggest")
+        }
+        guard examples.count <= shortcuts.limits.maximumExamplesPerLabel else {
+            throw APIError(.conflict, "a shortcut takes at most \(shortcuts.limits.maximumExamplesPerLabel) examples")
+        }
+        let sketches = try examples.enumerated().map { (index, example) throws(APIError) in
+            guard case let .array(strokes) = example else { throw APIError(.badRequest, "example \(index + 1) is not a list of strokes") }
+            return StrokeSketch(strokes: try input.strokes(strokes))
+        }
+        let version = try await update(ShortcutUpdateTask(user: user.id, change: .teach(label: label, examples: sketches)))
+        return try json(ShortcutChangedBody(label: label, examples: sketches.count, version: version), status: .created)
+    }
+
+    /// Runs an update task on the work queue; a request that goes away cancels it.
+    private func update(_ task: ShortcutUpdateTask) async throws -> Int64 {
+        let shortcuts = shortcuts
+        return try await withTaskCancellationHandler {
+            try await work.run(deadline: deadline) { try shortcuts.apply(task) }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The person the request's bearer token belongs to.
+    /// - Throws: `401` with `WWW-Authenticate: Bearer` for a missing or unknown token.
+    func user(_ request: Request) async throws -> PersonalUser {
+        guard let token = Self.bearerToken(request) else {
+            throw unauthorized("this call needs Authorization: Bearer TOKEN (POST /api/users gives a token)")
+        }
+        let store = store
+        guard let user = try await work.run(deadline: deadline, { try store.user(token: token) }) else {
+            throw unauthorized("the bearer token is not known here")
+        }
+        return user
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`, if the header has that form.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty || token.count > 256 ? nil : token
+    }
+
+    private func unauthorized(_ message: String) -> APIError {
+        var error = APIError(.unauthorized, message)
+        error.headers[.wwwAuthenticate] = "Bearer"
+        return error
+    }
+
+    private var deadline: ContinuousClock.Instant { .now + limits.requestTimeout }
+}
+
+struct UserCreatedBody: Encodable { let token: String; let user: String }
+struct UserBody: Encodable { let user: String; let keepCorrections: Bool }
+struct ShortcutListBody: Encodable {
+    struct Item: Encodable { let label: String; let examples: Int }
+    let shortcuts: [Item]
+}
+struct ShortcutChangedBody: Encodable { let label: String; let examples: Int; let version: Int64 }
+struct ShortcutPredictionBody: Encodable { let label: String?; let distance: Float
+    enum CodingKeys: CodingKey { case label, distance }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(label, forKey: .label)
+        try container.encode(distance, forKey: .distance)
+    }
+}
+struct CorrectionBody: Encodable { let kept: Bool }

@@ -1,0 +1,427 @@
+"""Train the sketch embedding that personal shortcuts (few-shot k-NN) run on.
+
+The network maps a 28x28 drawing (the app's own Cairo raster) to a 128-d L2-normalised
+vector; drawings of one thing land close together, so a person's three examples of a new
+symbol make a usable prototype.
+
+Training: a cosine-softmax classifier with an additive margin (CosFace) over
+* Omniglot characters of the training zip (default ``strokes_background_small1.zip``), each
+  character also rotated by 90, 180 and 270 degrees as three further classes, and
+* the Quick, Draw! classes that are not held out (a fixed 20 % of the 345 classes, by a hash of
+  the class name, stay unseen for the Quick, Draw! few-shot measure),
+with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter) re-rendered every epoch. The
+classifier head is thrown away; the embedding is what is exported.
+
+Honest evaluation: the few-shot episodes use only alphabets absent from the training zip
+(``strokes_background_small2.zip`` minus Greek and Latin, which both zips hold) and the
+held-out Quick, Draw! classes. The schedule is fixed (no early stopping on those episodes).
+
+    python3 training/embedding.py --minutes 35 --out Models          # the shipped model
+    python3 training/embedding.py --smoke --out /tmp/emb              # < 1 min
+
+The export lists every trained label under ``training.labels`` so ``sketchwise fewshot
+--unseen`` can skip them.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from export import write_safetensors, FORMAT  # noqa: E402
+from models import _bn_layer  # noqa: E402
+from sketchwise_data import quickdraw as qd  # noqa: E402
+from sketchwise_data import raster  # noqa: E402
+from sketchwise_data.augment import AugmentConfig, affine, jitter, mirror, drop_strokes  # noqa: E402
+
+EMBEDDING = 128
+HELD_OUT_QD_FRACTION = 0.2
+OMNIGLOT_ATTRIBUTION = "Omniglot (Lake, Salakhutdinov & Tenenbaum), MIT licence"
+
+
+# ------------------------------------------------------------------ data
+def parse_omniglot(text: str):
+    """An Omniglot stroke file -> raw strokes ``[xs, ys, ts]`` (y flipped to point down),
+    as Swift's ``OmniglotStrokes.parse`` reads it."""
+    strokes, current = [], []
+    for line in text.splitlines():
+        line = line.strip()
+        if line in ("", "START"):
+            continue
+        if line == "BREAK":
+            if current:
+                strokes.append(current)
+            current = []
+            continue
+        x, y, t = (float(v) for v in line.split(","))
+        current.append((x, -y, t))
+    if current:
+        strokes.append(current)
+    return [[np.array([p[0] for p in s]), np.array([p[1] for p in s]), np.array([p[2] for p in s])]
+            for s in strokes]
+
+
+def load_omniglot(path: Path, skip_alphabets=()) -> list[tuple[str, list]]:
+    """(label ``alphabet/characterNN``, simplified strokes) for every drawing of a stroke zip."""
+    out = []
+    with zipfile.ZipFile(path) as z:
+        for name in sorted(z.namelist()):
+            parts = name.split("/")
+            if not name.endswith(".txt") or any(p.startswith(".") or p == "__MACOSX" for p in parts):
+                continue
+            label = "/".join(parts[:-1][-2:])
+            if parts[-3] in skip_alphabets:
+                continue
+            strokes = qd.simplify_strokes(parse_omniglot(z.read(name).decode("utf-8")))
+            if strokes:
+                out.append((label, strokes))
+    return out
+
+
+def qd_held_out(name: str) -> bool:
+    """Whether a Quick, Draw! class is kept out of training (for the unseen-class measure)."""
+    return qd.hash_fraction(f"embedding-held-out/{name}") < HELD_OUT_QD_FRACTION
+
+
+def load_quickdraw(data: Path, held_out: bool, per_class: int) -> list[tuple[str, list]]:
+    out = []
+    qd_dir = data / "quickdraw"
+    for name in qd.load_categories(qd_dir):
+        if qd_held_out(name) != held_out:
+            continue
+        n = 0
+        for folder in ("simplified", "simplified-extra"):
+            path = qd_dir / folder / f"{name}.ndjson"
+            if not path.exists() or n >= per_class:
+                continue
+            for rec in qd.iter_ndjson(path, limit=per_class - n):
+                strokes = [[np.asarray(s[0], np.float64), np.asarray(s[1], np.float64)]
+                           for s in rec["drawing"] if len(s[0])]
+                if strokes:
+                    out.append((name, strokes))
+                    n += 1
+    return out
+
+
+def dihedral(strokes, k: int):
+    """Strokes turned by ``k % 4`` quarter turns in the 0..255 frame, mirrored when ``k >= 4``:
+    the eight symmetries of the square, each a new class for a character."""
+    if k >= 4:
+        strokes = mirror(strokes)
+    for _ in range(k % 4):
+        strokes = [[255.0 - s[1], s[0].copy()] for s in strokes]
+    return strokes
+
+
+def warp(strokes, rng, amplitude: float = 7.0):
+    """A smooth random displacement of every point (two low-frequency waves per axis, up to
+    ``amplitude`` units of the 0..255 frame): drawers' wobbles, which affine maps cannot give."""
+    waves = []
+    for _ in range(2):
+        freq = rng.uniform(0.5, 1.8, size=2) * 2 * math.pi / 255.0
+        waves.append((freq, rng.uniform(0, 2 * math.pi, size=2), rng.uniform(-amplitude, amplitude, size=2)))
+    out = []
+    for s in strokes:
+        x, y = np.asarray(s[0], np.float64), np.asarray(s[1], np.float64)
+        dx, dy = np.zeros_like(x), np.zeros_like(y)
+        for freq, phase, amp in waves:
+            dx += amp[0] * np.sin(freq[0] * y + phase[0])
+            dy += amp[1] * np.sin(freq[1] * x + phase[1])
+        out.append([x + dx, y + dy])
+    return out
+
+
+OMNIGLOT_AUG = AugmentConfig(rotation_deg=10, shear=0.15, aspect_log=0.15, scale_log=0.0, jitter=1.2,
+                             drop_prob=0.0, partial_prob=0.0, p_affine=0.9, p_jitter=0.5, p_mirror=0.0)
+QD_AUG = AugmentConfig(rotation_deg=12, shear=0.2, aspect_log=0.2, scale_log=0.0, jitter=1.5,
+                       drop_prob=0.05, partial_prob=0.0, p_affine=0.9, p_jitter=0.5, p_mirror=0.5)
+
+
+def augmented(strokes, rng, cfg: AugmentConfig):
+    if rng.random() < 0.8:
+        strokes = warp(strokes, rng)
+    if rng.random() < cfg.p_mirror:
+        strokes = mirror(strokes)
+    strokes = drop_strokes(strokes, rng, cfg.drop_prob)
+    if rng.random() < cfg.p_affine:
+        strokes = affine(strokes, rng, cfg)
+    if rng.random() < cfg.p_jitter:
+        strokes = jitter(strokes, rng, cfg.jitter)
+    return strokes
+
+
+def render(drawings) -> torch.Tensor:
+    x = np.stack([raster.render(d) for d in drawings]).astype(np.float32) / 255.0
+    return torch.from_numpy(x).unsqueeze(1)
+
+
+# ------------------------------------------------------------------ model
+class SketchEmbedding(nn.Module):
+    """Four conv(3x3)+BN+ReLU+maxpool blocks (28 -> 14 -> 7 -> 3 -> 1), a linear projection and
+    L2 normalisation."""
+
+    def __init__(self, widths=(32, 64, 128, 256), dim: int = EMBEDDING):
+        super().__init__()
+        self.widths, self.dim = tuple(widths), dim
+        cin = 1
+        for i, w in enumerate(self.widths, 1):
+            setattr(self, f"conv{i}", nn.Conv2d(cin, w, 3, 1, 1))
+            setattr(self, f"bn{i}", nn.BatchNorm2d(w))
+            cin = w
+        self.proj = nn.Linear(cin, dim)
+
+    def forward(self, x):
+        for i in range(1, len(self.widths) + 1):
+            x = F.max_pool2d(F.relu(getattr(self, f"bn{i}")(getattr(self, f"conv{i}")(x))), 2, 2)
+        return F.normalize(self.proj(torch.flatten(x, 1)), dim=1)
+
+    def spec_layers(self):
+        layers, cin = [], 1
+        for i, w in enumerate(self.widths, 1):
+            layers += [
+                {"name": f"conv{i}", "type": "conv2d",
+                 "params": {"inChannels": cin, "outChannels": w, "kernel": 3, "stride": 1, "padding": 1},
+                 "weights": {"weight": f"conv{i}.weight", "bias": f"conv{i}.bias"}},
+                _bn_layer(f"bn{i}", w),
+                {"name": f"relu{i}", "type": "relu"},
+                {"name": f"pool{i}", "type": "maxpool2d", "params": {"kernel": 2, "stride": 2}},
+            ]
+            cin = w
+        return layers + [
+            {"name": "flatten", "type": "flatten"},
+            {"name": "proj", "type": "dense", "params": {"inFeatures": cin, "outFeatures": self.dim},
+             "weights": {"weight": "proj.weight", "bias": "proj.bias"}},
+            {"name": "embedding", "type": "l2normalize"},
+        ]
+
+
+class CosFaceHead(nn.Module):
+    """Cosine logits ``scale * (cos - margin * onehot)`` against normalised class weights."""
+
+    def __init__(self, dim: int, classes: int, scale: float = 16.0, margin: float = 0.2):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(classes, dim) * 0.01)
+        self.scale, self.margin = scale, margin
+
+    def forward(self, emb, labels=None):
+        cos = emb @ F.normalize(self.weight, dim=1).t()
+        if labels is not None:
+            cos = cos - self.margin * F.one_hot(labels, cos.shape[1])
+        return self.scale * cos
+
+
+# ------------------------------------------------------------------ evaluation
+@torch.no_grad()
+def embed(model, drawings, batch: int = 512) -> torch.Tensor:
+    model.eval()
+    return torch.cat([model(render(drawings[i:i + batch])) for i in range(0, len(drawings), batch)])
+
+
+def few_shot(embeddings: torch.Tensor, labels: list[str], ways: int, shots: int, episodes: int, seed: int) -> float:
+    """Nearest-prototype accuracy of N-way K-shot episodes with one query per label."""
+    rng = np.random.default_rng(seed)
+    by_label: dict[str, list[int]] = {}
+    for i, l in enumerate(labels):
+        by_label.setdefault(l, []).append(i)
+    eligible = sorted(l for l, ix in by_label.items() if len(ix) > shots)
+    ways = min(ways, len(eligible))
+    right = 0
+    for _ in range(episodes):
+        chosen = rng.choice(len(eligible), ways, replace=False)
+        protos, queries = [], []
+        for c in chosen:
+            ix = rng.permutation(by_label[eligible[c]])[:shots + 1]
+            protos.append(F.normalize(embeddings[ix[:shots]].mean(0), dim=0))
+            queries.append(embeddings[ix[shots]])
+        sims = torch.stack(queries) @ torch.stack(protos).t()
+        right += int((sims.argmax(1) == torch.arange(ways)).sum())
+    return right / (episodes * ways)
+
+
+def evaluate(model, sets: dict, episodes: int) -> dict:
+    out = {}
+    for name, items in sets.items():
+        emb = embed(model, [d for _, d in items])
+        labels = [l for l, _ in items]
+        if name == "omniglot":
+            out["omniglot_20way_1shot"] = few_shot(emb, labels, 20, 1, episodes, 1)
+            out["omniglot_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
+        else:
+            out["quickdraw_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
+    return out
+
+
+# ------------------------------------------------------------------ export
+def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict):
+    out_dir.mkdir(parents=True, exist_ok=True)
+    layers = model.spec_layers()
+    sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
+    names = [n for l in layers for n in l.get("weights", {}).values()]
+    spec = {
+        "format": FORMAT, "formatVersion": 1, "name": name, "version": "1.0.0",
+        "description": f"28x28 sketch embedding ({model.dim}-d, L2-normalised) for personal shortcuts and few-shot learning",
+        "input": {"kind": "raster", "shape": [1, 28, 28],
+                  "raster": {"size": 28, "recipe": "quickdraw", "scale": 1.0 / 255.0}},
+        "labels": [],
+        "outputs": {"embedding": "embedding"},
+        "layers": layers,
+        "training": {"data": f"{OMNIGLOT_ATTRIBUTION}; Quick, Draw! dataset by Google, licensed under CC BY 4.0",
+                     "notes": notes, "results": results, "labels": sorted(set(trained_labels))},
+    }
+    write_safetensors(out_dir / f"{name}.safetensors", {n: sd[n] for n in names},
+                      {"format": FORMAT, "name": name, "version": "1.0.0"})
+    import json
+    (out_dir / f"{name}.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------ parity fixture
+def write_fixture(models_dir: Path, name: str, out: Path):
+    """``<out>/<name>.json``: synthetic drawings (training/fixtures.py's), their inputs and the
+    PyTorch embeddings of the exported model, for the Swift parity test."""
+    import json
+    from export import read_safetensors
+    from fixtures import synthetic_drawings
+    spec = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))
+    weights, _ = read_safetensors(models_dir / f"{name}.safetensors")
+    widths = tuple(l["params"]["outChannels"] for l in spec["layers"] if l["type"] == "conv2d")
+    dim = next(l["params"]["outFeatures"] for l in spec["layers"] if l["type"] == "dense")
+    model = SketchEmbedding(widths, dim)
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+    model.eval()
+    rng = np.random.default_rng(8)
+    cases = [{"name": n, "kind": "drawing", "strokes": st, "x": raster.render(st).astype(np.float32)[None] / np.float32(255.0)}
+             for n, st in synthetic_drawings(7)]
+    cases += [{"name": f"noise-{k}", "kind": "noise", "strokes": None, "x": rng.random((1, 28, 28), dtype=np.float32)} for k in range(2)]
+    with torch.no_grad():
+        emb = model(torch.from_numpy(np.stack([c["x"] for c in cases]))).numpy()
+    doc = {"model": name, "tolerance": 1e-4, "outputs": ["embedding"], "cases": [
+        {"name": c["name"], "kind": c["kind"],
+         "strokes": None if c["strokes"] is None else [[[float(v) for v in row] for row in stroke] for stroke in c["strokes"]],
+         "input": {"shape": list(c["x"].shape), "data": [float(v) for v in c["x"].ravel()]},
+         "logits": [], "embedding": [float(v) for v in e], "answer": []}
+        for c, e in zip(cases, emb)]}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    print(f"wrote {out / name}.json ({len(cases)} cases)")
+
+
+# ------------------------------------------------------------------ training
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
+    ap.add_argument("--train-zip", default="strokes_background_small1.zip")
+    ap.add_argument("--eval-zip", default="strokes_background_small2.zip")
+    ap.add_argument("--minutes", type=float, default=35.0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--qd-per-class", type=int, default=60)
+    ap.add_argument("--episodes", type=int, default=1000)
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
+    ap.add_argument("--name", default="sketch-embedding")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fixture", type=Path, metavar="DIR",
+                    help="only write the parity fixture of the exported --out/--name model into DIR")
+    args = ap.parse_args(argv)
+    if args.fixture:
+        return write_fixture(args.out, args.name, args.fixture)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    started = time.time()
+
+    omni_dir = args.data / "omniglot"
+    train_omni = load_omniglot(omni_dir / args.train_zip)
+    trained_alphabets = sorted({l.split("/")[0] for l, _ in train_omni})
+    eval_omni = load_omniglot(omni_dir / args.eval_zip, skip_alphabets=trained_alphabets)
+    train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
+    eval_qd = load_quickdraw(args.data, held_out=True, per_class=20)
+    if args.smoke:
+        keep = sorted({l for l, _ in train_omni})[:10]
+        train_omni = [x for x in train_omni if x[0] in keep]
+        keep = sorted({l for l, _ in train_qd})[:10]
+        train_qd = [x for x in train_qd if x[0] in keep]
+        eval_omni, eval_qd = eval_omni[:200], eval_qd[:200]
+        args.minutes, args.episodes = min(args.minutes, 0.3), 50
+    # training items: (class index, strokes, quarter turns, augmentation)
+    classes: dict[str, int] = {}
+    items = []
+    for label, strokes in train_omni:
+        for k in range(8):
+            items.append((classes.setdefault(f"{label}@{k}", len(classes)), strokes, k, OMNIGLOT_AUG))
+    for label, strokes in train_qd:
+        items.append((classes.setdefault(label, len(classes)), strokes, 0, QD_AUG))
+    print(f"training: {len(train_omni)} Omniglot drawings ({len(trained_alphabets)} alphabets, x8 symmetries), "
+          f"{len(train_qd)} Quick, Draw! drawings; {len(classes)} classes, {len(items)} items", flush=True)
+    print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
+          f"{len(eval_qd)} Quick, Draw! drawings of {len({l for l, _ in eval_qd})} unseen classes", flush=True)
+
+    model = SketchEmbedding()
+    head = CosFaceHead(model.dim, len(classes))
+    params = list(model.parameters()) + list(head.parameters())
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=5e-4)
+    per_epoch = len(items)
+    # measure one epoch's pace to fix the schedule length from the time budget
+    budget = args.minutes * 60
+    epoch, total_epochs = 0, None
+    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
+    step, total_steps = 0, None
+    while True:
+        t0 = time.time()
+        model.train()
+        order = rng.permutation(per_epoch)
+        loss_sum, n = 0.0, 0
+        for b in range(0, per_epoch, args.batch):
+            batch = [items[i] for i in order[b:b + args.batch]]
+            drawings = [augmented(dihedral(s, k), rng, cfg) for _, s, k, cfg in batch]
+            x = render(drawings)
+            y = torch.tensor([c for c, _, _, _ in batch])
+            if total_steps:
+                lr = args.lr * 0.5 * (1 + math.cos(math.pi * min(step / total_steps, 1.0)))
+                for g in opt.param_groups:
+                    g["lr"] = lr
+            loss = F.cross_entropy(head(model(x), y), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            loss_sum += float(loss.detach()) * len(batch)
+            n += len(batch)
+            step += 1
+        epoch += 1
+        if total_epochs is None:
+            elapsed = time.time() - started
+            total_epochs = max(1, int((budget - elapsed) / (time.time() - t0)) + 1)
+            total_steps = total_epochs * math.ceil(per_epoch / args.batch)
+        msg = f"epoch {epoch}/{total_epochs}  loss {loss_sum / n:.3f}  {time.time() - t0:.0f}s"
+        if epoch % 5 == 0 or epoch >= total_epochs:
+            r = evaluate(model, eval_sets, 300 if epoch < total_epochs else args.episodes)
+            msg += "  " + "  ".join(f"{k} {v:.3f}" for k, v in r.items())
+        print(msg, flush=True)
+        if epoch >= total_epochs:
+            break
+    results = evaluate(model, eval_sets, args.episodes)
+    minutes = (time.time() - started) / 60
+    notes = (f"Trained by training/embedding.py for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
+             f"cosine softmax with margin over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
+             f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); {len({l for l, _ in train_qd})} "
+             f"Quick, Draw! classes, up to {args.qd_per_class} drawings each). Unseen for evaluation: the other "
+             f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes.")
+    trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
+    export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()})
+    print(f"done in {minutes:.1f} min: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)
+    print(f"wrote {args.out / args.name}.json and .safetensors", flush=True)
+
+
+if __name__ == "__main__":
+    main()
