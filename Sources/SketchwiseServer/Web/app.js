@@ -14,6 +14,7 @@ import { SuggestionPanel } from "./panel.js";
 import { objectsBounds, corners, boundsOfPoints, isClosed } from "./geometry.js";
 import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
 import { serialize, parseDocument, Autosave } from "./document.js";
+import { PersonalClient, ShortcutDialog, shortcutPicture } from "./personal.js";
 
 const $ = (sel) => document.querySelector(sel);
 const canvasEl = $("#canvas");
@@ -84,6 +85,24 @@ function recognize() {
     else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);
   }
   if (!over) live.update(strokes);
+  if (!over && strokes.length) askShortcut(strokes);
+}
+
+let shortcutAsk = 0;
+/** Asks whether the sketch is one of the person's shortcuts; if so (and the sketch has not
+ *  changed meanwhile) its picture replaces the sketch, over the sketch's box. Undoable. */
+async function askShortcut(strokes) {
+  if (!personal.shortcuts.length || tool !== "autodraw") return;
+  const ask = ++shortcutAsk;
+  let match = null;
+  try { match = await personal.predict(M.toQuickDraw(strokes)); } catch { return; }
+  const picture = match && shortcutPicture(match.label);
+  const target = M.currentSketch(state, true);
+  if (ask !== shortcutAsk || !picture || askedStrokes !== strokes || !target) return;
+  if (!(await view.images.ready(picture.image))) { say(`The picture of your shortcut ${match.label} could not be loaded.`, "error"); return; }
+  if (askedStrokes !== strokes || !M.find(state, target.id)) return;
+  commit(M.swapForPicture(state, target.id, picture, null));
+  say(`Your shortcut: ${match.label}`);
 }
 
 function undo() {
@@ -227,6 +246,7 @@ async function pick(suggestion, all) {
     if (!M.find(state, targetId)) return;   // undone or deleted meanwhile
     const target = M.find(state, targetId);
     const alternatives = target.type === "picture" ? target.alternatives || all : all;
+    if (target.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(target))).catch(() => {});
     commit(M.swapForPicture(state, targetId, suggestion, alternatives));
     finishFirstRun();
     if (tool === "select" || panelTarget !== "sketch") select(targetId);
@@ -264,6 +284,8 @@ function finishFirstRun() {
 const styleSelect = $("#style");
 const panel = new SuggestionPanel($("#assist"), pick);
 const autosave = new Autosave((text) => say(text, "error"));
+const personal = new PersonalClient();
+const shortcutDialog = new ShortcutDialog($("#my-shortcuts-dialog"), personal, () => panel.suggestions);
 
 const live = new LiveClient({
   onResult: (r) => {
@@ -530,6 +552,7 @@ $("#zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("#zoom-out").addEventListener("click", () => zoomBy(0.8));
 $("#zoom-fit").addEventListener("click", () => fitToView(true));
 $("#help").addEventListener("click", () => $("#shortcuts").showModal());
+$("#my-shortcuts").addEventListener("click", () => shortcutDialog.open());
 $("#first-run-ok").addEventListener("click", finishFirstRun);
 $("#object-suggest").addEventListener("click", reopenSuggestions);
 $("#object-colour").addEventListener("click", () => { const o = M.find(state, selected); if (o) toggleColour(o); });
@@ -643,6 +666,8 @@ window.sketchwise = Object.freeze({
   openText,
   undo, redo, clear: clearAll, setTool,
   onResult: (f) => { resultListeners.add(f); return () => resultListeners.delete(f); },
+  /** The person's shortcuts as last listed: [{label, examples}]. */
+  shortcuts: () => personal.shortcuts.slice(),
 });
 
 // The pictures' style, kept for the next visit.
@@ -669,5 +694,6 @@ if (saved) {
 
 setTool("autodraw");
 refresh();
+personal.refresh().catch(() => {});
 fitIfHidden();
 live.start();

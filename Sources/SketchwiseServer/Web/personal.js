@@ -1,0 +1,278 @@
+// Personal shortcuts: a drawing of one's own, taught from three examples, that places its
+// picture when drawn again. The bearer token of the person lives in the browser's storage;
+// the examples and the learned shortcut live on the server (/api/shortcuts).
+
+const TOKEN_KEY = "sketchwise.token";
+const EXAMPLES = 3;
+
+/** The library picture a shortcut's label stands for: a picture id as it is ("emoji:U+1F300",
+ *  "openmoji:1F300.svg"), or one emoji (variation selectors ignored) as its Noto picture. */
+export function pictureIdFor(label) {
+  if (/^[a-z]+:/.test(label)) return label;
+  const scalars = [...label].filter((c) => c !== "\uFE0F" && c !== "\uFE0E");
+  if (scalars.length !== 1) return null;
+  const code = scalars[0].codePointAt(0);
+  return code > 0x7f ? `emoji:U+${code.toString(16).toUpperCase()}` : null;
+}
+
+/** A suggestion-like picture for a shortcut's label (what the canvas places), or null. */
+export function shortcutPicture(label) {
+  const id = pictureIdFor(label);
+  if (!id) return null;
+  const path = `/api/library/${encodeURIComponent(id)}`;
+  return { id, label, title: label, source: id.split(":")[0], image: `${path}/image`, thumbnail: `${path}/thumbnail`, width: 1, height: 1 };
+}
+
+/** The person's token and their calls to the server. */
+export class PersonalClient {
+  constructor() {
+    this.shortcuts = [];      // [{label, examples}]
+  }
+
+  get token() { try { return localStorage.getItem(TOKEN_KEY); } catch { return null; } }
+
+  /** Calls the API with the token (made on first need); a token the server no longer knows is replaced once. */
+  async call(method, path, body, { create = true, retried = false } = {}) {
+    let token = this.token;
+    if (!token) {
+      if (!create) return null;
+      token = await this.newToken();
+    }
+    const r = await fetch(path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (r.status === 401 && !retried && create) {
+      try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+      return this.call(method, path, body, { create, retried: true });
+    }
+    const answer = await r.json().catch(() => null);
+    if (!r.ok) throw new Error(answer && answer.error ? answer.error.message : `HTTP ${r.status}`);
+    return answer;
+  }
+
+  async newToken() {
+    const r = await fetch("/api/users", { method: "POST" });
+    const body = await r.json().catch(() => null);
+    if (!r.ok || !body || !body.token) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
+    try { localStorage.setItem(TOKEN_KEY, body.token); } catch { /* private mode: this page only */ }
+    return body.token;
+  }
+
+  /** Refreshes the list of shortcuts (none without a token). */
+  async refresh() {
+    const body = await this.call("GET", "/api/shortcuts", null, { create: false });
+    this.shortcuts = body ? body.shortcuts : [];
+    return this.shortcuts;
+  }
+
+  async add(label, examples) {
+    await this.call("POST", "/api/shortcuts", { label, examples });
+    return this.refresh();
+  }
+
+  async remove(label) {
+    await this.call("DELETE", `/api/shortcuts/${encodeURIComponent(label)}`);
+    return this.refresh();
+  }
+
+  /** The person's shortcut for a sketch (Quick, Draw! strokes), or null. */
+  async predict(strokes) {
+    if (!this.shortcuts.length || !this.token) return null;
+    const body = await this.call("POST", "/api/shortcuts/predict", { strokes }, { create: false });
+    return body && body.label !== null ? body : null;
+  }
+
+  /** Keeps a sketch and the label the person chose for it (when they have a token). */
+  async correct(label, strokes) {
+    if (!this.token || !strokes.length) return;
+    await this.call("POST", "/api/corrections", { label, strokes }, { create: false });
+  }
+
+  async settings() { return this.call("GET", "/api/users/me"); }
+  async setKeepCorrections(on) { return this.call("PATCH", "/api/users/me", { keepCorrections: on }); }
+}
+
+/** A small canvas to draw one example on; its strokes in Quick, Draw! raw form. */
+class ExamplePad {
+  constructor(canvas, onChange) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.strokes = [];
+    this.onChange = onChange;
+    let current = null, start = 0;
+    const point = (e) => {
+      const r = canvas.getBoundingClientRect();
+      return [(e.clientX - r.left) * (canvas.width / r.width), (e.clientY - r.top) * (canvas.height / r.height)];
+    };
+    canvas.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      canvas.setPointerCapture(e.pointerId);
+      if (!this.strokes.length) start = performance.now();
+      const [x, y] = point(e);
+      current = [[x], [y], [Math.round(performance.now() - start)]];
+      this.strokes.push(current);
+      this.draw();
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      if (!current) return;
+      const [x, y] = point(e);
+      current[0].push(x); current[1].push(y); current[2].push(Math.round(performance.now() - start));
+      this.draw();
+    });
+    const end = () => { if (current) { current = null; this.onChange(); } };
+    canvas.addEventListener("pointerup", end);
+    canvas.addEventListener("pointercancel", end);
+    this.draw();
+  }
+
+  clear() { this.strokes = []; this.draw(); this.onChange(); }
+
+  draw() {
+    const { ctx, canvas } = this;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.lineWidth = 3; ctx.lineCap = "round"; ctx.lineJoin = "round"; ctx.strokeStyle = "#1f2937";
+    for (const [xs, ys] of this.strokes) {
+      ctx.beginPath();
+      ctx.moveTo(xs[0], ys[0]);
+      for (let i = 1; i < xs.length; i++) ctx.lineTo(xs[i], ys[i]);
+      if (xs.length === 1) ctx.lineTo(xs[0] + 0.1, ys[0]);
+      ctx.stroke();
+    }
+  }
+}
+
+/** The "My shortcuts" dialog: the list with delete buttons, and the form that teaches a new one. */
+export class ShortcutDialog {
+  /**
+   * @param {HTMLDialogElement} dialog
+   * @param {PersonalClient} client
+   * @param {() => object[]} offered  the pictures the suggestion strip shows now (to pick from)
+   */
+  constructor(dialog, client, offered) {
+    this.dialog = dialog;
+    this.client = client;
+    this.offered = offered;
+    const $ = (sel) => dialog.querySelector(sel);
+    this.list = $("#shortcut-list");
+    this.label = $("#shortcut-label");
+    this.pictures = $("#shortcut-pictures");
+    this.save = $("#shortcut-save");
+    this.status = $("#shortcut-status");
+    this.keep = $("#keep-corrections");
+    this.pads = [...dialog.querySelectorAll("canvas.example-pad")].map((c) => new ExamplePad(c, () => this.update()));
+    dialog.querySelectorAll("button[data-clear-pad]").forEach((b) => b.addEventListener("click", () => this.pads[Number(b.dataset.clearPad)].clear()));
+    this.label.addEventListener("input", () => this.update());
+    $("#shortcut-form").addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
+    this.list.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-remove]");
+      if (b) this.removeShortcut(b.dataset.remove);
+    });
+    this.pictures.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-id]");
+      if (!b) return;
+      this.label.value = b.dataset.id;
+      this.update();
+    });
+    this.keep.addEventListener("change", () => this.client.setKeepCorrections(this.keep.checked).catch((err) => this.say(err.message)));
+  }
+
+  async open() {
+    this.say("");
+    this.showOffered();
+    this.dialog.showModal();
+    try {
+      await this.client.refresh();
+      this.renderList();
+      if (this.client.token) this.keep.checked = (await this.client.settings()).keepCorrections;
+    } catch (e) {
+      this.say(`Your shortcuts could not be loaded: ${e.message}`);
+    }
+    this.update();
+  }
+
+  showOffered() {
+    this.pictures.replaceChildren(...this.offered().slice(0, 8).map((s) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.id = s.id;
+      b.title = `${s.label}: ${s.title || s.label}`;
+      const img = document.createElement("img");
+      img.src = s.thumbnail || s.image;
+      img.alt = s.title || s.label;
+      b.append(img);
+      return b;
+    }));
+    this.pictures.hidden = !this.pictures.children.length;
+  }
+
+  renderList() {
+    const items = this.client.shortcuts.map(({ label, examples }) => {
+      const li = document.createElement("li");
+      const picture = shortcutPicture(label);
+      if (picture) {
+        const img = document.createElement("img");
+        img.src = picture.thumbnail;
+        img.alt = "";
+        li.append(img);
+      }
+      const name = document.createElement("span");
+      name.textContent = `${label} (${examples} examples)`;
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.dataset.remove = label;
+      remove.textContent = "Delete";
+      remove.setAttribute("aria-label", `Delete the shortcut ${label}`);
+      li.append(name, remove);
+      return li;
+    });
+    if (!items.length) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = "No shortcuts yet.";
+      items.push(li);
+    }
+    this.list.replaceChildren(...items);
+  }
+
+  update() {
+    const label = this.label.value.trim();
+    const ready = this.pads.every((p) => p.strokes.length > 0);
+    const picture = label && pictureIdFor(label);
+    this.save.disabled = !ready || !picture;
+    if (label && !picture) this.say("Type one emoji, or pick a picture below.");
+    else if (this.status.dataset.kind !== "error") this.say(ready ? "" : `Draw it in all ${EXAMPLES} boxes.`);
+  }
+
+  async submit() {
+    const label = this.label.value.trim();
+    this.save.disabled = true;
+    this.say("Learning…");
+    try {
+      await this.client.add(label, this.pads.map((p) => p.strokes));
+      this.renderList();
+      this.pads.forEach((p) => p.clear());
+      this.label.value = "";
+      this.say(`Saved: draw it on the canvas to place ${label}.`);
+    } catch (e) {
+      this.say(`Not saved: ${e.message}`, "error");
+    }
+    this.update();
+  }
+
+  async removeShortcut(label) {
+    try {
+      await this.client.remove(label);
+      this.renderList();
+      this.say(`Deleted ${label}.`);
+    } catch (e) {
+      this.say(`Not deleted: ${e.message}`, "error");
+    }
+  }
+
+  say(text, kind = "info") {
+    this.status.textContent = text;
+    this.status.dataset.kind = kind;
+  }
+}
