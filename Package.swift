@@ -128,6 +128,10 @@ let package = Package(
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
+        .testTarget(
+            name: "SketchwisePersonalTests",
+            dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]
+        ),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
         .testTarget(

@@ -173,7 +173,7 @@ public final class SQLitePersonalStore: PersonalStore {
     }
 
     static func sketch(_ json: String) throws -> StrokeSketch {
-        try QuickDrawRecord(json: Data(json.utf8)).drawing
+        StrokeSketch(strokes: try QuickDrawRecord(json: Data(json.utf8)).drawing.strokes)
     }
 
     static func data(_ floats: [Float]) -> Data {
