@@ -6,7 +6,7 @@ import Foundation
 /// Every size and offset is checked against the file before anything is read or allocated, and
 /// inflating is bounded by the entry's declared size, so a truncated, corrupt or lying archive
 /// fails in time linear in its real size.
-enum ZipContainer {
+public enum ZipContainer {
     /// Entries larger than this are refused rather than inflated into memory.
     static let maximumEntrySize: UInt64 = 1 << 31
     /// Central directories larger than this (about 700,000 entries) are refused unread.
@@ -27,7 +27,7 @@ enum ZipContainer {
     /// Calls `body` with the path and contents of every file entry, in archive order.
     /// - Throws: ``FormatError`` at once for a file that is not a ZIP archive, and for the first
     ///   entry that is truncated, corrupt, encrypted or compressed other than stored or deflated.
-    static func forEachFile(in path: String, _ body: (String, [UInt8]) throws(FormatError) -> Void) throws(FormatError) {
+    public static func forEachFile(in path: String, _ body: (String, [UInt8]) throws(FormatError) -> Void) throws(FormatError) {
         let file = try ArchiveFile(path: path)
         for entry in try file.entries() where !entry.isFolder {
             try body(entry.path, try file.contents(of: entry))

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import SketchwiseConversion
+import SketchwiseEvaluation
 import SketchwiseFormats
+import SketchwiseRaster
+import SketchwiseRecognition
 import SketchwiseShortcuts
 
 struct FewShotCommand: ParsableCommand {
@@ -9,11 +12,16 @@ struct FewShotCommand: ParsableCommand {
         commandName: "fewshot",
         abstract: "Measure how well the shortcut embedding learns new drawings from a few examples.",
         discussion: """
-        Embeds up to --per-label drawings of every label in INPUT (any drawing format: Quick, Draw! \
-        files or folders, Omniglot stroke files or zips, whose labels are alphabet/character), then \
-        runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
+        Embeds up to --per-label drawings of every label in DIR (--data DIR, or DIR alone; any \
+        drawing format: Quick, Draw! files or folders, Omniglot stroke files or zips, whose labels \
+        are alphabet/character), then runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
         and one query, and classifies the queries by their nearest prototype (the mean of a \
         label's examples). Prints the accuracy; --json gives accuracy, episodes, ways, shots.
+
+        --runs PATH runs one-shot episodes stored in the Omniglot layout instead: a folder or zip \
+        of runNN/ folders with training/*.png, test/*.png and class_labels.txt (lines \
+        "test/<file>.png training/<file>.png"). Each image is drawn as a picture outline, like \
+        library pictures, and each test image classified by its nearest training image.
 
         --open-set calibrates the shortcut classifier's unknown threshold instead: each episode \
         teaches it --ways labels and asks one more drawing of each and one of each of --ways \
@@ -22,7 +30,15 @@ struct FewShotCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var input: InputOptions
+    @Argument(help: "A drawing file or a folder of drawing files (or give --data).", completion: .file())
+    var input: String?
+
+    @Option(help: "The drawings (the same as the argument).", completion: .file())
+    var data: String?
+
+    @Option(help: "Omniglot-layout one-shot runs: a folder or .zip of runNN/ folders (see above).", completion: .file())
+    var runs: String?
+
     @OptionGroup var modelOptions: ModelOptions
 
     @Option(help: "Labels per episode (N).")
@@ -53,6 +69,7 @@ struct FewShotCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard [input, data, runs].compactMap({ $0 }).count == 1 else { throw ValidationError("give one of DIR, --data DIR or --runs PATH") }
         guard ways >= 2, shots >= 1, (1...1_000_000).contains(episodes), perLabel > shots else {
             throw ValidationError("--ways must be at least 2, --shots at least 1, --episodes within 1…1000000, --per-label above --shots")
         }
@@ -61,11 +78,12 @@ struct FewShotCommand: ParsableCommand {
     func run() throws {
         let recognizers = try modelOptions.load()
         let raster = try embedding.map { try recognizers.model(named: $0) } ?? recognizers.shortcutEmbedding
+        if let runs { return try evaluate(runs: runs, embedder: raster) }
         let trained = unseen ? raster.model.spec.trainedLabels : []
         if unseen, trained.isEmpty { throw ValidationError("--unseen: model \(raster.name) lists no training.labels") }
         var items: [(label: String, embedding: [Float])] = []
         var counts: [String: Int] = [:]
-        let report = try forEachDrawing(in: try input.source(), policy: input.policy, progress: { StandardError.progress("embedded \($0) drawings") }) { drawing in
+        let report = try forEachDrawing(in: try DrawingSource(path: (input ?? data)!), policy: BadInputPolicy(skipBad: false) { _ in }, progress: { StandardError.progress("embedded \($0) drawings") }) { drawing in
             guard counts[drawing.label, default: 0] < perLabel, !trained.contains(drawing.label) else { return }
             let embedding: [Float]
             switch drawing.content {
@@ -79,12 +97,26 @@ struct FewShotCommand: ParsableCommand {
         if openSet { return try calibrate(items) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            printJSON(result)
         } else {
             print(String(format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
                          ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
+        }
+    }
+
+    struct RunsResult: Encodable { let accuracy: Double, episodes: Int, ways: Int, shots: Int, queries: Int }
+
+    /// Accuracy on Omniglot-layout runs of PNG images.
+    func evaluate(runs path: String, embedder: ModelRecognizer) throws {
+        guard case let .raster(raster) = embedder.model.spec.input.kind else { throw ValidationError("\(embedder.name) does not read images") }
+        let rasterizer = try BitmapRasterizer(size: raster.size)
+        let runs = try OneShotRuns(path: path)
+        let (accuracy, queries) = try runs.accuracy { bytes in try embedder.embedding(try rasterizer.render(bytes).raster) }
+        let ways = runs.runs.map { run in run.images.keys.count { $0.hasPrefix("training/") } }.max() ?? 0
+        if json {
+            printJSON(RunsResult(accuracy: accuracy, episodes: runs.runs.count, ways: ways, shots: 1, queries: queries))
+        } else {
+            print(String(format: "%d runs, %d-way 1-shot: %.1f %% of %d test images", runs.runs.count, ways, accuracy * 100, queries))
         }
     }
 
@@ -101,10 +133,7 @@ struct FewShotCommand: ParsableCommand {
             configuration: NearestNeighborClassifier.Configuration(), thresholds: thresholds)
         let best = points.max { ($0.knownCorrect - $0.unknownAccepted) < ($1.knownCorrect - $1.unknownAccepted) }!
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let calibration = Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes)
-            print(String(decoding: try encoder.encode(calibration), as: UTF8.self))
+            printJSON(Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes))
             return
         }
         print("threshold  known answered rightly  others accepted")
