@@ -221,10 +221,22 @@ class CosFaceHead(nn.Module):
 
 
 # ------------------------------------------------------------------ evaluation
+def rotated(strokes, degrees: float):
+    """Strokes turned by ``degrees`` about the frame's centre (a test-time view)."""
+    a = math.radians(degrees)
+    c, s = math.cos(a), math.sin(a)
+    return [[c * (st[0] - 127.5) - s * (st[1] - 127.5) + 127.5, s * (st[0] - 127.5) + c * (st[1] - 127.5) + 127.5] for st in strokes]
+
+
 @torch.no_grad()
-def embed(model, drawings, batch: int = 512) -> torch.Tensor:
+def embed(model, drawings, batch: int = 512, views=(0.0,)) -> torch.Tensor:
+    """Embeddings of drawings; with several ``views`` (rotations in degrees) their normalised mean."""
     model.eval()
-    return torch.cat([model(render(drawings[i:i + batch])) for i in range(0, len(drawings), batch)])
+    total = 0
+    for degrees in views:
+        turned = drawings if degrees == 0 else [rotated(d, degrees) for d in drawings]
+        total = total + torch.cat([model(render(turned[i:i + batch])) for i in range(0, len(turned), batch)])
+    return F.normalize(total, dim=1) if len(views) > 1 else total
 
 
 def few_shot(embeddings: torch.Tensor, labels: list[str], ways: int, shots: int, episodes: int, seed: int) -> float:
@@ -248,10 +260,10 @@ def few_shot(embeddings: torch.Tensor, labels: list[str], ways: int, shots: int,
     return right / (episodes * ways)
 
 
-def evaluate(model, sets: dict, episodes: int) -> dict:
+def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
     out = {}
     for name, items in sets.items():
-        emb = embed(model, [d for _, d in items])
+        emb = embed(model, [d for _, d in items], views=views)
         labels = [l for l, _ in items]
         if name == "omniglot":
             out["omniglot_20way_1shot"] = few_shot(emb, labels, 20, 1, episodes, 1)
@@ -285,19 +297,25 @@ def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: lis
 
 
 # ------------------------------------------------------------------ parity fixture
-def write_fixture(models_dir: Path, name: str, out: Path):
-    """``<out>/<name>.json``: synthetic drawings (training/fixtures.py's), their inputs and the
-    PyTorch embeddings of the exported model, for the Swift parity test."""
+def load_embedding(models_dir: Path, name: str) -> SketchEmbedding:
+    """The exported embedding model as a PyTorch module (eval mode)."""
     import json
     from export import read_safetensors
-    from fixtures import synthetic_drawings
     spec = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))
     weights, _ = read_safetensors(models_dir / f"{name}.safetensors")
     widths = tuple(l["params"]["outChannels"] for l in spec["layers"] if l["type"] == "conv2d")
     dim = next(l["params"]["outFeatures"] for l in spec["layers"] if l["type"] == "dense")
     model = SketchEmbedding(widths, dim)
     model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
-    model.eval()
+    return model.eval()
+
+
+def write_fixture(models_dir: Path, name: str, out: Path):
+    """``<out>/<name>.json``: synthetic drawings (training/fixtures.py's), their inputs and the
+    PyTorch embeddings of the exported model, for the Swift parity test."""
+    import json
+    from fixtures import synthetic_drawings
+    model = load_embedding(models_dir, name)
     rng = np.random.default_rng(8)
     cases = [{"name": n, "kind": "drawing", "strokes": st, "x": raster.render(st).astype(np.float32)[None] / np.float32(255.0)}
              for n, st in synthetic_drawings(7)]
@@ -331,6 +349,8 @@ def main(argv=None):
     ap.add_argument("--name", default="sketch-embedding")
     ap.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--evaluate", action="store_true", help="only evaluate the exported --out/--name model")
+    ap.add_argument("--views", default="0", help="test-time rotations (degrees, comma-separated) averaged by --evaluate")
     ap.add_argument("--fixture", type=Path, metavar="DIR",
                     help="only write the parity fixture of the exported --out/--name model into DIR")
     args = ap.parse_args(argv)
@@ -347,6 +367,10 @@ def main(argv=None):
     eval_omni = load_omniglot(omni_dir / args.eval_zip, skip_alphabets=trained_alphabets)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
     eval_qd = load_quickdraw(args.data, held_out=True, per_class=20)
+    if args.evaluate:
+        views = tuple(float(v) for v in args.views.split(","))
+        results = evaluate(load_embedding(args.out, args.name), {"omniglot": eval_omni, "quickdraw": eval_qd}, args.episodes, views)
+        return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
     if args.smoke:
         keep = sorted({l for l, _ in train_omni})[:10]
         train_omni = [x for x in train_omni if x[0] in keep]

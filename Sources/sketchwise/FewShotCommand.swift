@@ -94,6 +94,9 @@ struct FewShotCommand: ParsableCommand {
             items.append((drawing.label, embedding))
         }
         StandardError.summary("embedded", report)
+        guard !items.isEmpty else {
+            throw ValidationError(unseen ? "no drawings left: \(raster.name) was trained on every label of the input (--unseen)" : "no drawings in the input")
+        }
         if openSet { return try calibrate(items) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {

@@ -60,12 +60,13 @@ struct CLI {
 @Suite struct CLITests {
     let folder = TemporaryFolder()
 
-    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve"])
+    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "shortcuts",
+                      "shortcuts add", "corrections export"])
     func helpMatchesItsGoldenFile(command: String) async throws {
-        let result = try await CLI.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        let result = try await CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0)
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/help-\(command.isEmpty ? "sketchwise" : command).txt")
+            .appendingPathComponent("Fixtures/help-\(command.isEmpty ? "sketchwise" : command.replacingOccurrences(of: " ", with: "-")).txt")
         if ProcessInfo.processInfo.environment["SKETCHWISE_UPDATE_GOLDEN"] != nil {
             try result.stdout.write(to: golden, atomically: true, encoding: .utf8)
         }
