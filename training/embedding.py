@@ -39,10 +39,10 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from export import write_safetensors, FORMAT  # noqa: E402
-from models import _bn_layer  # noqa: E402
+from models import conv_block_layers  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data import raster  # noqa: E402
-from sketchwise_data.augment import AugmentConfig, affine, jitter, mirror, drop_strokes  # noqa: E402
+from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror  # noqa: E402
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
@@ -147,17 +147,11 @@ QD_AUG = AugmentConfig(rotation_deg=12, shear=0.2, aspect_log=0.2, scale_log=0.0
                        drop_prob=0.05, partial_prob=0.0, p_affine=0.9, p_jitter=0.5, p_mirror=0.5)
 
 
-def augmented(strokes, rng, cfg: AugmentConfig):
+def augmented(strokes, rng, cfg: AugmentConfig, warp_amplitude: float = 7.0):
+    """The smooth warp (4 times in 5), then the shared stroke augmentation."""
     if rng.random() < 0.8:
-        strokes = warp(strokes, rng)
-    if rng.random() < cfg.p_mirror:
-        strokes = mirror(strokes)
-    strokes = drop_strokes(strokes, rng, cfg.drop_prob)
-    if rng.random() < cfg.p_affine:
-        strokes = affine(strokes, rng, cfg)
-    if rng.random() < cfg.p_jitter:
-        strokes = jitter(strokes, rng, cfg.jitter)
-    return strokes
+        strokes = warp(strokes, rng, warp_amplitude)
+    return augment_strokes(strokes, rng, cfg)
 
 
 def render(drawings) -> torch.Tensor:
@@ -170,9 +164,10 @@ class SketchEmbedding(nn.Module):
     """Four conv(3x3)+BN+ReLU+maxpool blocks (28 -> 14 -> 7 -> 3 -> 1), a linear projection and
     L2 normalisation."""
 
-    def __init__(self, widths=(32, 64, 128, 256), dim: int = EMBEDDING):
+    def __init__(self, widths=(32, 64, 128, 256), dim: int = EMBEDDING, dropout: float = 0.0):
         super().__init__()
         self.widths, self.dim = tuple(widths), dim
+        self.drop = nn.Dropout(dropout)
         cin = 1
         for i, w in enumerate(self.widths, 1):
             setattr(self, f"conv{i}", nn.Conv2d(cin, w, 3, 1, 1))
@@ -183,23 +178,12 @@ class SketchEmbedding(nn.Module):
     def forward(self, x):
         for i in range(1, len(self.widths) + 1):
             x = F.max_pool2d(F.relu(getattr(self, f"bn{i}")(getattr(self, f"conv{i}")(x))), 2, 2)
-        return F.normalize(self.proj(torch.flatten(x, 1)), dim=1)
+        return F.normalize(self.proj(self.drop(torch.flatten(x, 1))), dim=1)
 
     def spec_layers(self):
-        layers, cin = [], 1
-        for i, w in enumerate(self.widths, 1):
-            layers += [
-                {"name": f"conv{i}", "type": "conv2d",
-                 "params": {"inChannels": cin, "outChannels": w, "kernel": 3, "stride": 1, "padding": 1},
-                 "weights": {"weight": f"conv{i}.weight", "bias": f"conv{i}.bias"}},
-                _bn_layer(f"bn{i}", w),
-                {"name": f"relu{i}", "type": "relu"},
-                {"name": f"pool{i}", "type": "maxpool2d", "params": {"kernel": 2, "stride": 2}},
-            ]
-            cin = w
-        return layers + [
+        return conv_block_layers(self.widths, 1) + [
             {"name": "flatten", "type": "flatten"},
-            {"name": "proj", "type": "dense", "params": {"inFeatures": cin, "outFeatures": self.dim},
+            {"name": "proj", "type": "dense", "params": {"inFeatures": self.widths[-1], "outFeatures": self.dim},
              "weights": {"weight": "proj.weight", "bias": "proj.bias"}},
             {"name": "embedding", "type": "l2normalize"},
         ]
@@ -344,6 +328,9 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--qd-per-class", type=int, default=60)
+    ap.add_argument("--weight-decay", type=float, default=5e-4)
+    ap.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
+    ap.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
     ap.add_argument("--episodes", type=int, default=1000)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
     ap.add_argument("--name", default="sketch-embedding")
@@ -391,10 +378,10 @@ def main(argv=None):
     print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
           f"{len(eval_qd)} Quick, Draw! drawings of {len({l for l, _ in eval_qd})} unseen classes", flush=True)
 
-    model = SketchEmbedding()
+    model = SketchEmbedding(dropout=args.dropout)
     head = CosFaceHead(model.dim, len(classes))
     params = list(model.parameters()) + list(head.parameters())
-    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=5e-4)
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)
     per_epoch = len(items)
     # measure one epoch's pace to fix the schedule length from the time budget
     budget = args.minutes * 60
@@ -408,7 +395,7 @@ def main(argv=None):
         loss_sum, n = 0.0, 0
         for b in range(0, per_epoch, args.batch):
             batch = [items[i] for i in order[b:b + args.batch]]
-            drawings = [augmented(dihedral(s, k), rng, cfg) for _, s, k, cfg in batch]
+            drawings = [augmented(dihedral(s, k), rng, cfg, args.warp) for _, s, k, cfg in batch]
             x = render(drawings)
             y = torch.tensor([c for c, _, _, _ in batch])
             if total_steps:
@@ -437,7 +424,8 @@ def main(argv=None):
     results = evaluate(model, eval_sets, args.episodes)
     minutes = (time.time() - started) / 60
     notes = (f"Trained by training/embedding.py for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
-             f"cosine softmax with margin over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
+             f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
+             f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); {len({l for l, _ in train_qd})} "
              f"Quick, Draw! classes, up to {args.qd_per_class} drawings each). Unseen for evaluation: the other "
              f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes.")

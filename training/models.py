@@ -31,6 +31,22 @@ def _bn_layer(name, channels, eps=1e-5):
                         "mean": f"{name}.running_mean", "variance": f"{name}.running_var"}}
 
 
+def conv_block_layers(widths, in_channels: int) -> list[dict]:
+    """Spec layers of ``conv{i}`` (3x3, padding 1) + ``bn{i}`` + ReLU + 2x2 max-pool blocks."""
+    layers, cin = [], in_channels
+    for i, w in enumerate(widths, 1):
+        layers += [
+            {"name": f"conv{i}", "type": "conv2d",
+             "params": {"inChannels": cin, "outChannels": w, "kernel": 3, "stride": 1, "padding": 1},
+             "weights": {"weight": f"conv{i}.weight", "bias": f"conv{i}.bias"}},
+            _bn_layer(f"bn{i}", w),
+            {"name": f"relu{i}", "type": "relu"},
+            {"name": f"pool{i}", "type": "maxpool2d", "params": {"kernel": 2, "stride": 2}},
+        ]
+        cin = w
+    return layers
+
+
 class RasterCNN(nn.Module):
     """conv(3x3)+BN+ReLU+maxpool blocks, flatten, dense+ReLU (embedding), dense (logits)."""
 
@@ -62,18 +78,7 @@ class RasterCNN(nn.Module):
         return self.fc2(self.drop(h)), emb
 
     def spec_layers(self):
-        layers = []
-        cin = len(self.channels)
-        for i, w in enumerate(self.widths, 1):
-            layers += [
-                {"name": f"conv{i}", "type": "conv2d",
-                 "params": {"inChannels": cin, "outChannels": w, "kernel": 3, "stride": 1, "padding": 1},
-                 "weights": {"weight": f"conv{i}.weight", "bias": f"conv{i}.bias"}},
-                _bn_layer(f"bn{i}", w),
-                {"name": f"relu{i}", "type": "relu"},
-                {"name": f"pool{i}", "type": "maxpool2d", "params": {"kernel": 2, "stride": 2}},
-            ]
-            cin = w
+        layers = conv_block_layers(self.widths, len(self.channels))
         layers += [
             {"name": "flatten", "type": "flatten"},
             {"name": "fc1", "type": "dense", "params": {"inFeatures": self.flat, "outFeatures": self.fc},

@@ -282,7 +282,10 @@ function finishFirstRun() {
 // ---- components -------------------------------------------------------------------------
 
 const styleSelect = $("#style");
-const panel = new SuggestionPanel($("#assist"), pick);
+const panel = new SuggestionPanel($("#assist"), pick, (label, rank) => {
+  // A guess chosen over the first is a correction of the recogniser (kept for training).
+  if (rank > 0 && panelTarget === "sketch") personal.correct(label, M.toQuickDraw(M.recognitionStrokes(state))).catch(() => {});
+});
 const autosave = new Autosave((text) => say(text, "error"));
 const personal = new PersonalClient();
 const shortcutDialog = new ShortcutDialog($("#my-shortcuts-dialog"), personal, () => panel.suggestions);

@@ -16,8 +16,9 @@ export class SuggestionPanel {
   /**
    * @param {HTMLElement} root       the strip (#assist)
    * @param {(s: object, all: object[]) => void} onPick  called with the picture clicked
+   * @param {(label: string, rank: number) => void} onChoose  called with a guess chosen (rank 0: the first)
    */
-  constructor(root, onPick) {
+  constructor(root, onPick, onChoose = () => {}) {
     this.root = root;
     this.guessesEl = root.querySelector("#guesses");
     this.stripEl = root.querySelector("#suggestions");
@@ -35,6 +36,7 @@ export class SuggestionPanel {
       const b = e.target.closest("button[data-label]");
       if (!b) return;
       this.focus = this.focus === b.dataset.label ? null : b.dataset.label;
+      if (this.focus) onChoose(this.focus, this.guesses.findIndex((g) => g.label === this.focus));
       this.render();
     });
     this.stripEl.addEventListener("click", (e) => {
