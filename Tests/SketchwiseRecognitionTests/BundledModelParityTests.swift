@@ -80,7 +80,8 @@ import Testing
         let session = recognizer.model.makeSession()
         #expect(fixture.cases.count >= 5)
         for c in fixture.cases {
-            let outputs = try session.run(input: c.input.data, shape: try #require(Shape(c.input.shape)))
+            let shape: Shape = try #require(Shape(c.input.shape))
+            let outputs = try session.run(input: c.input.data, shape: shape)
             #expect(maxDifference(outputs.embedding ?? [], c.embedding) <= fixture.tolerance, "\(c.name): embedding")
             guard c.kind == "drawing", let strokes = c.strokes else { continue }
             let sketch = StrokeSketch(strokes: try strokes.map { try Stroke(xs: $0[0], ys: $0[1]) })
