@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
         .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
         .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
+        .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
+        .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
         .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
@@ -32,13 +34,17 @@ let package = Package(
         .target(name: "SketchwiseWork"),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts"),
+        // SHA-256, streaming: model files' checksums, stored token digests.
+        .target(name: "SketchwiseDigest"),
+        // The model registry: every model of a models folder, its checksum and the roles it serves.
+        .target(name: "SketchwiseModels", dependencies: ["SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
             name: "SketchwisePersonal",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseWork",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts",
+                "SketchwiseWork", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
@@ -86,7 +92,7 @@ let package = Package(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
-                "SketchwiseWork", "SketchwisePersonal",
+                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -118,7 +124,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -128,6 +134,8 @@ let package = Package(
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
+        .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
+        .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
             dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import SketchwiseCore
+import SketchwiseDigest
 import SketchwiseFormats
 
 /// ``PersonalStore`` in one SQLite file (GRDB, WAL mode, synchronous writes). Every change is
 /// one transaction, so a process killed at any moment leaves the file as it was before the
-/// change or after it.
+/// change or after it. Bearer tokens are kept as their SHA-256 digests only.
 public final class SQLitePersonalStore: PersonalStore {
     /// Where `sketchwise serve` and `sketchwise shortcuts` keep personal state by default.
     public static let defaultPath = "out/personal.sqlite"
@@ -43,7 +44,7 @@ public final class SQLitePersonalStore: PersonalStore {
             try db.create(table: "user") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("name", .text).notNull().unique()
-                t.column("token", .text).notNull().unique()
+                t.column("tokenDigest", .text).notNull().unique()
                 t.column("keepsCorrections", .boolean).notNull().defaults(to: true)
                 t.column("modelVersion", .integer).notNull().defaults(to: 0)
                 t.column("embedder", .text).notNull().defaults(to: "")
@@ -68,12 +69,13 @@ public final class SQLitePersonalStore: PersonalStore {
 
     public func createUser(name: String?) throws -> (user: PersonalUser, token: String) {
         let token = Self.newToken()
+        let digest = SHA256.hex(token.utf8)
         return try pool.write { db in
-            let placeholder = name ?? "pending-\(token.prefix(12))"
+            let placeholder = name ?? "pending-\(digest)"
             if name != nil, try Row.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [placeholder]) != nil {
                 throw PersonalError(.conflict, "a user named \(placeholder) exists")
             }
-            try db.execute(sql: "INSERT INTO user (name, token) VALUES (?, ?)", arguments: [placeholder, token])
+            try db.execute(sql: "INSERT INTO user (name, tokenDigest) VALUES (?, ?)", arguments: [placeholder, digest])
             let id = db.lastInsertedRowID
             let finalName = name ?? "user-\(id)"
             if name == nil { try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [finalName, id]) }
@@ -82,7 +84,7 @@ public final class SQLitePersonalStore: PersonalStore {
     }
 
     public func user(token: String) throws -> PersonalUser? {
-        try pool.read { db in try Self.user(db, where: "token = ?", token) }
+        try pool.read { db in try Self.user(db, where: "tokenDigest = ?", SHA256.hex(token.utf8)) }
     }
 
     public func user(named name: String) throws -> PersonalUser? {

@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseModels
 import SketchwiseRecognition
 import SketchwiseSuggestions
 
@@ -11,6 +12,12 @@ struct ClassifyBody: Codable, Sendable {
 }
 
 /// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).
+/// `GET /api/models`: every model of the models folder and the roles it serves.
+struct ModelListBody: Encodable, Sendable {
+    let models: [RegisteredModel]
+    let broken: [BrokenModel]
+}
+
 struct SuggestBody: Sendable {
     var type: String?
     var seq: UInt64?

@@ -20,13 +20,15 @@ struct APIRoutes: Sendable {
     let work: WorkQueue
     /// Users, shortcuts and corrections.
     let personal: PersonalRoutes
+    /// The registry's listing of the models folder, made at start.
+    let models: ModelListBody
 
     var input: SketchInput { SketchInput(limits: limits) }
 
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
         ("classify", [.post]), ("suggest", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
-        ("health", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
+        ("health", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
     func add(to router: Router<some RequestContext>) {
@@ -56,6 +58,7 @@ struct APIRoutes: Sendable {
         api.get("health") { _, _ in
             try json(HealthBody(status: "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue), library: .init(items: libraryItems)))
         }
+        api.get("models") { _, _ in try json(models) }
         api.get("openapi.yaml") { _, _ in
             guard let data = FileManager.default.contents(atPath: openAPI.path) else {
                 throw APIError(.notFound, "the OpenAPI document is missing from the installation")

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SketchwiseLibrary
+import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseRecognition
 import SketchwiseSuggestions
@@ -119,10 +120,13 @@ public struct SketchwiseServer: Sendable {
         let personalStore = try SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
         let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
+        let registry = try ModelRegistry(folder: recognizers.folder).models()
+        for broken in registry.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
         APIRoutes(
             recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,
             limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work)
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work),
+            models: ModelListBody(models: registry.models, broken: registry.broken)
         ).add(to: router)
 
         let live = LiveSocket(service: service, limits: limits)

@@ -15,7 +15,7 @@ struct Sketchwise: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
             ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,
-            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ServeCommand.self,
+            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self, ServeCommand.self,
         ]
     )
 

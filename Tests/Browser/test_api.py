@@ -120,8 +120,21 @@ def test_openapi_served_and_parses(server):
 
 
 DOCUMENTED_PATHS = {"/api/classify", "/api/suggest", "/api/library/{id}/image", "/api/library/{id}/thumbnail",
-                    "/api/health", "/api/openapi.yaml", "/api/live", "/api/users", "/api/users/me", "/api/shortcuts",
+                    "/api/health", "/api/models", "/api/openapi.yaml", "/api/live", "/api/users", "/api/users/me", "/api/shortcuts",
                     "/api/shortcuts/predict", "/api/shortcuts/{label}", "/api/corrections"}
+
+
+def test_models_lists_the_bundled_models_with_checksums_and_roles(server):
+    import hashlib
+    status, _, data = server.get("/api/models")
+    assert status == 200, data
+    body = json.loads(data)
+    assert body["broken"] == []
+    models = {m["name"]: m for m in body["models"]}
+    weights = (REPO / "Models" / "raster-cnn.safetensors").read_bytes()
+    assert models["raster-cnn"]["sha256"] == hashlib.sha256(weights).hexdigest()
+    assert "raster" in models["raster-cnn"]["roles"] and models["sketch-embedding"]["roles"] == ["embedding"]
+    assert models["stroke-rnn"]["input"] == "strokes" and models["raster-cnn"]["source"] == "bundled"
 
 
 def test_web_app_files(server):

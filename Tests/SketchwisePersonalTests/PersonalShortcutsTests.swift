@@ -47,6 +47,9 @@ import Testing
         #expect(token.count == 64 && user.name == "user-\(user.id)")
         #expect(try shortcuts.store.user(token: token) == user)
         #expect(try shortcuts.store.user(token: "not-a-token") == nil)
+        let file = try Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite")))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite-wal")))) ?? Data())
+        #expect(file.range(of: Data(token.utf8)) == nil, "the token itself is never stored")
 
         var events: [ShortcutUpdateTask.Event] = []
         let version = try shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) }))) {

@@ -1,0 +1,105 @@
+import Foundation
+import SketchwiseDigest
+import SketchwiseNN
+import SketchwiseRecognition
+
+/// One model of a models folder as the registry lists it: what it is, which files, which
+/// checksum, and the roles it is active in.
+public struct RegisteredModel: Sendable, Equatable, Encodable {
+    public let name: String
+    public let version: String
+    /// SHA-256 of the weights file (`<name>.safetensors`), hexadecimal.
+    public let sha256: String
+    /// Bytes of the spec and the weights together.
+    public let size: Int
+    /// `raster` or `strokes`.
+    public let input: String
+    /// The labels it answers (0 for an embedding-only model).
+    public let labels: Int
+    /// Where it comes from: `bundled` (the models folder shipped with Sketchwise) or `local`.
+    public let source: String
+    /// The roles it serves now: `raster`, `strokes`, `embedding` (shortcuts), `ensemble`.
+    public let roles: [String]
+}
+
+/// A model whose files are there but cannot be used, with the reason.
+public struct BrokenModel: Sendable, Equatable, Encodable {
+    public let name: String
+    public let problem: String
+}
+
+/// Every model of a models folder (each `<name>.json` with `<name>.safetensors` beside it) and the
+/// roles they play: the registry behind `sketchwise models list` and `GET /api/models`.
+public struct ModelRegistry: Sendable {
+    public let folder: URL
+    /// Whether the folder is the one shipped with Sketchwise.
+    public let isBundled: Bool
+
+    public init(folder: URL, isBundled: Bool) {
+        self.folder = folder
+        self.isBundled = isBundled
+    }
+
+    /// The registry of a models folder; bundled when the folder holds the model card that ships
+    /// with Sketchwise's own models (`MODEL_CARD.md`).
+    public init(folder: URL) {
+        self.init(folder: folder, isBundled: FileManager.default.fileExists(atPath: folder.appendingPathComponent("MODEL_CARD.md").path))
+    }
+
+    /// The usable models, by name, and the broken ones. Reads every spec and hashes every weights file.
+    public func models() throws -> (models: [RegisteredModel], broken: [BrokenModel]) {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".json") && $0 != "ensemble.json" && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(5)) }
+            .sorted()
+        let roles = activeRoles()
+        var models: [RegisteredModel] = [], broken: [BrokenModel] = []
+        for name in names {
+            let spec = folder.appendingPathComponent("\(name).json"), weights = folder.appendingPathComponent("\(name).safetensors")
+            do {
+                let specData = try Data(contentsOf: spec)
+                let decoded = try JSONDecoder().decode(ModelSpec.self, from: specData)
+                let weightsSize = try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int ?? 0
+                let input: String = if case .raster = decoded.input.kind { "raster" } else { "strokes" }
+                models.append(RegisteredModel(
+                    name: name, version: decoded.version, sha256: try Self.sha256(of: weights), size: specData.count + weightsSize,
+                    input: input, labels: decoded.labels.count, source: isBundled ? "bundled" : "local",
+                    roles: roles.filter { $0.model == name }.map(\.role)))
+            } catch {
+                broken.append(BrokenModel(name: name, problem: Self.describe(error)))
+            }
+        }
+        return (models, broken)
+    }
+
+    /// Which model serves each role: raster-cnn, stroke-rnn, the shortcut embedding
+    /// (sketch-embedding, else raster-cnn) and the members of ensemble.json.
+    func activeRoles() -> [(role: String, model: String)] {
+        let has = { (name: String) in FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).json").path) }
+        var roles: [(role: String, model: String)] = []
+        if has(RecognizerSet.rasterModel) { roles.append(("raster", RecognizerSet.rasterModel)) }
+        if has(RecognizerSet.strokeModel) { roles.append(("strokes", RecognizerSet.strokeModel)) }
+        let embedding = has(RecognizerSet.shortcutEmbeddingModel) ? RecognizerSet.shortcutEmbeddingModel : RecognizerSet.rasterModel
+        if has(embedding) { roles.append(("embedding", embedding)) }
+        struct Ensemble: Decodable { let members: [String] }
+        if let data = try? Data(contentsOf: folder.appendingPathComponent("ensemble.json")),
+           let ensemble = try? JSONDecoder().decode(Ensemble.self, from: data) {
+            roles += ensemble.members.map { ("ensemble", $0) }
+        }
+        return roles
+    }
+
+    /// The hexadecimal SHA-256 of a file, read in 1 MiB pieces.
+    public static func sha256(of url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
+        return hash.hexDigest()
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError { return "invalid spec (\(decoding))" }
+        return (error as NSError).localizedDescription
+    }
+}
