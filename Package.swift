@@ -92,7 +92,7 @@ let package = Package(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
-                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels",
+                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -111,7 +111,7 @@ let package = Package(
         // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
         .target(
             name: "SketchwiseEvaluation",
-            dependencies: ["SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster"]
+            dependencies: ["SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts"]
         ),
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
         .target(

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseFormats
+import SketchwiseShortcuts
 
 /// One-shot classification runs in the Omniglot layout (Lake et al.): a folder or a ZIP archive of
 /// `runNN/` folders, each with `training/*.png` (one image per class), `test/*.png` and
@@ -62,24 +63,24 @@ public struct OneShotRuns: Sendable {
     }
 
     /// The share of test images whose nearest training image (cosine distance of `embed`'s
-    /// vectors, each image embedded once) is their own class, and the number of test images.
+    /// vectors: a 1-nearest-neighbour ``NearestNeighborClassifier`` that never answers unknown)
+    /// is their own class, and the number of test images.
     public func accuracy(embed: ([UInt8]) throws -> [Float]) throws -> (accuracy: Double, queries: Int) {
         var right = 0, queries = 0
+        let oneShot = NearestNeighborClassifier.Configuration(k: 1, weighting: .uniform, unknownDistance: 2, minimumExamples: 1)
         for run in runs {
-            let training = run.images.keys.filter { $0.hasPrefix("training/") }.sorted()
-            let vectors = try training.map { try Self.unit(embed(run.images[$0]!)) }
+            var nearest: NearestNeighborClassifier?
+            for training in run.images.keys.filter({ $0.hasPrefix("training/") }).sorted() {
+                let vector = try embed(run.images[training]!)
+                nearest = nearest ?? NearestNeighborClassifier(dimension: vector.count, configuration: oneShot)
+                try nearest!.add(label: training, embeddings: [vector])
+            }
+            guard let nearest else { continue }
             for (test, answer) in run.answers {
-                let query = Self.unit(try embed(run.images[test]!))
-                let scores = vectors.map { zip($0, query).reduce(0) { $0 + $1.0 * $1.1 } }
-                if let best = scores.indices.max(by: { scores[$0] < scores[$1] }), training[best] == answer { right += 1 }
+                if try nearest.predict(try embed(run.images[test]!)).label == answer { right += 1 }
                 queries += 1
             }
         }
         return (queries == 0 ? 0 : Double(right) / Double(queries), queries)
-    }
-
-    private static func unit(_ vector: [Float]) -> [Float] {
-        let length = max(vector.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
-        return vector.map { $0 / length }
     }
 }

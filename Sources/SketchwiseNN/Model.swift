@@ -99,8 +99,9 @@ public final class Model: Sendable {
         let logits = try spec.outputs.logits.map { name throws(ModelError) in try output("logits", name) }
         let embedding = try spec.outputs.embedding.map { name throws(ModelError) in try output("embedding", name) }
         guard let primary = logits ?? embedding else { throw specError(.spec, "outputs names neither logits nor an embedding") }
-        guard (logits.map { shapes[$0].count } ?? 0) == spec.labels.count else {
-            throw specError(.labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logits.map { shapes[$0].count } ?? 0) values")
+        let logitsCount = logits.map { shapes[$0].count } ?? 0
+        guard logitsCount == spec.labels.count else {
+            throw specError(.labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logitsCount) values")
         }
         do {
             return (spec, try Program(nodes: nodes, inputShape: spec.input.shape, logits: primary, embedding: embedding))

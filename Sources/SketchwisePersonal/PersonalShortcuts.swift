@@ -90,9 +90,10 @@ public final class PersonalShortcuts: @unchecked Sendable {
             examples.removeAll { $0.label == label }
         }
         guard !task.isCancelled else { throw PersonalError(.cancelled, "the update was cancelled") }
+        let classifier = try makeClassifier(examples)
         let model = PersonalModel(version: stored.version, embedder: embedderIdentity, examples: examples)
         let version = try store.save(model, user: task.user, expectedVersion: stored.version)
-        lock.withLock { classifiers[task.user] = nil }
+        lock.withLock { classifiers[task.user] = (version, classifier) }
         return version
     }
 
@@ -126,12 +127,17 @@ public final class PersonalShortcuts: @unchecked Sendable {
         let version = try store.modelVersion(user: user)
         if let cached = lock.withLock({ classifiers[user] }), cached.version == version { return cached.classifier }
         let model = try store.model(user: user)
+        let classifier = try makeClassifier(try current(model))
+        lock.withLock { classifiers[user] = (model.version, classifier) }
+        return classifier
+    }
+
+    /// A classifier holding `examples`, label by label in the order they were taught.
+    private func makeClassifier(_ examples: [ShortcutExample]) throws -> NearestNeighborClassifier {
         var classifier = NearestNeighborClassifier(dimension: embedder.model.embeddingCount ?? 0, configuration: configuration)
-        let examples = try current(model)
-        for label in model.labels {
+        for label in examples.labels {
             try classifier.add(label: label, embeddings: examples.filter { $0.label == label }.map(\.embedding))
         }
-        lock.withLock { classifiers[user] = (model.version, classifier) }
         return classifier
     }
 }

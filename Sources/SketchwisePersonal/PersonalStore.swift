@@ -38,9 +38,14 @@ public struct PersonalModel: Sendable, Equatable {
     }
 
     /// The labels, in the order they were taught.
+    public var labels: [String] { examples.labels }
+}
+
+extension [ShortcutExample] {
+    /// The examples' labels, each once, in the order they first appear.
     public var labels: [String] {
         var seen = Set<String>()
-        return examples.map(\.label).filter { seen.insert($0).inserted }
+        return map(\.label).filter { seen.insert($0).inserted }
     }
 }
 

@@ -102,7 +102,13 @@ public final class SQLitePersonalStore: PersonalStore {
     }
 
     public func modelVersion(user: Int64) throws -> Int64 {
-        guard let version = try pool.read({ try Int64.fetchOne($0, sql: "SELECT modelVersion FROM user WHERE id = ?", arguments: [user]) }) else {
+        try pool.read { db in try Self.storedVersion(db, user: user) }
+    }
+
+    /// The version of a user's shortcuts in `db`.
+    /// - Throws: ``PersonalError`` `.notFound` for no such user.
+    private static func storedVersion(_ db: Database, user: Int64) throws -> Int64 {
+        guard let version = try Int64.fetchOne(db, sql: "SELECT modelVersion FROM user WHERE id = ?", arguments: [user]) else {
             throw PersonalError(.notFound, "no user \(user)")
         }
         return version
@@ -123,9 +129,7 @@ public final class SQLitePersonalStore: PersonalStore {
 
     public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) throws -> Int64 {
         try pool.write { db in
-            guard let stored = try Int64.fetchOne(db, sql: "SELECT modelVersion FROM user WHERE id = ?", arguments: [user]) else {
-                throw PersonalError(.notFound, "no user \(user)")
-            }
+            let stored = try Self.storedVersion(db, user: user)
             guard stored == expectedVersion else {
                 throw PersonalError(.conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
             }

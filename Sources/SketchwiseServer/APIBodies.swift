@@ -11,13 +11,13 @@ struct ClassifyBody: Codable, Sendable {
     var guesses: [Guess]
 }
 
-/// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).
 /// `GET /api/models`: every model of the models folder and the roles it serves.
 struct ModelListBody: Encodable, Sendable {
     let models: [RegisteredModel]
     let broken: [BrokenModel]
 }
 
+/// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).
 struct SuggestBody: Sendable {
     var type: String?
     var seq: UInt64?

@@ -74,12 +74,9 @@ struct APIRoutes: Sendable {
         let recognizer = try recognizer(object)
         let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
-        let guesses = try await work.run(deadline: deadline) { try recognizer.classify(sketch, top: top) }
+        let guesses = try await work.run(deadline: limits.requestDeadline) { try recognizer.classify(sketch, top: top) }
         return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
     }
-
-    /// When a request that starts now must be answered.
-    private var deadline: ContinuousClock.Instant { .now + limits.requestTimeout }
 
     private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
         let object = try await input.object(of: request)
@@ -90,7 +87,7 @@ struct APIRoutes: Sendable {
         let recognizer = try recognizer(object)
         let service = recognizer.kind == service.recognizer.kind ? service : service.answering(with: recognizer)
         let shortcut = try await shortcut(for: sketch, request: request)
-        let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: deadline)
+        let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
         var body = SuggestBody(result)
         body.shortcut = shortcut
         return Response(
@@ -103,9 +100,7 @@ struct APIRoutes: Sendable {
     /// when none is close). Nil without a token.
     private func shortcut(for sketch: StrokeSketch, request: Request) async throws -> SuggestBody.Shortcut?? {
         guard PersonalRoutes.bearerToken(request) != nil else { return nil }
-        let user = try await personal.user(request)
-        let shortcuts = personal.shortcuts
-        let prediction = try await work.run(deadline: deadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
+        let prediction = try await personal.prediction(for: sketch, user: try await personal.user(request))
         return .some(prediction.label.map { SuggestBody.Shortcut(label: $0, distance: prediction.distance) })
     }
 
@@ -140,7 +135,7 @@ struct APIRoutes: Sendable {
             bytes = [UInt8](data)
         } else {
             let images = images
-            guard let picture = try await work.run(deadline: deadline, { try images.picture(id: id, colour: colour) }) else {
+            guard let picture = try await work.run(deadline: limits.requestDeadline, { try images.picture(id: id, colour: colour) }) else {
                 throw APIError(.notFound, "no picture \(id)")
             }
             bytes = picture.bytes

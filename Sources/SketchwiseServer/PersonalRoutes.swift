@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SketchwiseCore
 import SketchwisePersonal
+import SketchwiseShortcuts
 import SketchwiseWork
 
 /// The per-person API: users and their bearer tokens, shortcuts, corrections. Every call but
@@ -23,7 +24,7 @@ struct PersonalRoutes: Sendable {
     func add(to api: RouterGroup<some RequestContext>) {
         api.post("users") { _, _ in
             let store = store
-            let (user, token) = try await work.run(deadline: deadline) { try store.createUser(name: nil) }
+            let (user, token) = try await work.run(deadline: limits.requestDeadline) { try store.createUser(name: nil) }
             return try json(UserCreatedBody(token: token, user: user.name), status: .created)
         }
         api.get("users/me") { request, _ in
@@ -37,23 +38,20 @@ struct PersonalRoutes: Sendable {
                 throw APIError(.badRequest, "expected {\"keepCorrections\": true or false}")
             }
             let store = store
-            try await work.run(deadline: deadline) { try store.setKeepsCorrections(keep, user: user.id) }
+            try await work.run(deadline: limits.requestDeadline) { try store.setKeepsCorrections(keep, user: user.id) }
             return try json(UserBody(user: user.name, keepCorrections: keep))
         }
         api.get("shortcuts") { request, _ in
             let user = try await user(request)
             let shortcuts = shortcuts
-            let labels = try await work.run(deadline: deadline) { try shortcuts.labels(user: user.id) }
+            let labels = try await work.run(deadline: limits.requestDeadline) { try shortcuts.labels(user: user.id) }
             return try json(ShortcutListBody(shortcuts: labels.map { .init(label: $0.label, examples: $0.examples) }))
         }
         api.post("shortcuts") { request, _ in try await teach(request) }
         api.post("shortcuts/predict") { request, _ in
             let object = try await input.object(of: request)
             let user = try await user(request)
-            let sketch = try input.sketch(object)
-            let shortcuts = shortcuts
-            let prediction = try await work.run(deadline: deadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
-            return try json(ShortcutPredictionBody(label: prediction.label, distance: prediction.distance))
+            return try json(try await prediction(for: try input.sketch(object), user: user))
         }
         api.delete("shortcuts/:label") { request, context in
             let user = try await user(request)
@@ -71,7 +69,7 @@ struct PersonalRoutes: Sendable {
             guard !sketch.isEmpty else { throw APIError(.badRequest, "the sketch has no points") }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
             let store = store
-            try await work.run(deadline: deadline) { try store.addCorrection(user: user.id, label: label, sketch: sketch) }
+            try await work.run(deadline: limits.requestDeadline) { try store.addCorrection(user: user.id, label: label, sketch: sketch) }
             return try json(CorrectionBody(kept: true), status: .created)
         }
     }
@@ -100,10 +98,16 @@ struct PersonalRoutes: Sendable {
     private func update(_ task: ShortcutUpdateTask) async throws -> Int64 {
         let shortcuts = shortcuts
         return try await withTaskCancellationHandler {
-            try await work.run(deadline: deadline) { try shortcuts.apply(task) }
+            try await work.run(deadline: limits.requestDeadline) { try shortcuts.apply(task) }
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// The person's shortcut for a sketch (label nil: none is close), found on the work queue.
+    func prediction(for sketch: StrokeSketch, user: PersonalUser) async throws -> NearestNeighborClassifier.Prediction {
+        let shortcuts = shortcuts
+        return try await work.run(deadline: limits.requestDeadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
     }
 
     /// The person the request's bearer token belongs to.
@@ -113,7 +117,7 @@ struct PersonalRoutes: Sendable {
             throw unauthorized("this call needs Authorization: Bearer TOKEN (POST /api/users gives a token)")
         }
         let store = store
-        guard let user = try await work.run(deadline: deadline, { try store.user(token: token) }) else {
+        guard let user = try await work.run(deadline: limits.requestDeadline, { try store.user(token: token) }) else {
             throw unauthorized("the bearer token is not known here")
         }
         return user
@@ -134,7 +138,6 @@ struct PersonalRoutes: Sendable {
         return error
     }
 
-    private var deadline: ContinuousClock.Instant { .now + limits.requestTimeout }
 }
 
 struct UserCreatedBody: Encodable { let token: String; let user: String }
@@ -144,12 +147,4 @@ struct ShortcutListBody: Encodable {
     let shortcuts: [Item]
 }
 struct ShortcutChangedBody: Encodable { let label: String; let examples: Int; let version: Int64 }
-struct ShortcutPredictionBody: Encodable { let label: String?; let distance: Float
-    enum CodingKeys: CodingKey { case label, distance }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(label, forKey: .label)
-        try container.encode(distance, forKey: .distance)
-    }
-}
 struct CorrectionBody: Encodable { let kept: Bool }

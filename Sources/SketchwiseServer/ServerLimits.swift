@@ -17,6 +17,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// has been read: past it the request is answered `503 timeout` (within 0.1 s) and its work
     /// stops at its next check (between strokes, model layers and stages).
     public var requestTimeout: Duration = .seconds(10)
+    /// When a request whose body has been read now must be answered.
+    var requestDeadline: ContinuousClock.Instant { .now + requestTimeout }
     /// Threads that run recognition, embedding and rendering (by default one per core).
     public var workerThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Most requests waiting for a worker thread; past it requests are answered `503 busy` with

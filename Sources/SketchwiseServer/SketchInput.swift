@@ -96,5 +96,4 @@ struct SketchInput {
         }
         return try object(Data(buffer.readableBytesView))
     }
-
 }

@@ -40,13 +40,22 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
 
     /// The answer to a query: a label, or nil for unknown, and the distance to the nearest
     /// example (of the label, when there is one).
-    public struct Prediction: Sendable, Equatable {
+    public struct Prediction: Sendable, Equatable, Encodable {
         public let label: String?
         public let distance: Float
 
         public init(label: String?, distance: Float) {
             self.label = label
             self.distance = distance
+        }
+
+        enum CodingKeys: CodingKey { case label, distance }
+
+        /// `{"label": … or null, "distance": …}`: an unknown drawing keeps its `label` key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(label, forKey: .label)
+            try container.encode(distance, forKey: .distance)
         }
     }
 

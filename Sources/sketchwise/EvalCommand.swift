@@ -56,9 +56,7 @@ struct EvalCommand: AsyncParsableCommand {
             try counts.picture(title: title).writePNG(to: confusion)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print("\(report.model), \(report.subset.rawValue) subset: n = \(report.n)")
             if report.unknownClass > 0 { print(report.coverage) }

@@ -100,7 +100,7 @@ struct FewShotCommand: ParsableCommand {
         if openSet { return try calibrate(items) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {
-            printJSON(result)
+            try printJSON(result)
         } else {
             print(String(format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
                          ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
@@ -117,7 +117,7 @@ struct FewShotCommand: ParsableCommand {
         let (accuracy, queries) = try runs.accuracy { bytes in try embedder.embedding(try rasterizer.render(bytes).raster) }
         let ways = runs.runs.map { run in run.images.keys.count { $0.hasPrefix("training/") } }.max() ?? 0
         if json {
-            printJSON(RunsResult(accuracy: accuracy, episodes: runs.runs.count, ways: ways, shots: 1, queries: queries))
+            try printJSON(RunsResult(accuracy: accuracy, episodes: runs.runs.count, ways: ways, shots: 1, queries: queries))
         } else {
             print(String(format: "%d runs, %d-way 1-shot: %.1f %% of %d test images", runs.runs.count, ways, accuracy * 100, queries))
         }
@@ -136,7 +136,7 @@ struct FewShotCommand: ParsableCommand {
             configuration: NearestNeighborClassifier.Configuration(), thresholds: thresholds)
         let best = points.max { ($0.knownCorrect - $0.unknownAccepted) < ($1.knownCorrect - $1.unknownAccepted) }!
         if json {
-            printJSON(Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes))
+            try printJSON(Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes))
             return
         }
         print("threshold  known answered rightly  others accepted")

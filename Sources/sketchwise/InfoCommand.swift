@@ -19,9 +19,7 @@ struct InfoCommand: AsyncParsableCommand {
         }
         StandardError.progress("")
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try printJSON(summary)
         } else {
             print(summary.table)
         }

@@ -27,7 +27,7 @@ struct ModelsListCommand: ParsableCommand {
         let (models, broken) = try registry.models()
         if json {
             struct Listing: Encodable { let models: [RegisteredModel]; let broken: [BrokenModel] }
-            printJSON(Listing(models: models, broken: broken))
+            try printJSON(Listing(models: models, broken: broken))
             return
         }
         print("models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")):")

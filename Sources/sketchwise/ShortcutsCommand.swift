@@ -96,7 +96,7 @@ struct ShortcutsListCommand: ParsableCommand {
         let model = try store.model(user: try personal.userID(in: store, create: false))
         let labels = model.labels.map { label in ShortcutItem(label: label, examples: model.examples.count { $0.label == label }) }
         if json {
-            printJSON(ShortcutList(user: personal.user, version: model.version, shortcuts: labels))
+            try printJSON(ShortcutList(user: personal.user, version: model.version, shortcuts: labels))
         } else {
             for item in labels { print("\(item.label)\t\(item.examples) examples") }
         }
@@ -123,21 +123,10 @@ struct ShortcutsPredictCommand: ParsableCommand {
             guard case let .strokes(record) = drawing.content else { return }
             let prediction = try shortcuts.predict(user: user, sketch: record.drawing)
             if json {
-                printJSON(Answer(label: prediction.label, distance: prediction.distance))
+                try printJSON(prediction)
             } else {
                 print("\(drawing.origin)\t\(prediction.label ?? "unknown")\t\(String(format: "%.3f", prediction.distance))")
             }
-        }
-    }
-
-    struct Answer: Encodable {
-        let label: String?
-        let distance: Float
-        enum CodingKeys: CodingKey { case label, distance }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(label, forKey: .label)
-            try container.encode(distance, forKey: .distance)
         }
     }
 }
@@ -171,9 +160,3 @@ func printEvent(_ event: ShortcutUpdateTask.Event) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Prints a value as one line of JSON with sorted keys.
-func printJSON(_ value: some Encodable) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
-}
