@@ -77,6 +77,9 @@ public final class RecognizerSet: @unchecked Sendable {
 
     /// The models folder.
     public let folder: URL
+    /// Models found elsewhere than ``folder``: name → the folder holding its `<name>.json` and
+    /// `<name>.safetensors` (the active downloaded versions of a model store).
+    public let overrides: [String: URL]
     /// Guards `models` and `loadedEnsemble`; recursive because an ensemble loads its members.
     private let lock = NSRecursiveLock()
     private var models: [String: ModelRecognizer] = [:]
@@ -86,9 +89,29 @@ public final class RecognizerSet: @unchecked Sendable {
     private var failures: [String: (modified: [Date?], error: any Error)] = [:]
     private var loadedEnsemble: EnsembleRecognizer?
 
-    /// The recognisers of `folder`; nothing is read until a recogniser is asked for.
-    public init(folder: URL) {
+    /// The recognisers of `folder`, with the models of `overrides` read from their own folders;
+    /// nothing is read until a recogniser is asked for.
+    public init(folder: URL, overrides: [String: URL] = [:]) {
         self.folder = folder
+        self.overrides = overrides
+    }
+
+    /// The folder that holds model `name`'s files.
+    public func folder(of name: String) -> URL { overrides[name] ?? folder }
+
+    /// The same set with other overrides: models already loaded from an unchanged place are
+    /// kept, the others load anew on first use. Requests holding this set's models finish on them.
+    public func replacing(overrides: [String: URL]) -> RecognizerSet {
+        let next = RecognizerSet(folder: folder, overrides: overrides)
+        lock.withLock {
+            for (name, model) in models where folder(of: name) == next.folder(of: name) { next.models[name] = model }
+        }
+        return next
+    }
+
+    /// The path of a file of the set: a model's spec where that model lives, `ensemble.json` in ``folder``.
+    private func path(of kind: RecognizerKind) -> String {
+        (kind.modelName.map { folder(of: $0) } ?? folder).appendingPathComponent(kind.fileName).path
     }
 
     /// The weights and names of an ensemble, as in `ensemble.json`.
@@ -112,14 +135,14 @@ public final class RecognizerSet: @unchecked Sendable {
     /// is asked on every request that names a model).
     public func has(_ kind: RecognizerKind) -> Bool {
         let loaded = lock.withLock { kind.modelName.map { models[$0] != nil } ?? (loadedEnsemble != nil) }
-        return loaded || FileManager.default.fileExists(atPath: folder.appendingPathComponent(kind.fileName).path)
+        return loaded || FileManager.default.fileExists(atPath: path(of: kind))
     }
 
     /// The raster CNN (`raster-cnn`), which also gives the embeddings of sketches and pictures.
     public var raster: ModelRecognizer {
         get throws {
             let model = try model(named: Self.rasterModel, for: .raster)
-            guard model.readsImages else { throw RecognitionError("\(folder.path)/\(Self.rasterModel).json is not a raster model (it reads strokes)") }
+            guard model.readsImages else { throw RecognitionError("\(folder(of: Self.rasterModel).path)/\(Self.rasterModel).json is not a raster model (it reads strokes)") }
             return model
         }
     }
@@ -131,7 +154,7 @@ public final class RecognizerSet: @unchecked Sendable {
             guard has(.named(Self.shortcutEmbeddingModel)!) else { return try raster }
             let model = try model(named: Self.shortcutEmbeddingModel)
             guard model.readsImages, model.model.embeddingCount != nil else {
-                throw RecognitionError("\(folder.path)/\(Self.shortcutEmbeddingModel).json is not a raster model with an embedding")
+                throw RecognitionError("\(folder(of: Self.shortcutEmbeddingModel).path)/\(Self.shortcutEmbeddingModel).json is not a raster model with an embedding")
             }
             return model
         }
@@ -141,7 +164,7 @@ public final class RecognizerSet: @unchecked Sendable {
     public var strokes: ModelRecognizer {
         get throws {
             let model = try model(named: Self.strokeModel, for: .strokes)
-            guard !model.readsImages else { throw RecognitionError("\(folder.path)/\(Self.strokeModel).json is not a stroke model (it reads images)") }
+            guard !model.readsImages else { throw RecognitionError("\(folder(of: Self.strokeModel).path)/\(Self.strokeModel).json is not a stroke model (it reads images)") }
             return model
         }
     }
@@ -163,7 +186,7 @@ public final class RecognizerSet: @unchecked Sendable {
                     throw RecognitionError("\(url.path): members must be distinct model names of this folder")
                 }
                 let members = try file.members.map { name in
-                    guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).json").path) else {
+                    guard FileManager.default.fileExists(atPath: folder(of: name).appendingPathComponent("\(name).json").path) else {
                         throw RecognitionError("\(url.path): unknown member \(name) (no \(name).json beside it)")
                     }
                     return try model(named: name)
@@ -188,7 +211,7 @@ public final class RecognizerSet: @unchecked Sendable {
     private func model(named name: String, for kind: RecognizerKind) throws -> ModelRecognizer {
         try lock.withLock {
             if let model = models[name] { return model }
-            let url = folder.appendingPathComponent("\(name).json")
+            let url = folder(of: name).appendingPathComponent("\(name).json")
             guard FileManager.default.fileExists(atPath: url.path) else { throw missing(kind) }
             let modified = modificationDates(of: name)
             if let failure = failures[name], failure.modified == modified { throw failure.error }
@@ -207,7 +230,7 @@ public final class RecognizerSet: @unchecked Sendable {
     /// When the model's two files were last changed (nil for a missing one).
     private func modificationDates(of name: String) -> [Date?] {
         ["json", "safetensors"].map { ext in
-            let path = folder.appendingPathComponent("\(name).\(ext)").path
+            let path = folder(of: name).appendingPathComponent("\(name).\(ext)").path
             return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         }
     }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SketchwiseModels
 import SketchwiseLibrary
 import SketchwiseRecognition
 
@@ -12,8 +14,18 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, ./Models, or the package's Models).")
     var models: String?
 
-    func load() throws -> RecognizerSet {
-        try RecognizerSet.load(folder: models)
+    @Option(help: "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/).")
+    var modelStore: String?
+
+    /// The store of `--model-store`, else of the data folder.
+    func store(dataDirectory: String = "out") -> ModelStore {
+        modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
+    }
+
+    /// The models folder's recognisers, with the store's active versions in place of the bundled ones.
+    func load(dataDirectory: String = "out") throws -> RecognizerSet {
+        let bundled = try RecognizerSet.load(folder: models)
+        return bundled.replacing(overrides: store(dataDirectory: dataDirectory).activeFolders())
     }
 }
 import ArgumentParser
