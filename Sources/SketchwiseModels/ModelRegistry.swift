@@ -55,8 +55,10 @@ public struct ModelRegistry: Sendable {
     }
 
     /// The usable models, by name, and the broken ones. Reads every spec and hashes every weights file.
-    public func models() throws -> (models: [RegisteredModel], broken: [BrokenModel]) {
-        let overrides = store?.activeFolders() ?? [:]
+    /// - Parameter serving: the downloaded versions that serve, name → folder (default: the
+    ///   store's active ones); a version is `active` only if it is there.
+    public func models(overrides serving: [String: URL]? = nil) throws -> (models: [RegisteredModel], broken: [BrokenModel]) {
+        let overrides = serving ?? store?.activeFolders() ?? [:]
         let roles = activeRoles(overrides: overrides)
         func rolesOf(_ name: String) -> [String] { roles.filter { $0.model == name }.map(\.role) }
         var models: [RegisteredModel] = [], broken: [BrokenModel] = []
@@ -76,8 +78,9 @@ public struct ModelRegistry: Sendable {
             for name in store.names() {
                 let state = store.state(of: name)
                 for version in store.versions(of: name) {
-                    let status = version == state.active ? "active" : version == state.previous ? "previous" : "installed"
-                    add(name, in: store.folder(of: name, version: version), source: "hosted", status: status)
+                    let folder = store.folder(of: name, version: version)
+                    let status = overrides[name] == folder ? "active" : version == state.previous ? "previous" : "installed"
+                    add(name, in: folder, source: "hosted", status: status)
                 }
             }
         }
@@ -114,17 +117,40 @@ public struct ModelRegistry: Sendable {
         return roles
     }
 
-    /// The hexadecimal SHA-256 of a file, read in 1 MiB pieces.
+    /// Checksums already computed, by path, with the size and modification date they were for.
+    private static let checksums = Checksums()
+
+    /// The hexadecimal SHA-256 of a file, read in 1 MiB pieces; remembered while the file's
+    /// size and modification date stay the same.
     public static func sha256(of url: URL) throws -> String {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let stamp = "\(attributes[.size] as? Int ?? -1) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let known = checksums.value(for: url.path, stamp: stamp) { return known }
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var hash = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
-        return hash.hexDigest()
+        let digest = hash.hexDigest()
+        checksums.set(digest, for: url.path, stamp: stamp)
+        return digest
     }
 
     private static func describe(_ error: any Error) -> String {
         if let decoding = error as? DecodingError { return "invalid spec (\(decoding))" }
         return (error as NSError).localizedDescription
+    }
+}
+
+/// A thread-safe memo of file checksums, by path and stamp (size and modification date).
+private final class Checksums: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [String: (stamp: String, digest: String)] = [:]
+
+    func value(for path: String, stamp: String) -> String? {
+        lock.withLock { known[path].flatMap { $0.stamp == stamp ? $0.digest : nil } }
+    }
+
+    func set(_ digest: String, for path: String, stamp: String) {
+        lock.withLock { known[path] = (stamp, digest) }
     }
 }

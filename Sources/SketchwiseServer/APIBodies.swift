@@ -15,6 +15,8 @@ struct ClassifyBody: Codable, Sendable {
 struct ModelListBody: Encodable, Sendable {
     let models: [RegisteredModel]
     let broken: [BrokenModel]
+    /// The library re-index for a new raster model, while one runs (the old models serve meanwhile).
+    let reindex: ReindexStatus?
 }
 
 /// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).

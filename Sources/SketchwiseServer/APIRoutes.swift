@@ -10,18 +10,14 @@ import SketchwiseWork
 
 /// The JSON API under `/api`.
 struct APIRoutes: Sendable {
-    let recognizers: RecognizerSet
-    let service: SuggestionService
-    let images: PictureImages
-    let libraryItems: Int
+    /// The models and index that answer; each request uses the snapshot current when it starts.
+    let serving: ServingModels
     let limits: ServerLimits
     let openAPI: URL
     /// Where recognition and rendering run.
     let work: WorkQueue
     /// Users, shortcuts and corrections.
     let personal: PersonalRoutes
-    /// The registry's listing of the models folder, made at start.
-    let models: ModelListBody
 
     var input: SketchInput { SketchInput(limits: limits) }
 
@@ -56,9 +52,14 @@ struct APIRoutes: Sendable {
             throw error
         }
         api.get("health") { _, _ in
-            try json(HealthBody(status: "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue), library: .init(items: libraryItems)))
+            let snapshot = serving.snapshot
+            return try json(HealthBody(
+                status: "ok", models: RecognizerKind.roles.filter(snapshot.recognizers.has).map(\.rawValue), library: .init(items: snapshot.libraryItems)))
         }
-        api.get("models") { _, _ in try json(models) }
+        api.get("models") { _, _ in
+            let snapshot = serving.snapshot
+            return try json(ModelListBody(models: snapshot.models, broken: snapshot.broken, reindex: serving.reindexStatus))
+        }
         api.get("openapi.yaml") { _, _ in
             guard let data = FileManager.default.contents(atPath: openAPI.path) else {
                 throw APIError(.notFound, "the OpenAPI document is missing from the installation")
@@ -71,7 +72,7 @@ struct APIRoutes: Sendable {
         let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
         let top = try input.integer(object, "top", default: 5, in: 1...20)
-        let recognizer = try recognizer(object)
+        let recognizer = try recognizer(object, serving.snapshot)
         let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
         let guesses = try await work.run(deadline: limits.requestDeadline) { try recognizer.classify(sketch, top: top) }
@@ -84,8 +85,9 @@ struct APIRoutes: Sendable {
         let labels = try input.integer(object, "labels", default: 4, in: 1...10)
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         let style = try input.style(object)
-        let recognizer = try recognizer(object)
-        let service = recognizer.kind == service.recognizer.kind ? service : service.answering(with: recognizer)
+        let snapshot = serving.snapshot
+        let recognizer = try recognizer(object, snapshot)
+        let service = recognizer.kind == snapshot.service.recognizer.kind ? snapshot.service : snapshot.service.answering(with: recognizer)
         let shortcut = try await shortcut(for: sketch, request: request)
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
         var body = SuggestBody(result)
@@ -108,19 +110,19 @@ struct APIRoutes: Sendable {
     /// the models folder), or the server's default. Models are loaded once, on first use.
     /// - Throws: a bad request for a name that is not plain or not in the folder (the message
     ///   names no path); an internal error for a model whose files are broken (logged).
-    private func recognizer(_ object: [String: JSONValue]) throws -> SketchRecognizer {
+    private func recognizer(_ object: [String: JSONValue], _ snapshot: ServingSnapshot) throws -> SketchRecognizer {
         let problem = "\"model\" must be raster, strokes, ensemble or the name of a model of the server"
         let kind: RecognizerKind
         switch object["model"] {
-        case nil, .null?: return service.recognizer
+        case nil, .null?: return snapshot.service.recognizer
         case let .string(name)?:
-            guard let named = RecognizerKind(rawValue: name), recognizers.has(named) else {
+            guard let named = RecognizerKind(rawValue: name), snapshot.recognizers.has(named) else {
                 throw APIError(.badRequest, "\(problem); it has no model \(JSONValue.string(String(name.prefix(100))).jsonText)")
             }
             kind = named
         default: throw APIError(.badRequest, problem)
         }
-        return try recognizers.recognizer(kind)
+        return try snapshot.recognizers.recognizer(kind)
     }
 
     /// A picture as PNG: its thumbnail (stored in the index), or drawn at full size on the work
@@ -130,11 +132,11 @@ struct APIRoutes: Sendable {
             throw APIError(.notFound, "no such picture")
         }
         let bytes: [UInt8]
+        let images = serving.snapshot.images
         if thumbnail {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)
         } else {
-            let images = images
             guard let picture = try await work.run(deadline: limits.requestDeadline, { try images.picture(id: id, colour: colour) }) else {
                 throw APIError(.notFound, "no picture \(id)")
             }

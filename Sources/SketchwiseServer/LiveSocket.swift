@@ -14,7 +14,8 @@ import SketchwiseSuggestions
 /// ``SuggestionPipeline``, so only the latest state's answer is ever sent. Every guess sent gets
 /// pictures (or visibly none), so pictures are found for all of them.
 struct LiveSocket: Sendable {
-    let service: SuggestionService
+    /// The service of the models serving now (asked for each query).
+    let currentService: @Sendable () -> SuggestionService
     let limits: ServerLimits
 
     /// The one path that upgrades to a WebSocket.
@@ -35,7 +36,7 @@ struct LiveSocket: Sendable {
 
     /// Serves one connection until the client closes it.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let pipeline = SuggestionPipeline(service: service, timeout: limits.requestTimeout)
+        let pipeline = SuggestionPipeline(currentService: currentService, timeout: limits.requestTimeout)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await update in pipeline.updates {
@@ -62,7 +63,7 @@ struct LiveSocket: Sendable {
                     }
                     do {
                         if let (seq, sketch) = try session.receive(data) {
-                            await pipeline.submit(sketch, query: seq, labels: service.guessCount, style: session.style)
+                            await pipeline.submit(sketch, query: seq, labels: pipeline.service.guessCount, style: session.style)
                         }
                     } catch let error as LiveSession.Refusal {
                         try await outbound.write(.text(Self.encode(SocketErrorBody(seq: error.seq, error: error.error.body.error))))

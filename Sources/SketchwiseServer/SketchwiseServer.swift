@@ -31,6 +31,20 @@ public struct SketchwiseServer: Sendable {
         /// The sources to index; those not installed are left out with a warning.
         public var librarySources = Set(LibrarySource.allCases)
         public var libraryLocations = LibraryLocations()
+        /// Downloaded models; the active versions that pass validation serve instead of the
+        /// bundled ones, and a change while serving is switched to within ``storePollInterval``.
+        public var modelStore: ModelStore?
+        /// Where hosted models are listed (nil: none).
+        public var manifestURL: URL?
+        /// When hosted models are looked for.
+        public var modelPolicy = ModelUpdatePolicy.localOnly
+        /// How long a check of the manifest stays fresh (10 days).
+        public var modelCheckInterval: TimeInterval = 10 * 24 * 3600
+        /// How often the model store is looked at for switched versions.
+        public var storePollInterval: Duration = .seconds(2)
+        /// The `sketchwise` executable, which re-indexes the library for a new raster model in a
+        /// child process; nil does it on a background thread of the server.
+        public var indexerExecutable: URL?
 
         public init(webFolder: URL, recognizers: RecognizerSet) {
             self.webFolder = webFolder
@@ -60,19 +74,87 @@ public struct SketchwiseServer: Sendable {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    /// Brings the library index up to date (building it on first start), then serves until
-    /// SIGTERM or SIGINT, finishing the requests in flight.
+    /// Picks the models (looking for hosted ones first under the `latest` policy), brings the
+    /// library index up to date (building it on first start), then serves until SIGTERM or
+    /// SIGINT, finishing the requests in flight. Meanwhile it switches to versions activated in
+    /// the model store and, under the `background` policy, downloads newer ones when stale.
     public func run() async throws {
-        let database = try prepareLibrary()
-        let application = try makeApplication(database: database)
+        let recognizers = try await prepareModels()
+        let database = try prepareLibrary(recognizers: recognizers)
+        let (application, serving) = try makeApplication(recognizers: recognizers, database: database)
         defer { work.close() }
+        let background = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await serving.watch(every: configuration.storePollInterval) }
+                if configuration.modelPolicy == .localThenUpdate, let manager = modelManager(recognizers) {
+                    group.addTask { await refresh(manager, names: Self.modelNames(recognizers), policy: .localThenUpdate) }
+                }
+            }
+        }
+        defer { background.cancel() }
         try await application.runService()
     }
 
-    /// The index in the data folder, built or brought up to date with progress in the log.
-    public func prepareLibrary() throws -> LibraryDatabase {
-        let path = configuration.dataDirectory.appendingPathComponent("library.sqlite").path
-        let database = try LibraryDatabase(path: path)
+    /// The manager of hosted models, when a store and a manifest are configured.
+    func modelManager(_ recognizers: RecognizerSet) -> ModelManager? {
+        guard let store = configuration.modelStore, let manifest = configuration.manifestURL else { return nil }
+        let logger = logger
+        return ModelManager(store: store, bundled: recognizers.folder, manifestURL: manifest) { event in
+            switch event {
+            case let .began(name, version, bytes): logger.info("downloading model \(name) \(version) (\(bytes) bytes)")
+            case let .progress(name, received, total): logger.debug("model \(name): \(received)/\(total) bytes")
+            case let .retrying(name, attempt, reason): logger.warning("model \(name): retry \(attempt) after: \(reason)")
+            case let .succeeded(name, version): logger.info("model \(name) \(version) is installed and active")
+            case let .failed(name, reason): logger.warning("model \(name) not downloaded, what was serving still serves: \(reason)")
+            }
+        }
+    }
+
+    /// Every model name the server may use: the bundled folder's and the store's.
+    static func modelNames(_ recognizers: RecognizerSet) -> [String] {
+        let bundled = ((try? FileManager.default.contentsOfDirectory(atPath: recognizers.folder.path)) ?? [])
+            .filter { $0.hasSuffix(".json") && $0 != "ensemble.json" }.map { String($0.dropLast(5)) }
+        return Array(Set(bundled)).sorted()
+    }
+
+    /// Asks the manifest for newer versions as `policy` says; waits at most a minute (latest).
+    private func refresh(_ manager: ModelManager, names: [String], policy: ModelUpdatePolicy) async {
+        await manager.configure(stalenessInterval: configuration.modelCheckInterval)
+        let work = work
+        let conditions = DownloadConditions(isIdle: { work.waitingCount == 0 })
+        for (name, outcome) in await manager.refresh(names, policy: policy, conditions: conditions) {
+            if case let .success(installed?) = outcome { logger.info("model \(name): \(installed.version) downloaded (\(policy.rawValue) policy)") }
+        }
+    }
+
+    /// The bundled models with the model store's active versions in their place (those that
+    /// pass validation; the others are logged and the bundled ones serve). Under the `latest`
+    /// policy the manifest is asked first.
+    public func prepareModels() async throws -> RecognizerSet {
+        let bundled = configuration.recognizers
+        guard let store = configuration.modelStore else { return bundled }
+        for removed in store.recover() { logger.warning("model store: removed \(removed), left by an interrupted download") }
+        if configuration.modelPolicy == .latest, let manager = modelManager(bundled) {
+            await refresh(manager, names: Self.modelNames(bundled), policy: .latest)
+        }
+        let overrides = ServingModels.validated(store.activeFolders(), bundled: bundled.folder, logger: logger)
+        for (name, folder) in overrides.sorted(by: { $0.key < $1.key }) { logger.info("model \(name): downloaded version \(folder.lastPathComponent) serves") }
+        return bundled.replacing(overrides: overrides)
+    }
+
+    /// The index file of a recogniser set: `library.sqlite` for the bundled raster model,
+    /// `library-raster-cnn-<version>.sqlite` for a downloaded one.
+    func indexPath(_ recognizers: RecognizerSet) -> String {
+        let raster = RecognizerSet.rasterModel
+        let name = recognizers.overrides[raster].map { "library-\(raster)-\($0.lastPathComponent).sqlite" } ?? "library.sqlite"
+        return configuration.dataDirectory.appendingPathComponent(name).path
+    }
+
+    /// The index in the data folder for the raster model of `recognizers`, built or brought up to
+    /// date with progress in the log. A missing index is built in a child process when
+    /// ``Configuration/indexerExecutable`` is set.
+    public func prepareLibrary(recognizers: RecognizerSet) throws -> LibraryDatabase {
+        let path = indexPath(recognizers)
         let locations = configuration.libraryLocations
         let sources = locations.installed(configuration.librarySources)
         for missing in configuration.librarySources.subtracting(sources).sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -82,7 +164,7 @@ public struct SketchwiseServer: Sendable {
         builder.threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         logger.info("checking the library index", metadata: ["db": "\(path)"])
         var lastLogged = -1
-        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: try configuration.recognizers.raster)) { progress in
+        let report = try builder.build(into: try LibraryDatabase(path: path), embedder: try PictureEmbedder(recognizer: try recognizers.raster)) { progress in
             let percent = progress.total == 0 ? 100 : 100 * progress.done / progress.total
             if percent / 10 != lastLogged / 10 || progress.done == progress.total {
                 lastLogged = percent
@@ -90,12 +172,12 @@ public struct SketchwiseServer: Sendable {
             }
         }
         logger.info("library ready", metadata: ["summary": "\(report.summary.replacingOccurrences(of: "\n", with: "; "))"])
-        return database
+        return try LibraryDatabase(path: path)
     }
 
-    /// The application over a prepared index.
-    public func makeApplication(database: LibraryDatabase) throws -> some ApplicationProtocol {
-        let recognizers = configuration.recognizers
+    /// Recognisers and an index made into what answers requests: the library (and web image
+    /// search) providers and the default model's suggestion service.
+    func snapshot(recognizers: RecognizerSet, database: LibraryDatabase) throws -> ServingSnapshot {
         let library = try LibraryProvider(database: database)
         let logger = logger
         Task.detached(priority: .utility) {
@@ -105,11 +187,28 @@ public struct SketchwiseServer: Sendable {
         }
         var providers: [any SuggestionProvider] = [library]
         if let web = WebImageSearchConfiguration.fromEnvironment() {
-            logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
             providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
         }
         let service = SuggestionService(recognizer: try recognizers.recognizer(configuration.defaultModel), providers: providers, work: work)
-        let items = try database.itemCounts().values.reduce(0, +)
+        let registry = try ModelRegistry(folder: recognizers.folder, store: configuration.modelStore).models(overrides: recognizers.overrides)
+        return ServingSnapshot(
+            recognizers: recognizers, service: service, database: database, images: PictureImages(database: database),
+            libraryItems: try database.itemCounts().values.reduce(0, +), models: registry.models, broken: registry.broken)
+    }
+
+    /// The application over prepared models and index, and what switches its models.
+    func makeApplication(recognizers: RecognizerSet, database: LibraryDatabase) throws -> (some ApplicationProtocol, ServingModels) {
+        if let web = WebImageSearchConfiguration.fromEnvironment() {
+            logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
+        }
+        let initial = try snapshot(recognizers: recognizers, database: database)
+        for broken in initial.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
+        let reindexer = LibraryReindexer(
+            executable: configuration.indexerExecutable, sources: configuration.libraryLocations.installed(configuration.librarySources),
+            locations: configuration.libraryLocations, logger: logger)
+        let serving = ServingModels(
+            initial: initial, store: configuration.modelStore, reindexer: reindexer, logger: logger,
+            indexPath: { indexPath($0) }, makeSnapshot: { try snapshot(recognizers: $0, database: $1) })
         let limits = configuration.limits
 
         let router = Router()
@@ -120,16 +219,12 @@ public struct SketchwiseServer: Sendable {
         let personalStore = try SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
         let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
-        let registry = try ModelRegistry(folder: recognizers.folder).models()
-        for broken in registry.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
         APIRoutes(
-            recognizers: recognizers, service: service, images: PictureImages(database: database), libraryItems: items,
-            limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work),
-            models: ModelListBody(models: registry.models, broken: registry.broken)
+            serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work)
         ).add(to: router)
 
-        let live = LiveSocket(service: service, limits: limits)
+        let live = LiveSocket(currentService: { serving.snapshot.service }, limits: limits)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
             availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)
@@ -140,7 +235,7 @@ public struct SketchwiseServer: Sendable {
             http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
             ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
         )
-        return Application(
+        let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
@@ -156,6 +251,7 @@ public struct SketchwiseServer: Sendable {
             },
             logger: logger
         )
+        return (application, serving)
     }
 
     /// Where the web app is looked for, in order: `$SKETCHWISE_WEB`, `Sources/SketchwiseServer/Web`

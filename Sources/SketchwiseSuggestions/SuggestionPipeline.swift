@@ -16,7 +16,11 @@ public struct PipelineUpdate: Sendable {
 /// answer is delivered only while its sketch is still the latest one submitted: once a newer
 /// sketch has been submitted, no answer for an older one ever arrives.
 public actor SuggestionPipeline {
-    public let service: SuggestionService
+    /// The service each query is answered with, asked at submission (a server switches
+    /// models by answering a new one; a query in flight finishes on the one it started with).
+    private let currentService: @Sendable () -> SuggestionService
+    /// The service the next query is answered with.
+    public nonisolated var service: SuggestionService { currentService() }
     /// How long each query may take (nil: no limit); past it the answer is ``SketchwiseWork/DeadlineExceeded``.
     public let timeout: Duration?
     /// The answers, in the order their sketches were submitted; finishes after ``finish()``.
@@ -26,7 +30,12 @@ public actor SuggestionPipeline {
     private var running: Task<Void, Never>?
 
     public init(service: SuggestionService, timeout: Duration? = nil) {
-        self.service = service
+        self.init(currentService: { service }, timeout: timeout)
+    }
+
+    /// A pipeline that answers each query with the service `currentService` gives at that moment.
+    public init(currentService: @escaping @Sendable () -> SuggestionService, timeout: Duration? = nil) {
+        self.currentService = currentService
         self.timeout = timeout
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
     }

@@ -52,8 +52,16 @@ struct IndexBuildCommand: AsyncParsableCommand {
             )
         )
         builder.threads = threads
+        var lastStep = -1
         let report = try builder.build(into: database, embedder: embedder) { progress in
-            StandardError.progress("indexed \(progress.done)/\(progress.total)")
+            let message = "indexed \(progress.done)/\(progress.total)"
+            guard isatty(STDERR_FILENO) == 0 else { return StandardError.progress(message) }
+            // Not a terminal (a log, or a server reading the progress): one line per 5 %.
+            let step = progress.total == 0 ? 20 : 20 * progress.done / progress.total
+            if step != lastStep {
+                lastStep = step
+                StandardError.print(message)
+            }
         }
         StandardError.progress("")
         print(report.summary)

@@ -33,3 +33,5 @@ import SketchwiseEvaluation
 
 extension ValidationSplit.Subset: ExpressibleByArgument {}
 extension PictureStyle: ExpressibleByArgument {}
+
+extension ModelUpdatePolicy: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SketchwiseLibrary
+import SketchwiseModels
 import SketchwiseRecognition
 import SketchwiseServer
 
@@ -13,7 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
         On start the suggestion library is indexed into DIR/library.sqlite if it is missing or \
         out of date (progress in the log). Then http://HOST:PORT/ serves the app and /api the API \
         (described at /api/openapi.yaml). SIGTERM or SIGINT stop the server after the requests in \
-        flight. $SKETCHWISE_IMAGE_SEARCH_ENDPOINT adds a Bing-v7-style web image search.
+        flight. $SKETCHWISE_IMAGE_SEARCH_ENDPOINT adds a Bing-v7-style web image search. Models \
+        activated in the model store (`sketchwise models download|use|rollback`) are switched to \
+        within seconds, without a restart; a new raster model is re-indexed in a child process \
+        while the old index serves.
         """
     )
 
@@ -41,12 +45,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The model of requests that name none (and of /api/live): \(ModelOptions.modelHelp)."))
     var model: RecognizerKind = .ensemble
 
+    @Option(help: "The hosted models' manifest URL (default: $SKETCHWISE_MODEL_MANIFEST).")
+    var manifest: String?
+
+    @Option(help: "When hosted models are looked for: local (never), background (serve what is on disk, download newer versions in the background when the last check is stale), latest (check before serving).")
+    var modelUpdates: ModelUpdatePolicy = .localThenUpdate
+
+    @Option(help: "Days a check of the manifest stays fresh.")
+    var modelCheckDays: Double = 10
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0…65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard modelCheckDays >= 0 else { throw ValidationError("--model-check-days must not be negative") }
+        if let manifest, URL(string: manifest)?.scheme == nil { throw ValidationError("--manifest must be a URL, e.g. http://127.0.0.1:8081/manifest.json") }
     }
 
     func run() async throws {
@@ -56,7 +71,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard let web = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
             throw ValidationError("no web app (index.html) in \(folders.map(\.path).joined(separator: ", ")); pass --web-dir")
         }
-        var configuration = SketchwiseServer.Configuration(webFolder: web, recognizers: try modelOptions.load())
+        var configuration = SketchwiseServer.Configuration(webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models))
+        configuration.modelStore = modelOptions.store(dataDirectory: dataDir)
+        configuration.manifestURL = manifest.flatMap(URL.init(string:)) ?? ModelManager.environmentManifestURL
+        configuration.modelPolicy = modelUpdates
+        configuration.modelCheckInterval = modelCheckDays * 24 * 3600
+        configuration.indexerExecutable = Bundle.main.executableURL
         configuration.host = host
         configuration.port = port
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)

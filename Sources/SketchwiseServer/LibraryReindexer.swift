@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import SketchwiseLibrary
+import SketchwiseRecognition
+
+/// Builds a library index for a raster model away from the server's own memory: in a child
+/// `sketchwise index build` process when the executable is known, else on a background thread
+/// with one worker. The index being replaced keeps serving until the new one is complete.
+struct LibraryReindexer: Sendable {
+    /// The `sketchwise` executable; nil builds in this process.
+    let executable: URL?
+    let sources: Set<LibrarySource>
+    let locations: LibraryLocations
+    let logger: Logger
+
+    /// Builds or updates the index at `path` with the raster model of `recognizers`, calling
+    /// `progress(done, total)` as pictures are embedded. Cancelling the task stops the child.
+    func build(at path: String, recognizers: RecognizerSet, modelStore: URL?, progress: @escaping @Sendable (Int, Int) -> Void) async throws {
+        if let executable {
+            try await buildInChild(executable, path: path, recognizers: recognizers, modelStore: modelStore, progress: progress)
+        } else {
+            try await Task.detached(priority: .background) {
+                var builder = IndexBuilder(sources: sources, locations: locations)
+                builder.threads = 1
+                let embedder = try PictureEmbedder(recognizer: try recognizers.raster)
+                _ = try builder.build(into: try LibraryDatabase(path: path), embedder: embedder) { progress($0.done, $0.total) }
+            }.value
+        }
+    }
+
+    /// The command line of the child: the models folder and store that give `recognizers`'
+    /// raster model, and the server's library sources.
+    func arguments(path: String, recognizers: RecognizerSet, modelStore: URL?) -> [String] {
+        var arguments = ["index", "build", "--db", path, "--models", recognizers.folder.path, "--threads", "1",
+                         "--sources", sources.map(\.rawValue).sorted().joined(separator: ","),
+                         "--clipart-dir", locations.clipartFolder.path, "--emoji-font", locations.emojiFont.path,
+                         "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path]
+        if let modelStore { arguments += ["--model-store", modelStore.path] }
+        return arguments
+    }
+
+    private func buildInChild(
+        _ executable: URL, path: String, recognizers: RecognizerSet, modelStore: URL?, progress: @escaping @Sendable (Int, Int) -> Void
+    ) async throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments(path: path, recognizers: recognizers, modelStore: modelStore)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let lastLines = LastLines()
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, parts[0] == "indexed" {
+                    let numbers = parts[1].split(separator: "/").compactMap { Int($0) }
+                    if numbers.count == 2 { progress(numbers[0], numbers[1]) }
+                } else {
+                    lastLines.add(String(line))
+                }
+            }
+        }
+        let status: Int32 = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            if process.isRunning { process.terminate() }
+        }
+        errors.fileHandleForReading.readabilityHandler = nil
+        try Task.checkCancellation()
+        guard status == 0 else {
+            throw LibraryError("the index build (\(executable.lastPathComponent) index build) exited with \(status): \(lastLines.text)")
+        }
+    }
+}
+
+/// The last lines a child wrote to its standard error, for the error that reports its failure.
+private final class LastLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func add(_ line: String) {
+        lock.withLock {
+            lines.append(line)
+            if lines.count > 5 { lines.removeFirst() }
+        }
+    }
+
+    var text: String { lock.withLock { lines.joined(separator: " | ") } }
+}
