@@ -131,6 +131,8 @@ private final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Senda
                 switch error.code {
                 case .timedOut: outcome = .failure(ModelLifecycleError.timedOut(url: url.absoluteString))
                 case .cancelled: outcome = .failure(CancellationError())
+                case _ where expected.map { received < $0 } ?? false:
+                    outcome = .failure(ModelLifecycleError.truncated(url: url.absoluteString, received: received, expected: expected ?? 0))
                 default: outcome = .failure(ModelLifecycleError.network(url: url.absoluteString, reason: error.localizedDescription))
                 }
             } else if let error {

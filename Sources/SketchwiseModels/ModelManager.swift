@@ -113,7 +113,9 @@ public actor ModelManager {
     @discardableResult
     public func download(_ name: String, version: String? = nil, conditions: DownloadConditions = .init(), activate: Bool = true) async throws -> Installed {
         if let running = inFlight[name] { return try await running.value }
-        let task = Task { try await self.transfer(name, version: version, conditions: conditions, activate: activate) }
+        let task = Task {
+            try await self.store.whileLocked(name) { try await self.transfer(name, version: version, conditions: conditions, activate: activate) }
+        }
         inFlight[name] = task
         defer { inFlight[name] = nil }
         return try await task.value

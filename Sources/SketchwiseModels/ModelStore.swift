@@ -211,6 +211,26 @@ public struct ModelStore: Sendable {
         return removed
     }
 
+    /// Runs `body` holding the download lock of `name` (`STORE/<name>/.lock`, an advisory
+    /// `flock`), so two processes never download the same model at once: the second waits,
+    /// then finds the version installed. The lock goes with the process if it dies.
+    public func whileLocked<T: Sendable>(_ name: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        let named = folder.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        let path = named.appendingPathComponent(".lock").path
+        let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
+        guard descriptor >= 0 else { throw ModelLifecycleError.writeFailed("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw ModelLifecycleError.writeFailed("cannot lock \(path): \(String(cString: strerror(errno)))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try await body()
+    }
+
     /// A new staging path of this process: `STORE/<name>/.staging-<pid>-<uuid>`.
     private func stagingPath(for name: String) -> URL {
         folder.appendingPathComponent(name).appendingPathComponent(".staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")

@@ -13,38 +13,39 @@ struct LibraryReindexer: Sendable {
     let locations: LibraryLocations
     let logger: Logger
 
-    /// Builds or updates the index at `path` with the raster model of `recognizers`, calling
-    /// `progress(done, total)` as pictures are embedded. Cancelling the task stops the child.
-    func build(at path: String, recognizers: RecognizerSet, modelStore: URL?, progress: @escaping @Sendable (Int, Int) -> Void) async throws {
+    /// Builds or updates the index at `path` with the raster model of `recognizers` on `threads`
+    /// threads, calling `progress(done, total)` as pictures are embedded. Cancelling the task
+    /// stops the child.
+    func build(
+        at path: String, recognizers: RecognizerSet, threads: Int = 1, progress: @escaping @Sendable (Int, Int) -> Void
+    ) async throws {
         if let executable {
-            try await buildInChild(executable, path: path, recognizers: recognizers, modelStore: modelStore, progress: progress)
+            try await buildInChild(executable, path: path, recognizers: recognizers, threads: threads, progress: progress)
         } else {
             try await Task.detached(priority: .background) {
                 var builder = IndexBuilder(sources: sources, locations: locations)
-                builder.threads = 1
+                builder.threads = threads
                 let embedder = try PictureEmbedder(recognizer: try recognizers.raster)
                 _ = try builder.build(into: try LibraryDatabase(path: path), embedder: embedder) { progress($0.done, $0.total) }
             }.value
         }
     }
 
-    /// The command line of the child: the models folder and store that give `recognizers`'
-    /// raster model, and the server's library sources.
-    func arguments(path: String, recognizers: RecognizerSet, modelStore: URL?) -> [String] {
-        var arguments = ["index", "build", "--db", path, "--models", recognizers.folder.path, "--threads", "1",
-                         "--sources", sources.map(\.rawValue).sorted().joined(separator: ","),
-                         "--clipart-dir", locations.clipartFolder.path, "--emoji-font", locations.emojiFont.path,
-                         "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path]
-        if let modelStore { arguments += ["--model-store", modelStore.path] }
-        return arguments
+    /// The command line of the child: the folder of exactly the raster model `recognizers` use
+    /// (bundled or a downloaded version), and the server's library sources.
+    func arguments(path: String, recognizers: RecognizerSet, threads: Int) -> [String] {
+        ["index", "build", "--db", path, "--models", recognizers.folder(of: RecognizerSet.rasterModel).path, "--no-model-store",
+         "--threads", "\(threads)", "--sources", sources.map(\.rawValue).sorted().joined(separator: ","),
+         "--clipart-dir", locations.clipartFolder.path, "--emoji-font", locations.emojiFont.path,
+         "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path]
     }
 
     private func buildInChild(
-        _ executable: URL, path: String, recognizers: RecognizerSet, modelStore: URL?, progress: @escaping @Sendable (Int, Int) -> Void
+        _ executable: URL, path: String, recognizers: RecognizerSet, threads: Int, progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments(path: path, recognizers: recognizers, modelStore: modelStore)
+        process.arguments = arguments(path: path, recognizers: recognizers, threads: threads)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -96,4 +97,22 @@ private final class LastLines: @unchecked Sendable {
     }
 
     var text: String { lock.withLock { lines.joined(separator: " | ") } }
+}
+
+/// A value shared between threads, behind a lock.
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Stores `new` and returns the value it replaces.
+    func exchange(_ new: Value) -> Value {
+        lock.withLock {
+            defer { value = new }
+            return value
+        }
+    }
 }

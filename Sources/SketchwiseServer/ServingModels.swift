@@ -120,7 +120,7 @@ final class ServingModels: @unchecked Sendable {
         let task = Task {
             let started = ContinuousClock.now
             do {
-                try await reindexer.build(at: path, recognizers: next, modelStore: store?.folder) { [weak self] done, total in
+                try await reindexer.build(at: path, recognizers: next, ) { [weak self] done, total in
                     self?.lock.withLock { self?.reindex = ReindexStatus(model: label, done: done, total: total) }
                 }
                 try Task.checkCancellation()

@@ -80,7 +80,7 @@ public struct SketchwiseServer: Sendable {
     /// the model store and, under the `background` policy, downloads newer ones when stale.
     public func run() async throws {
         let recognizers = try await prepareModels()
-        let database = try prepareLibrary(recognizers: recognizers)
+        let database = try await prepareLibrary(recognizers: recognizers)
         let (application, serving) = try makeApplication(recognizers: recognizers, database: database)
         defer { work.close() }
         let background = Task {
@@ -152,27 +152,45 @@ public struct SketchwiseServer: Sendable {
 
     /// The index in the data folder for the raster model of `recognizers`, built or brought up to
     /// date with progress in the log. A missing index is built in a child process when
-    /// ``Configuration/indexerExecutable`` is set.
-    public func prepareLibrary(recognizers: RecognizerSet) throws -> LibraryDatabase {
+    /// ``Configuration/indexerExecutable`` is set, so the server never holds the build's memory;
+    /// an existing one is checked for changed pictures here.
+    public func prepareLibrary(recognizers: RecognizerSet) async throws -> LibraryDatabase {
         let path = indexPath(recognizers)
         let locations = configuration.libraryLocations
         let sources = locations.installed(configuration.librarySources)
         for missing in configuration.librarySources.subtracting(sources).sorted(by: { $0.rawValue < $1.rawValue }) {
             logger.warning("library source \(missing.rawValue) left out: \(locations.location(of: missing).path) is missing (install \(missing.package) with scripts/install-deps.sh)")
         }
-        var builder = IndexBuilder(sources: sources, locations: locations)
-        builder.threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        logger.info("checking the library index", metadata: ["db": "\(path)"])
-        var lastLogged = -1
-        let report = try builder.build(into: try LibraryDatabase(path: path), embedder: try PictureEmbedder(recognizer: try recognizers.raster)) { progress in
-            let percent = progress.total == 0 ? 100 : 100 * progress.done / progress.total
-            if percent / 10 != lastLogged / 10 || progress.done == progress.total {
-                lastLogged = percent
-                logger.info("indexing the library: \(progress.done)/\(progress.total) (\(percent)%)")
+        let threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let logger = logger
+        let lastLogged = LockedValue(-1)
+        let log: @Sendable (Int, Int) -> Void = { done, total in
+            let percent = total == 0 ? 100 : 100 * done / total
+            if lastLogged.exchange(percent) / 10 != percent / 10 || done == total {
+                logger.info("indexing the library: \(done)/\(total) (\(percent)%)")
             }
+        }
+        if configuration.indexerExecutable != nil, !FileManager.default.fileExists(atPath: path) {
+            logger.info("building the library index in a child process", metadata: ["db": "\(path)"])
+            try await reindexer.build(at: path, recognizers: recognizers, threads: threads, progress: log)
+            logger.info("library ready")
+            return try LibraryDatabase(path: path)
+        }
+        var builder = IndexBuilder(sources: sources, locations: locations)
+        builder.threads = threads
+        logger.info("checking the library index", metadata: ["db": "\(path)"])
+        let report = try builder.build(into: try LibraryDatabase(path: path), embedder: try PictureEmbedder(recognizer: try recognizers.raster)) {
+            log($0.done, $0.total)
         }
         logger.info("library ready", metadata: ["summary": "\(report.summary.replacingOccurrences(of: "\n", with: "; "))"])
         return try LibraryDatabase(path: path)
+    }
+
+    /// Builds indexes for raster models other than the one the server started with.
+    var reindexer: LibraryReindexer {
+        LibraryReindexer(
+            executable: configuration.indexerExecutable, sources: configuration.libraryLocations.installed(configuration.librarySources),
+            locations: configuration.libraryLocations, logger: logger)
     }
 
     /// Recognisers and an index made into what answers requests: the library (and web image
@@ -203,9 +221,6 @@ public struct SketchwiseServer: Sendable {
         }
         let initial = try snapshot(recognizers: recognizers, database: database)
         for broken in initial.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
-        let reindexer = LibraryReindexer(
-            executable: configuration.indexerExecutable, sources: configuration.libraryLocations.installed(configuration.librarySources),
-            locations: configuration.libraryLocations, logger: logger)
         let serving = ServingModels(
             initial: initial, store: configuration.modelStore, reindexer: reindexer, logger: logger,
             indexPath: { indexPath($0) }, makeSnapshot: { try snapshot(recognizers: $0, database: $1) })

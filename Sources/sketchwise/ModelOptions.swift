@@ -17,6 +17,9 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/).")
     var modelStore: String?
 
+    @Flag(help: "Only the models folder: leave the model store's downloaded versions out.")
+    var noModelStore = false
+
     /// The store of `--model-store`, else of the data folder.
     func store(dataDirectory: String = "out") -> ModelStore {
         modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
@@ -25,7 +28,7 @@ struct ModelOptions: ParsableArguments {
     /// The models folder's recognisers, with the store's active versions in place of the bundled ones.
     func load(dataDirectory: String = "out") throws -> RecognizerSet {
         let bundled = try RecognizerSet.load(folder: models)
-        return bundled.replacing(overrides: store(dataDirectory: dataDirectory).activeFolders())
+        return noModelStore ? bundled : bundled.replacing(overrides: store(dataDirectory: dataDirectory).activeFolders())
     }
 }
 import ArgumentParser
