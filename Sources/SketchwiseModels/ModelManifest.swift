@@ -143,6 +143,7 @@ public enum ModelLifecycleError: Error, Equatable, CustomStringConvertible {
     case writeFailed(String)
     case conditionsNotMet(String)
     case notInstalled(String)
+    case invalidExperiment(String)
 
     public var description: String {
         switch self {
@@ -160,6 +161,7 @@ public enum ModelLifecycleError: Error, Equatable, CustomStringConvertible {
         case let .writeFailed(reason): "could not install: \(reason)"
         case let .conditionsNotMet(reason): "download conditions not met: \(reason)"
         case let .notInstalled(what): "\(what) is not installed"
+        case let .invalidExperiment(reason): reason
         }
     }
 

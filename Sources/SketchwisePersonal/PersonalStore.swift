@@ -90,6 +90,25 @@ public protocol PersonalStore: Sendable {
     func addCorrection(user: Int64, label: String, sketch: StrokeSketch) throws
     /// Every kept correction, of one user (by name) or of all, oldest first.
     func corrections(user: String?) throws -> [Correction]
+    /// Adds to an A/B experiment's counts for one arm: suggestions answered and accepted.
+    func count(experiment: String, arm: String, served: Int, accepted: Int) throws
+    /// The counts of every arm of `experiment`.
+    func counts(experiment: String) throws -> [ExperimentCount]
+}
+
+/// The counts of one arm of an A/B experiment.
+public struct ExperimentCount: Sendable, Equatable, Encodable {
+    public let arm: String
+    /// Suggestions answered to people in this arm.
+    public let served: Int
+    /// Suggestions they picked.
+    public let accepted: Int
+
+    public init(arm: String, served: Int, accepted: Int) {
+        self.arm = arm
+        self.served = served
+        self.accepted = accepted
+    }
 }
 
 /// Why a personal change was refused.

@@ -64,6 +64,15 @@ public final class SQLitePersonalStore: PersonalStore {
                 t.column("created", .double).notNull()
             }
         }
+        migrator.registerMigration("v2: experiment counts") { db in
+            try db.create(table: "experimentCount") { t in
+                t.column("experiment", .text).notNull()
+                t.column("arm", .text).notNull()
+                t.column("served", .integer).notNull().defaults(to: 0)
+                t.column("accepted", .integer).notNull().defaults(to: 0)
+                t.primaryKey(["experiment", "arm"])
+            }
+        }
         return migrator
     }
 
@@ -150,6 +159,23 @@ public final class SQLitePersonalStore: PersonalStore {
             try db.execute(
                 sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
                 arguments: [user, label, Self.json(sketch), Date().timeIntervalSince1970])
+        }
+    }
+
+    public func count(experiment: String, arm: String, served: Int, accepted: Int) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO experimentCount (experiment, arm, served, accepted) VALUES (?, ?, ?, ?)
+                ON CONFLICT (experiment, arm) DO UPDATE SET served = served + excluded.served, accepted = accepted + excluded.accepted
+                """, arguments: [experiment, arm, served, accepted])
+        }
+    }
+
+    public func counts(experiment: String) throws -> [ExperimentCount] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT arm, served, accepted FROM experimentCount WHERE experiment = ? ORDER BY arm", arguments: [experiment]).map {
+                ExperimentCount(arm: $0["arm"], served: $0["served"], accepted: $0["accepted"])
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePersonal
 import SketchwiseRecognition
 import SketchwiseSuggestions
 
@@ -17,6 +18,28 @@ struct ModelListBody: Encodable, Sendable {
     let broken: [BrokenModel]
     /// The library re-index for a new raster model, while one runs (the old models serve meanwhile).
     let reindex: ReindexStatus?
+    /// The A/B test, while one runs.
+    let experiment: ExperimentBody?
+}
+
+/// An A/B test on `GET /api/models`: the model, both arms' versions and their counts.
+struct ExperimentBody: Encodable, Sendable {
+    let model: String
+    /// The version of the treatment arm, and the share of people in it.
+    let version: String
+    let percent: Int
+    /// The version everyone else gets.
+    let control: String
+    /// Suggestions answered and accepted, per arm.
+    let arms: [ExperimentCount]
+
+    init(_ experiment: ModelExperiment, control: String, counts: [ExperimentCount]) {
+        model = experiment.model
+        version = experiment.version
+        percent = experiment.percent
+        self.control = control
+        arms = ModelExperiment.Arm.allCases.map { arm in counts.first { $0.arm == arm.rawValue } ?? ExperimentCount(arm: arm.rawValue, served: 0, accepted: 0) }
+    }
 }
 
 /// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).

@@ -4,6 +4,8 @@ import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseModels
+import SketchwiseShortcuts
 import SketchwiseRecognition
 import SketchwiseSuggestions
 import SketchwiseWork
@@ -58,7 +60,12 @@ struct APIRoutes: Sendable {
         }
         api.get("models") { _, _ in
             let snapshot = serving.snapshot
-            return try json(ModelListBody(models: snapshot.models, broken: snapshot.broken, reindex: serving.reindexStatus))
+            var experiment: ExperimentBody?
+            if let treatment = snapshot.treatment {
+                let control = snapshot.models.first { $0.name == treatment.experiment.model && $0.status == "active" }?.version ?? "?"
+                experiment = ExperimentBody(treatment.experiment, control: control, counts: try await personal.counts(treatment.experiment))
+            }
+            return try json(ModelListBody(models: snapshot.models, broken: snapshot.broken, reindex: serving.reindexStatus, experiment: experiment))
         }
         api.get("openapi.yaml") { _, _ in
             guard let data = FileManager.default.contents(atPath: openAPI.path) else {
@@ -72,7 +79,10 @@ struct APIRoutes: Sendable {
         let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
         let top = try input.integer(object, "top", default: 5, in: 1...20)
-        let recognizer = try recognizer(object, serving.snapshot)
+        // A person in an A/B test is answered by their arm; a bad token here only means no arm.
+        let snapshot = serving.snapshot
+        let user = snapshot.treatment != nil && PersonalRoutes.bearerToken(request) != nil ? try? await personal.user(request) : nil
+        let recognizer = try recognizer(object, snapshot.answering(user))
         let kind = recognizer.kind
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
         let guesses = try await work.run(deadline: limits.requestDeadline) { try recognizer.classify(sketch, top: top) }
@@ -85,44 +95,41 @@ struct APIRoutes: Sendable {
         let labels = try input.integer(object, "labels", default: 4, in: 1...10)
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         let style = try input.style(object)
-        let snapshot = serving.snapshot
-        let recognizer = try recognizer(object, snapshot)
-        let service = recognizer.kind == snapshot.service.recognizer.kind ? snapshot.service : snapshot.service.answering(with: recognizer)
-        let shortcut = try await shortcut(for: sketch, request: request)
+        let user = PersonalRoutes.bearerToken(request) != nil ? try await personal.user(request) : nil
+        let answering = serving.snapshot.answering(user)
+        let recognizer = try recognizer(object, answering)
+        let service = recognizer.kind == answering.service.recognizer.kind ? answering.service : answering.service.answering(with: recognizer)
+        var shortcut: NearestNeighborClassifier.Prediction?
+        if let user { shortcut = try await personal.prediction(for: sketch, user: user) }
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
+        if let arm = answering.arm, !result.suggestions.isEmpty { personal.count(arm, served: 1, accepted: 0) }
         var body = SuggestBody(result)
-        body.shortcut = shortcut
+        if let shortcut { body.shortcut = .some(shortcut.label.map { SuggestBody.Shortcut(label: $0, distance: shortcut.distance) }) }
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: body.json.bytes))
         )
     }
 
-    /// For a request with a bearer token: the person's shortcut for the sketch (`.some(nil)`
-    /// when none is close). Nil without a token.
-    private func shortcut(for sketch: StrokeSketch, request: Request) async throws -> SuggestBody.Shortcut?? {
-        guard PersonalRoutes.bearerToken(request) != nil else { return nil }
-        let prediction = try await personal.prediction(for: sketch, user: try await personal.user(request))
-        return .some(prediction.label.map { SuggestBody.Shortcut(label: $0, distance: prediction.distance) })
-    }
-
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of
     /// the models folder), or the server's default. Models are loaded once, on first use.
     /// - Throws: a bad request for a name that is not plain or not in the folder (the message
     ///   names no path); an internal error for a model whose files are broken (logged).
-    private func recognizer(_ object: [String: JSONValue], _ snapshot: ServingSnapshot) throws -> SketchRecognizer {
+    private func recognizer(
+        _ object: [String: JSONValue], _ answering: (recognizers: RecognizerSet, service: SuggestionService, arm: ModelExperiment.Arm?)
+    ) throws -> SketchRecognizer {
         let problem = "\"model\" must be raster, strokes, ensemble or the name of a model of the server"
         let kind: RecognizerKind
         switch object["model"] {
-        case nil, .null?: return snapshot.service.recognizer
+        case nil, .null?: return answering.service.recognizer
         case let .string(name)?:
-            guard let named = RecognizerKind(rawValue: name), snapshot.recognizers.has(named) else {
+            guard let named = RecognizerKind(rawValue: name), answering.recognizers.has(named) else {
                 throw APIError(.badRequest, "\(problem); it has no model \(JSONValue.string(String(name.prefix(100))).jsonText)")
             }
             kind = named
         default: throw APIError(.badRequest, problem)
         }
-        return try snapshot.recognizers.recognizer(kind)
+        return try answering.recognizers.recognizer(kind)
     }
 
     /// A picture as PNG: its thumbnail (stored in the index), or drawn at full size on the work

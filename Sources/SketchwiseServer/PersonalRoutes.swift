@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import Logging
 import SketchwiseCore
+import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseShortcuts
 import SketchwiseWork
@@ -11,6 +13,8 @@ struct PersonalRoutes: Sendable {
     let shortcuts: PersonalShortcuts
     let limits: ServerLimits
     let work: WorkQueue
+    /// The A/B test whose accepted suggestions are counted, if one runs.
+    let experiment: ModelExperiment?
 
     var input: SketchInput { SketchInput(limits: limits) }
     var store: any PersonalStore { shortcuts.store }
@@ -29,7 +33,7 @@ struct PersonalRoutes: Sendable {
         }
         api.get("users/me") { request, _ in
             let user = try await user(request)
-            return try json(UserBody(user: user.name, keepCorrections: user.keepsCorrections))
+            return try json(UserBody(user: user.name, keepCorrections: user.keepsCorrections, experiments: experiments(of: user)))
         }
         api.patch("users/me") { request, _ in
             let object = try await input.object(of: request)
@@ -39,7 +43,7 @@ struct PersonalRoutes: Sendable {
             }
             let store = store
             try await work.run(deadline: limits.requestDeadline) { try store.setKeepsCorrections(keep, user: user.id) }
-            return try json(UserBody(user: user.name, keepCorrections: keep))
+            return try json(UserBody(user: user.name, keepCorrections: keep, experiments: experiments(of: user)))
         }
         api.get("shortcuts") { request, _ in
             let user = try await user(request)
@@ -67,6 +71,13 @@ struct PersonalRoutes: Sendable {
                 throw APIError(.badRequest, "\"label\" must be the chosen label (1…\(shortcuts.limits.maximumLabelLength) characters)")
             }
             guard !sketch.isEmpty else { throw APIError(.badRequest, "the sketch has no points") }
+            let kind: String
+            switch object["kind"] {
+            case nil, .null?: kind = "suggestion"
+            case let .string(text)? where ["suggestion", "guess"].contains(text): kind = text
+            default: throw APIError(.badRequest, "\"kind\" must be \"suggestion\" (a picked picture) or \"guess\" (a picked guess)")
+            }
+            if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), served: 0, accepted: 1) }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
             let store = store
             try await work.run(deadline: limits.requestDeadline) { try store.addCorrection(user: user.id, label: label, sketch: sketch) }
@@ -124,6 +135,30 @@ struct PersonalRoutes: Sendable {
     }
 
     /// The token of `Authorization: Bearer TOKEN`, if the header has that form.
+    /// Adds to the A/B test's counts of an arm, off the request path (a failure is only logged).
+    func count(_ arm: ModelExperiment.Arm, served: Int, accepted: Int) {
+        guard let experiment else { return }
+        let store = store
+        Task.detached(priority: .utility) {
+            do {
+                try store.count(experiment: experiment.name, arm: arm.rawValue, served: served, accepted: accepted)
+            } catch {
+                Logger(label: "sketchwise").warning("A/B counts of \(experiment.name) not stored: \(error)")
+            }
+        }
+    }
+
+    /// The arm a person is in, by A/B test (nil when none runs).
+    func experiments(of user: PersonalUser) -> [String: ModelExperiment.Arm]? {
+        experiment.map { [$0.name: $0.arm(ofUser: user.id)] }
+    }
+
+    /// The stored counts of every arm of `experiment`.
+    func counts(_ experiment: ModelExperiment) async throws -> [ExperimentCount] {
+        let store = store
+        return try await work.run(deadline: limits.requestDeadline) { try store.counts(experiment: experiment.name) }
+    }
+
     static func bearerToken(_ request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
@@ -141,7 +176,7 @@ struct PersonalRoutes: Sendable {
 }
 
 struct UserCreatedBody: Encodable { let token: String; let user: String }
-struct UserBody: Encodable { let user: String; let keepCorrections: Bool }
+struct UserBody: Encodable { let user: String; let keepCorrections: Bool; let experiments: [String: ModelExperiment.Arm]? }
 struct ShortcutListBody: Encodable {
     struct Item: Encodable { let label: String; let examples: Int }
     let shortcuts: [Item]

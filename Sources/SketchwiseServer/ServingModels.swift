@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePersonal
 import SketchwiseRecognition
 import SketchwiseSuggestions
 
@@ -16,6 +17,23 @@ struct ServingSnapshot: Sendable {
     /// The registry's listing when this snapshot was made.
     let models: [RegisteredModel]
     let broken: [BrokenModel]
+    /// The A/B test's treatment arm, when one runs and its version is installed and valid.
+    let treatment: Treatment?
+
+    /// What the treatment arm of an A/B test is answered with.
+    struct Treatment: Sendable {
+        let experiment: ModelExperiment
+        let recognizers: RecognizerSet
+        let service: SuggestionService
+    }
+
+    /// The recognisers and service for a person: the treatment's when they are in that arm, and
+    /// the arm (nil when no A/B test runs or there is no person).
+    func answering(_ user: PersonalUser?) -> (recognizers: RecognizerSet, service: SuggestionService, arm: ModelExperiment.Arm?) {
+        guard let treatment, let user else { return (recognizers, service, nil) }
+        let arm = treatment.experiment.arm(ofUser: user.id)
+        return arm == .treatment ? (treatment.recognizers, treatment.service, arm) : (recognizers, service, arm)
+    }
 }
 
 /// Where a re-index for a new raster model stands, for `GET /api/models`.

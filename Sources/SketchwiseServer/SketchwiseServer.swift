@@ -42,6 +42,8 @@ public struct SketchwiseServer: Sendable {
         public var modelCheckInterval: TimeInterval = 10 * 24 * 3600
         /// How often the model store is looked at for switched versions.
         public var storePollInterval: Duration = .seconds(2)
+        /// An A/B test: a share of people (with a bearer token) get another installed version of a model.
+        public var experiment: ModelExperiment?
         /// The `sketchwise` executable, which re-indexes the library for a new raster model in a
         /// child process; nil does it on a background thread of the server.
         public var indexerExecutable: URL?
@@ -137,6 +139,10 @@ public struct SketchwiseServer: Sendable {
         if configuration.modelPolicy == .latest, let manager = modelManager(bundled) {
             await refresh(manager, names: Self.modelNames(bundled), policy: .latest)
         }
+        if let experiment = configuration.experiment, !store.versions(of: experiment.model).contains(experiment.version),
+           let manager = modelManager(bundled) {
+            _ = try? await manager.download(experiment.model, version: experiment.version, activate: false)
+        }
         let overrides = ServingModels.validated(store.activeFolders(), bundled: bundled.folder, logger: logger)
         for (name, folder) in overrides.sorted(by: { $0.key < $1.key }) { logger.info("model \(name): downloaded version \(folder.lastPathComponent) serves") }
         return bundled.replacing(overrides: overrides)
@@ -211,7 +217,27 @@ public struct SketchwiseServer: Sendable {
         let registry = try ModelRegistry(folder: recognizers.folder, store: configuration.modelStore).models(overrides: recognizers.overrides)
         return ServingSnapshot(
             recognizers: recognizers, service: service, database: database, images: PictureImages(database: database),
-            libraryItems: try database.itemCounts().values.reduce(0, +), models: registry.models, broken: registry.broken)
+            libraryItems: try database.itemCounts().values.reduce(0, +), models: registry.models, broken: registry.broken,
+            treatment: treatment(of: recognizers, service: service))
+    }
+
+    /// The treatment arm of the configured A/B test: the recognisers with the experiment's version
+    /// in place. Nil (everyone gets the control) when that version is not installed or not valid.
+    private func treatment(of recognizers: RecognizerSet, service: SuggestionService) -> ServingSnapshot.Treatment? {
+        guard let experiment = configuration.experiment, let store = configuration.modelStore else { return nil }
+        let folder = store.folder(of: experiment.model, version: experiment.version)
+        let valid = ServingModels.validated([experiment.model: folder], bundled: recognizers.folder, logger: logger)
+        guard !valid.isEmpty else {
+            logger.warning("A/B test \(experiment.name) not running: that version is not installed or not valid (sketchwise models download \(experiment.name) --no-activate)")
+            return nil
+        }
+        do {
+            let variant = recognizers.replacing(overrides: recognizers.overrides.merging(valid) { $1 })
+            return .init(experiment: experiment, recognizers: variant, service: service.answering(with: try variant.recognizer(configuration.defaultModel)))
+        } catch {
+            logger.warning("A/B test \(experiment.name) not running: \(error)")
+            return nil
+        }
     }
 
     /// The application over prepared models and index, and what switches its models.
@@ -236,7 +262,7 @@ public struct SketchwiseServer: Sendable {
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work)
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work, experiment: configuration.experiment)
         ).add(to: router)
 
         let live = LiveSocket(currentService: { serving.snapshot.service }, limits: limits)

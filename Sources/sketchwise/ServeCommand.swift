@@ -54,12 +54,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days a check of the manifest stays fresh.")
     var modelCheckDays: Double = 10
 
+    @Option(help: ArgumentHelp("An A/B test: NAME@VERSION[:PERCENT] gives that installed version of a model to PERCENT % of people (50 by default; by their user, so only requests with a bearer token), the others keep the active one. /api/models counts each arm's suggestions answered and accepted.", valueName: "name@version[:percent]"))
+    var abTest: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0…65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        if let abTest { _ = try ModelExperiment(parsing: abTest) }
         guard modelCheckDays >= 0 else { throw ValidationError("--model-check-days must not be negative") }
         if let manifest, URL(string: manifest)?.scheme == nil { throw ValidationError("--manifest must be a URL, e.g. http://127.0.0.1:8081/manifest.json") }
     }
@@ -77,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.modelPolicy = modelUpdates
         configuration.modelCheckInterval = modelCheckDays * 24 * 3600
         configuration.indexerExecutable = Bundle.main.executableURL
+        configuration.experiment = try abTest.map(ModelExperiment.init(parsing:))
         configuration.host = host
         configuration.port = port
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)

@@ -16,6 +16,7 @@ import os
 import resource
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -454,13 +455,18 @@ def classify_over_http(srv, drawing):
     assert cls in [g["label"] for g in body["guesses"]]
 
 
-def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawing):
+def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawing, driver):
     """A download activates raster-cnn 2.0.0 in the server's store: the server re-indexes the library
-    in a child process while the old index serves, then switches; the RSS is sampled throughout."""
+    in a child process while the old index serves, then switches; the RSS is sampled throughout.
+    The web app shows the active version before and after."""
+    from browser_helpers import open_app, save_screenshot, wait_for
     data = tmp_path_factory.mktemp("switch-data")
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "local"], name="switch-server")
     try:
         assert served_version(srv) == ("1.0.0", None)
+        open_app(driver, srv.base)
+        info = driver.find_element("id", "model-info")
+        wait_for(lambda: info.text == "raster-cnn 1.0.0", 15, message=f"the app shows the bundled model (shows {info.text!r})")
         before = rss_kib(srv.proc.pid)
         r = run("models", "download", NAME, "--manifest", host.url, "--model-store", Path(data) / "models")
         assert r.returncode == 0, r.stderr
@@ -484,6 +490,10 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         classify_over_http(srv, drawing)
         status, body, _, raw = srv.post_json("/api/suggest", {"strokes": json.loads(drawing[1].read_text())["drawing"]})
         assert status == 200 and body["suggestions"], raw
+        driver.execute_script("return window.sketchwise.refreshModelInfo()")
+        wait_for(lambda: info.text == "raster-cnn 2.0.0, downloaded", 15, message=f"the app shows the downloaded model (shows {info.text!r})")
+        assert "raster-cnn 2.0.0 (hosted; raster, ensemble)" in info.get_attribute("title")
+        save_screenshot(driver, "models-switched")
 
         # Rolling back switches again, at once: the bundled model's index is still there.
         r = run("models", "rollback", NAME, "--model-store", Path(data) / "models")
@@ -531,5 +541,77 @@ def test_server_starts_on_the_bundled_model_when_the_manifest_is_unreachable(tmp
         assert served_version(srv)[0] == "1.0.0"
         assert "not downloaded" in srv.log_tail(200) or "manifest" in srv.log_tail(200)
         classify_over_http(srv, drawing)
+    finally:
+        stop_server(srv)
+
+
+def perturbed_weights(path, tensor_suffix="bias", label=0, delta=30.0):
+    """A copy of a safetensors file whose last `*bias` tensor has `delta` added to one entry: a
+    model that visibly favours one label, so two versions answer differently."""
+    data = bytearray(path.read_bytes())
+    header_length = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8 : 8 + header_length])
+    name = [k for k in header if k != "__metadata__" and k.endswith(tensor_suffix)][-1]
+    start = 8 + header_length + header[name]["data_offsets"][0] + 4 * label
+    (value,) = struct.unpack("<f", data[start : start + 4])
+    data[start : start + 4] = struct.pack("<f", value + delta)
+    return bytes(data)
+
+
+def test_ab_test_splits_people_deterministically_and_counts_each_arm(tmp_path_factory, host, drawing):
+    lite = "raster-cnn-lite"
+    spec = json.loads((MODELS / f"{lite}.json").read_text())
+    spec["version"] = "2.0.0"
+    host.files[f"{lite}.json"] = json.dumps(spec).encode()
+    host.files[f"{lite}.safetensors"] = perturbed_weights(MODELS / f"{lite}.safetensors")
+    host.manifest_body = json.dumps({"models": [host.entry(name=lite)]}).encode()
+    favoured = spec["labels"][0]
+    data = tmp_path_factory.mktemp("ab-data")
+    args = ["--sources", "lucide", "--model-updates", "local", "--manifest", host.url, "--ab-test", f"{lite}@2.0.0:50"]
+    srv = start_server(tmp_path_factory, data, args, name="ab-server")
+    strokes = json.loads(drawing[1].read_text())["drawing"]
+    try:
+        status, _, body = srv.get("/api/models")
+        listing = json.loads(body)
+        assert listing["experiment"]["model"] == lite and listing["experiment"]["control"] == "1.0.0", listing["experiment"]
+        people = []
+        for _ in range(24):
+            status, created, _, raw = srv.post_json("/api/users", {})
+            assert status == 201, raw
+            auth = {"Authorization": f"Bearer {created['token']}"}
+            status, _, body = srv.get("/api/users/me", headers=auth)
+            arm = json.loads(body)["experiments"][f"{lite}@2.0.0"]
+            people.append((auth, arm))
+        arms = Counter(arm for _, arm in people)
+        print(f"\n  arms of 24 people: {dict(arms)}", file=sys.stderr)
+        assert 4 <= arms["treatment"] <= 20, arms
+
+        # Each arm is answered by its own version: the treatment's puts one label first.
+        answers = {}
+        for auth, arm in people:
+            status, body, _, raw = srv.post_json("/api/classify", {"strokes": strokes, "model": lite, "top": 3}, headers=auth)
+            assert status == 200, raw
+            answers.setdefault(arm, set()).add(tuple(g["label"] for g in body["guesses"]))
+        assert len(answers["control"]) == 1 and len(answers["treatment"]) == 1, answers
+        (control,), (treatment,) = answers["control"], answers["treatment"]
+        assert treatment[0] == favoured and control[0] != favoured, answers
+
+        # Suggestions answered and accepted are counted per arm.
+        for auth, arm in people:
+            status, body, _, raw = srv.post_json("/api/suggest", {"strokes": strokes}, headers=auth)
+            assert status == 200 and body["suggestions"], raw
+            status, _, _, raw = srv.post_json("/api/corrections", {"strokes": strokes, "label": drawing[0], "kind": "suggestion"}, headers=auth)
+            assert status in (200, 201), raw
+        status, _, _, raw = srv.post_json("/api/corrections", {"strokes": strokes, "label": "x", "kind": "nope"}, headers=people[0][0])
+        assert status == 400, raw
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            counts = {a["arm"]: a for a in json.loads(srv.get("/api/models")[2])["experiment"]["arms"]}
+            if counts["control"]["accepted"] + counts["treatment"]["accepted"] == len(people):
+                break
+            time.sleep(0.5)
+        print(f"  counts: {counts}", file=sys.stderr)
+        for arm in ("control", "treatment"):
+            assert counts[arm]["served"] == arms[arm] and counts[arm]["accepted"] == arms[arm], (arm, counts, arms)
     finally:
         stop_server(srv)

@@ -15,6 +15,7 @@ import { objectsBounds, corners, boundsOfPoints, isClosed } from "./geometry.js"
 import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
 import { serialize, parseDocument, Autosave } from "./document.js";
 import { PersonalClient, ShortcutDialog, shortcutPicture } from "./personal.js";
+import { ModelInfo } from "./model-info.js";
 
 const $ = (sel) => document.querySelector(sel);
 const canvasEl = $("#canvas");
@@ -284,7 +285,7 @@ function finishFirstRun() {
 const styleSelect = $("#style");
 const panel = new SuggestionPanel($("#assist"), pick, (label, rank) => {
   // A guess chosen over the first is a correction of the recogniser (kept for training).
-  if (rank > 0 && panelTarget === "sketch") personal.correct(label, M.toQuickDraw(M.recognitionStrokes(state))).catch(() => {});
+  if (rank > 0 && panelTarget === "sketch") personal.correct(label, M.toQuickDraw(M.recognitionStrokes(state)), "guess").catch(() => {});
 });
 const autosave = new Autosave((text) => say(text, "error"));
 const personal = new PersonalClient();
@@ -671,6 +672,7 @@ window.sketchwise = Object.freeze({
   onResult: (f) => { resultListeners.add(f); return () => resultListeners.delete(f); },
   /** The person's shortcuts as last listed: [{label, examples}]. */
   shortcuts: () => personal.shortcuts.slice(),
+  refreshModelInfo: () => modelInfo.refresh(),
 });
 
 // The pictures' style, kept for the next visit.
@@ -698,5 +700,7 @@ if (saved) {
 setTool("autodraw");
 refresh();
 personal.refresh().catch(() => {});
+const modelInfo = new ModelInfo($("#model-info"));
+modelInfo.start();
 fitIfHidden();
 live.start();

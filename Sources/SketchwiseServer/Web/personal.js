@@ -84,10 +84,11 @@ export class PersonalClient {
     return body && body.label !== null ? body : null;
   }
 
-  /** Keeps a sketch and the label the person chose for it (when they have a token). */
-  async correct(label, strokes) {
+  /** Keeps a sketch and the label the person chose for it (when they have a token); `kind` says
+   * whether they picked a suggested picture ("suggestion", counted by an A/B test) or a guess. */
+  async correct(label, strokes, kind = "suggestion") {
     if (!this.token || !strokes.length) return;
-    await this.call("POST", "/api/corrections", { label, strokes }, { create: false });
+    await this.call("POST", "/api/corrections", { label, strokes, kind }, { create: false });
   }
 
   async settings() { return this.call("GET", "/api/users/me"); }

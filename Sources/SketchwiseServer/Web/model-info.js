@@ -1,0 +1,45 @@
+// The models that answer, from GET /api/models: a short line in the top bar ("raster-cnn 2.0.0,
+// downloaded") with every active model in its tooltip, and the library re-index while a new raster
+// model is being switched to. Refreshed every 30 s, so a switch on the server shows without a reload.
+
+const REFRESH_MS = 30000;
+
+/** The line for a listing: the raster model's version and source, or the re-index under way. */
+export function describeModels(listing) {
+  const active = (listing.models || []).filter((m) => m.status === "active");
+  const raster = active.find((m) => m.roles.includes("raster"));
+  const hosted = active.filter((m) => m.source === "hosted");
+  let text = raster ? `${raster.name} ${raster.version}${raster.source === "hosted" ? ", downloaded" : ""}` : "no raster model";
+  if (hosted.length > (raster && raster.source === "hosted" ? 1 : 0)) text += ` +${hosted.length - (raster && raster.source === "hosted" ? 1 : 0)} downloaded`;
+  const r = listing.reindex;
+  if (r) text += ` · switching to ${r.model}: ${r.total ? Math.floor((100 * r.done) / r.total) : 0}%`;
+  const title = active.map((m) => `${m.name} ${m.version} (${m.source}${m.roles.length ? `; ${m.roles.join(", ")}` : ""})`).join("\n");
+  return { text, title };
+}
+
+/** Keeps `element` showing the active models. */
+export class ModelInfo {
+  constructor(element) {
+    this.element = element;
+    this.listing = null;
+  }
+
+  start() {
+    this.refresh();
+    setInterval(() => this.refresh(), REFRESH_MS);
+  }
+
+  async refresh() {
+    try {
+      const r = await fetch("/api/models", { cache: "no-store" });
+      if (!r.ok) return;
+      this.listing = await r.json();
+      const { text, title } = describeModels(this.listing);
+      this.element.textContent = text;
+      this.element.title = `Active models:\n${title}`;
+      this.element.hidden = false;
+    } catch {
+      // Offline: the status line says so; the last known models stay shown.
+    }
+  }
+}
