@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
-        .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseTestSupport"]),
+        .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
             dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]

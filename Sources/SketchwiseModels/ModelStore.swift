@@ -33,6 +33,12 @@ public struct ModelStore: Sendable {
         public var url: String
         public var sha256: String
         public var installedAt: Date
+
+        public init(url: String, sha256: String, installedAt: Date) {
+            self.url = url
+            self.sha256 = sha256
+            self.installedAt = installedAt
+        }
     }
 
     public init(folder: URL) {

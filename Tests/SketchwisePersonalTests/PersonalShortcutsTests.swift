@@ -113,6 +113,21 @@ import Testing
         #expect(throws: PersonalError.self) { try SQLitePersonalStore(path: folder.path("personal.sqlite")) }
     }
 
+    @Test func experimentCountsAddUpPerArmAndSurviveReopening() throws {
+        let folder = TemporaryFolder()
+        do {
+            let store = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
+            try store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 0)
+            try store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 1)
+            try store.count(experiment: "m@2", arm: "control", served: 3, accepted: 0)
+            try store.count(experiment: "other@1", arm: "control", served: 9, accepted: 9)
+        }
+        let reopened = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
+        #expect(try reopened.counts(experiment: "m@2") == [
+            ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
+        ])
+    }
+
     @Test func correctionsAreKeptPerUserOldestFirst() throws {
         let folder = TemporaryFolder()
         let store = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
