@@ -493,7 +493,7 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         driver.execute_script("return window.sketchwise.refreshModelInfo()")
         wait_for(lambda: info.text == "raster-cnn 2.0.0, downloaded", 15, message=f"the app shows the downloaded model (shows {info.text!r})")
         assert "raster-cnn 2.0.0 (hosted; raster, ensemble)" in info.get_attribute("title")
-        save_screenshot(driver, "models-switched")
+        save_screenshot(driver, "models-switched.png")
 
         # Rolling back switches again, at once: the bundled model's index is still there.
         r = run("models", "rollback", NAME, "--model-store", Path(data) / "models")
