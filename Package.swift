@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
         .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
         .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
+        .library(name: "SketchwiseScenes", targets: ["SketchwiseScenes"]),
         .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "SketchwiseCore"),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
         .target(name: "SketchwiseWork"),
+        // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
+        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseRecognition"]),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts"),
         // SHA-256, streaming: model files' checksums, stored token digests.
@@ -92,7 +95,7 @@ let package = Package(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
-                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts",
+                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -111,7 +114,9 @@ let package = Package(
         // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
         .target(
             name: "SketchwiseEvaluation",
-            dependencies: ["SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts"]
+            dependencies: [
+                "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts", "SketchwiseScenes",
+            ]
         ),
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
         .target(
@@ -124,7 +129,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -134,6 +139,7 @@ let package = Package(
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
+        .testTarget(name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(

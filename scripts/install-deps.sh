@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
   zlib1g-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo)
 fi
 missing=()
 for p in "${packages[@]}"; do

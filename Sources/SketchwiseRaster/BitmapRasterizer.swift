@@ -1,5 +1,6 @@
 import CCairo
 import CGdkPixbuf
+import SketchwiseCore
 
 /// Renders bitmap images (PNG, JPEG, GIF and whatever else gdk-pixbuf's loaders read) by a
 /// ``PictureRecipe``, like ``SVGRasterizer`` does SVG documents: the outline at the model's size
@@ -54,6 +55,25 @@ public final class BitmapRasterizer {
             cairo_set_source_surface(cr, image.surface, 0, 0)
             cairo_paint(cr)
         }
+    }
+
+    /// The ink of an image file at its own size: 0 where it is white or transparent, 255 where
+    /// it is black (the darkness of the image laid on white paper); for photos and scans of drawings.
+    /// - Throws: ``PictureError`` for bytes that are not a readable image, or a huge one.
+    public static func inkImage(_ bytes: [UInt8]) throws(PictureError) -> GrayImage {
+        let image = try decode(bytes)
+        let source = UnsafeMutableRawPointer(cairo_image_surface_get_data(image.surface)!).assumingMemoryBound(to: UInt32.self)
+        let row = image.stride / 4
+        var ink = GrayImage(width: image.side, height: image.height)
+        for y in 0..<image.height {
+            for x in 0..<image.side {
+                // Premultiplied ARGB over white: each channel plus what the alpha leaves of the paper.
+                let pixel = source[y * row + x], paper = 255 - Int(pixel >> 24)
+                let (r, g, b) = (Int(pixel >> 16 & 0xFF) + paper, Int(pixel >> 8 & 0xFF) + paper, Int(pixel & 0xFF) + paper)
+                ink[x, y] = UInt8(255 - min(255, (299 * r + 587 * g + 114 * b) / 1000))
+            }
+        }
+        return ink
     }
 
     /// The image decoded into a Cairo surface (premultiplied ARGB).

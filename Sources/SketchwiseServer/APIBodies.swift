@@ -4,6 +4,7 @@ import SketchwiseLibrary
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseRecognition
+import SketchwiseScenes
 import SketchwiseSuggestions
 
 /// `POST /api/classify`'s answer.
@@ -196,6 +197,13 @@ struct HealthBody: Codable, Sendable {
 }
 
 /// A WebSocket `error` message.
+/// The objects of one state of a live canvas (`"scene": true`).
+struct SceneMessage: Encodable, Sendable {
+    var type = "scene"
+    var seq: UInt64
+    var objects: [DetectedObject]
+}
+
 struct SocketErrorBody: Codable, Sendable {
     var type = "error"
     var seq: UInt64?

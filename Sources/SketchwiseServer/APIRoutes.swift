@@ -7,6 +7,7 @@ import SketchwiseLibrary
 import SketchwiseModels
 import SketchwiseShortcuts
 import SketchwiseRecognition
+import SketchwiseScenes
 import SketchwiseSuggestions
 import SketchwiseWork
 
@@ -25,7 +26,7 @@ struct APIRoutes: Sendable {
 
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
-        ("classify", [.post]), ("suggest", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
+        ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
         ("health", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
@@ -43,6 +44,7 @@ struct APIRoutes: Sendable {
         personal.add(to: api)
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
+        api.post("detect") { request, _ in try await detect(request) }
         api.get("library/:id/image") { request, context in
             try await picture(context, thumbnail: false, colour: ["1", "true"].contains(request.uri.queryParameters.get("colour")))
         }
@@ -109,6 +111,28 @@ struct APIRoutes: Sendable {
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: body.json.bytes))
         )
+    }
+
+    /// `POST /api/detect`: the objects of a canvas, boxed, labelled and (in stream mode, the
+    /// default, replaying the strokes in order) with tracking IDs.
+    private func detect(_ request: Request) async throws -> Response {
+        let object = try await input.object(of: request)
+        let sketch = try input.sketch(object)
+        let maxObjects = try input.integer(object, "maxObjects", default: 5, in: 1...20)
+        let mode: SceneDetectorOptions.Mode
+        switch object["mode"] {
+        case nil, .null?: mode = .stream
+        case let .string(text)? where SceneDetectorOptions.Mode(rawValue: text) != nil: mode = SceneDetectorOptions.Mode(rawValue: text)!
+        default: throw APIError(.badRequest, "\"mode\" must be \"stream\" or \"single\"")
+        }
+        let snapshot = serving.snapshot
+        let recognizer = try recognizer(object, snapshot.answering(nil))
+        let embedder = try snapshot.recognizers.raster
+        let options = SceneDetectorOptions(mode: mode, maxObjects: maxObjects)
+        let objects = try await work.run(deadline: limits.requestDeadline) {
+            try SceneDetector(options: options, recognizer: recognizer, embedder: embedder).detectReplaying(sketch)
+        }
+        return try json(SceneObjects(objects: objects))
     }
 
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of

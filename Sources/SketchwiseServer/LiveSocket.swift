@@ -7,7 +7,10 @@ import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseRecognition
+import SketchwiseScenes
 import SketchwiseSuggestions
+import SketchwiseWork
 
 /// `/api/live`: one canvas per connection. The client sends strokes as they are drawn (or the
 /// whole sketch); the server answers each state with guesses and suggestions through a
@@ -16,7 +19,11 @@ import SketchwiseSuggestions
 struct LiveSocket: Sendable {
     /// The service of the models serving now (asked for each query).
     let currentService: @Sendable () -> SuggestionService
+    /// What labels and tracks a scene's objects now (the default recogniser and the raster model).
+    let currentSceneModels: @Sendable () throws -> (recognizer: SketchRecognizer, embedder: ModelRecognizer)
     let limits: ServerLimits
+    /// Where scene detection runs.
+    let work: WorkQueue
 
     /// The one path that upgrades to a WebSocket.
     static let path = "/api/live"
@@ -54,6 +61,7 @@ struct LiveSocket: Sendable {
             }
             defer { group.cancelAll() }
             var session = LiveSession(input: SketchInput(limits: limits), rate: RateLimiter(perSecond: limits.messagesPerSecond))
+            var scene: SceneDetector?
             do {
                 for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
                     let data: Data
@@ -64,6 +72,14 @@ struct LiveSocket: Sendable {
                     do {
                         if let (seq, sketch) = try session.receive(data) {
                             await pipeline.submit(sketch, query: seq, labels: pipeline.service.guessCount, style: session.style)
+                            if !session.scene {
+                                scene = nil
+                            } else {
+                                // The stream detector follows every state of the canvas in order.
+                                let detector = try scene ?? sceneDetector()
+                                scene = detector
+                                try await outbound.write(.text(await sceneMessage(detector, sketch, seq: seq, logger: logger)))
+                            }
                         }
                     } catch let error as LiveSession.Refusal {
                         try await outbound.write(.text(Self.encode(SocketErrorBody(seq: error.seq, error: error.error.body.error))))
@@ -79,6 +95,24 @@ struct LiveSocket: Sendable {
             }
             await pipeline.finish()
             try await group.waitForAll()
+        }
+    }
+
+    /// A stream-mode scene detector over the models serving now.
+    private func sceneDetector() throws -> SceneDetector {
+        let (recognizer, embedder) = try currentSceneModels()
+        return try SceneDetector(options: .init(mode: .stream), recognizer: recognizer, embedder: embedder)
+    }
+
+    /// `{"type": "scene", "seq", "objects"}` for one state of the canvas, or the error message.
+    private func sceneMessage(_ detector: SceneDetector, _ sketch: StrokeSketch, seq: UInt64, logger: Logger) async throws -> String {
+        do {
+            let objects = try await work.run(deadline: limits.requestDeadline) { try detector.detect(sketch) }
+            return try Self.encode(SceneMessage(seq: seq, objects: objects))
+        } catch {
+            let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to find the scene's objects")
+            if apiError.code == .internalError { logger.error("live scene failed", metadata: ["error": "\(error)"]) }
+            return try Self.encode(SocketErrorBody(seq: seq, error: apiError.body.error))
         }
     }
 
@@ -100,6 +134,8 @@ struct LiveSession {
     private(set) var strokes: [Stroke] = []
     /// The pictures' style, set by any message's `"style"` and kept for the next ones.
     private(set) var style: PictureStyle?
+    /// Whether each state's objects are sent too (`"scene": true` in any message, kept until false).
+    private(set) var scene = false
     private var lastSeq: UInt64?
 
     init(input: SketchInput, rate: RateLimiter) {
@@ -124,8 +160,14 @@ struct LiveSession {
         }
         var next = strokes
         var nextStyle = style
+        var nextScene = scene
         do {
             nextStyle = try input.style(object) ?? style
+            switch object["scene"] {
+            case nil, .null?: break
+            case let .bool(on)?: nextScene = on
+            default: throw APIError(.badRequest, "\"scene\" must be true or false")
+            }
             switch object["type"] {
             case .string("stroke")?:
                 guard let stroke = object["stroke"] else { throw APIError(.badRequest, "a stroke message needs \"stroke\"") }
@@ -143,6 +185,7 @@ struct LiveSession {
         }
         strokes = next
         style = nextStyle
+        scene = nextScene
         lastSeq = seq
         return (seq, StrokeSketch(strokes: strokes))
     }

@@ -265,7 +265,10 @@ public struct SketchwiseServer: Sendable {
             personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work, experiment: configuration.experiment)
         ).add(to: router)
 
-        let live = LiveSocket(currentService: { serving.snapshot.service }, limits: limits)
+        let live = LiveSocket(
+            currentService: { serving.snapshot.service },
+            currentSceneModels: { let snapshot = serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster) },
+            limits: limits, work: work)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
             availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)

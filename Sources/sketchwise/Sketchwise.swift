@@ -15,7 +15,8 @@ struct Sketchwise: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
             ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,
-            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self, ServeCommand.self,
+            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self, DetectCommand.self,
+            ScenesEvalCommand.self, ServeCommand.self,
         ]
     )
 

@@ -61,7 +61,7 @@ struct CLI {
     let folder = TemporaryFolder()
 
     @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "shortcuts",
-                      "shortcuts add", "corrections export", "models list", "models download"])
+                      "shortcuts add", "corrections export", "models list", "models download", "detect", "scenes-eval"])
     func helpMatchesItsGoldenFile(command: String) async throws {
         let result = try await CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0)

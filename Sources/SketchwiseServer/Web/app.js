@@ -40,6 +40,9 @@ let overLimit = false;
 let askedStrokes = null;        // the strokes last sent to recognition (unchanged sketches keep the same array)
 let messageTimer = 0;
 let picking = false;
+let sceneMode = false;
+let scene = { objects: [], strokes: [] };   // the current sketch's objects and the stroke items they number
+let sceneTarget = null;        // {sketchId, strokes, trackingID}: the scene object whose pictures are shown
 
 // ---- state changes ----------------------------------------------------------------------
 
@@ -237,6 +240,7 @@ function focusStrip() {
  *  loaded; a picture that can't be loaded is never swapped in. Undoable. */
 async function pick(suggestion, all) {
   if (picking) return;
+  if (panelTarget === "scene") return pickForSceneObject(suggestion, all);
   const targetId = panelTarget === "sketch" ? (M.currentSketch(state, true) || {}).id : panelTarget;
   if (targetId === undefined) return;
   picking = true;
@@ -258,6 +262,89 @@ async function pick(suggestion, all) {
   } finally {
     picking = false;
     delete $("#assist").dataset.loading;
+  }
+}
+
+// ---- scene mode -------------------------------------------------------------------------
+
+/** Turns scene mode on or off: the server boxes, labels and tracks each object of the sketch. */
+function setSceneMode(on) {
+  sceneMode = on;
+  $("#scene-mode").setAttribute("aria-pressed", String(on));
+  scene = { objects: [], strokes: [] };
+  live.setScene(on);
+  showScene();
+}
+
+/** Draws the scene's boxes over the canvas, each with a tag "#ID label" that opens its pictures. */
+function showScene() {
+  const layer = $("#scene-boxes");
+  layer.replaceChildren();
+  canvasEl.dataset.sceneObjects = String(sceneMode ? scene.objects.length : 0);
+  if (!sceneMode) return;
+  for (const o of scene.objects) {
+    const a = camera.toScreen({ x: o.frame.x, y: o.frame.y });
+    const b = camera.toScreen({ x: o.frame.x + o.frame.width, y: o.frame.y + o.frame.height });
+    const box = document.createElement("div");
+    box.className = "scene-box";
+    box.dataset.trackingId = String(o.trackingID);
+    Object.assign(box.style, { left: `${a.x}px`, top: `${a.y}px`, width: `${b.x - a.x}px`, height: `${b.y - a.y}px` });
+    const tag = document.createElement("button");
+    tag.type = "button";
+    tag.className = "scene-tag";
+    const label = o.labels.length ? o.labels[0].text : "?";
+    tag.textContent = `#${o.trackingID} ${label}`;
+    tag.title = `Object ${o.trackingID}: ${o.labels.slice(0, 3).map((l) => `${l.text} ${Math.round(l.confidence * 100)}%`).join(", ")}. Click for its pictures.`;
+    tag.addEventListener("click", () => openSceneObject(o));
+    box.append(tag);
+    layer.append(box);
+  }
+}
+
+/** Shows the pictures for one object of the scene (its own strokes only). */
+async function openSceneObject(o) {
+  const sketch = M.currentSketch(state, true);
+  const strokes = o.strokes.map((i) => scene.strokes[i]).filter(Boolean);
+  if (!sketch || !strokes.length || !strokes.every((s) => sketch.strokes.includes(s))) return;
+  sceneTarget = { sketchId: sketch.id, strokes, trackingID: o.trackingID };
+  panelTarget = "scene";
+  const title = `Pictures for #${o.trackingID}`;
+  panel.show({ guesses: [], suggestions: [] }, { title });
+  panel.setPending(true);
+  try {
+    const r = await fetch("/api/suggest", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ strokes: M.toQuickDraw(strokes), style: styleSelect.value, labels: 5 }),
+    });
+    const body = await r.json().catch(() => null);
+    if (panelTarget !== "scene" || sceneTarget.trackingID !== o.trackingID) return;
+    if (!r.ok || !body) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
+    panel.show(body, { title });
+    focusStrip();
+  } catch (e) {
+    if (panelTarget === "scene") say(`No pictures: ${e.message}`, "error");
+  } finally {
+    if (panelTarget === "scene") panel.setPending(false);
+  }
+}
+
+/** Swaps the chosen scene object's strokes (only those) for a picture. Undoable. */
+async function pickForSceneObject(suggestion, all) {
+  const target = sceneTarget;
+  if (!target) return;
+  picking = true;
+  try {
+    if (!(await view.images.ready(suggestion.image))) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
+    const next = M.swapStrokesForPicture(state, target.sketchId, target.strokes, suggestion, all);
+    if (next === state) { say("That object changed meanwhile; pick it again.", "error"); return; }
+    commit(next);
+    finishFirstRun();
+    sceneTarget = null;
+    panelTarget = "sketch";
+    panel.show({ guesses: [], suggestions: [] });
+    live.resend(M.recognitionStrokes(state));
+  } finally {
+    picking = false;
   }
 }
 
@@ -308,6 +395,12 @@ const live = new LiveClient({
   },
   onError: (text) => say(text, "error"),
   onPending: (on) => { if (panelTarget === "sketch") panel.setPending(on && M.recognitionStrokes(state).length > 0); },
+  onScene: (objects, strokes) => {
+    if (!sceneMode) return;
+    scene = { objects, strokes };
+    showScene();
+    sceneListeners.forEach((f) => f(objects));
+  },
 });
 
 const screenPoint = (e) => {
@@ -425,6 +518,7 @@ $("#text-editor").addEventListener("blur", () => closeTextEditor(true));
 
 function cameraChanged() {
   view.invalidate();
+  showScene();
   showSelection();
   if (textEditing) closeTextEditor(true);
   $("#zoom-value").textContent = `${Math.round(camera.zoom * 100)}%`;
@@ -534,6 +628,7 @@ async function openFile(file) {
 
 for (const t of ["select", "autodraw", "draw", "shape", "text", "fill"]) $(`#tool-${t}`).addEventListener("click", () => setTool(t));
 for (const b of document.querySelectorAll("#shape-kinds button")) b.addEventListener("click", () => setShapeKind(b.dataset.shape));
+$("#scene-mode").addEventListener("click", () => setSceneMode(!sceneMode));
 $("#undo").addEventListener("click", undo);
 $("#redo").addEventListener("click", redo);
 $("#erase-last").addEventListener("click", () => {
@@ -635,6 +730,7 @@ document.addEventListener("keydown", (e) => {
 // ---- start ------------------------------------------------------------------------------
 
 const resultListeners = new Set();
+const sceneListeners = new Set();
 
 /** Read-only views and a few actions for tests and scripts. */
 window.sketchwise = Object.freeze({
@@ -673,6 +769,10 @@ window.sketchwise = Object.freeze({
   /** The person's shortcuts as last listed: [{label, examples}]. */
   shortcuts: () => personal.shortcuts.slice(),
   refreshModelInfo: () => modelInfo.refresh(),
+  setSceneMode,
+  /** The objects of the scene as last found: [{frame, trackingID, labels, strokes}]. */
+  sceneObjects: () => scene.objects.slice(),
+  onScene: (f) => { sceneListeners.add(f); return () => sceneListeners.delete(f); },
 });
 
 // The pictures' style, kept for the next visit.

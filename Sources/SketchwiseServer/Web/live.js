@@ -26,6 +26,7 @@ export class LiveClient {
    *   onStatus: (state: "connecting"|"connected"|"fallback"|"offline", text: string, detail: string) => void,
    *   onError?: (message: string) => void,
    *   onPending?: (pending: boolean) => void,
+   *   onScene?: (objects: object[], strokes: object[]) => void,
    * }} handlers
    */
   constructor(handlers, base = location) {
@@ -45,6 +46,16 @@ export class LiveClient {
     this.httpAnswered = null;  // the stroke items last answered over HTTP
     this.state = "";
     this.style = "line";       // the pictures' style (line, emoji, clipart, all)
+    this.scene = false;        // whether the server also finds the sketch's objects
+    this.sentStrokes = [];     // the stroke items of the last message sent
+  }
+
+  /** Turns scene detection on or off: each state's objects come to onScene (WebSocket only). */
+  setScene(on) {
+    if (on === this.scene) return;
+    this.scene = on;
+    this.synced = null;
+    if (this.latest.length || !on) this.flush();
   }
 
   /** Picks the pictures' style; the current sketch is asked again in it. */
@@ -150,7 +161,7 @@ export class LiveClient {
     } else {
       msg = { type: "sketch", strokes: strokes.map(raw) };
     }
-    msg = { ...msg, seq: ++this.seq, style: this.style };
+    msg = { ...msg, seq: ++this.seq, style: this.style, scene: this.scene };
     const text = JSON.stringify(msg);
     if (text.length > MAX_WS_MESSAGE) {   // too big for one socket message: ask over HTTP
       this.synced = null;
@@ -162,6 +173,7 @@ export class LiveClient {
     this.httpAnswered = null;
     this.ws.send(text);
     this.synced = strokes;
+    this.sentStrokes = strokes;
     this.lastSent = msg.seq;
     this.pending(true);
   }
@@ -178,6 +190,9 @@ export class LiveClient {
       if (typeof msg.seq === "number" && msg.seq < this.lastSent) return;   // stale
       this.pending(false);
       this.h.onResult({ guesses: msg.guesses || [], suggestions: msg.suggestions || [] });
+    } else if (msg.type === "scene") {
+      // The objects' stroke numbers refer to the strokes of that message: only the latest counts.
+      if (msg.seq === this.lastSent && this.h.onScene) this.h.onScene(msg.objects || [], this.sentStrokes);
     } else if (msg.type === "error") {
       this.pending(false);
       const code = msg.error && msg.error.code;

@@ -43,7 +43,7 @@ export function untransformed(o) {
 
 /**
  * Adds a stroke: it joins the current sketch of its kind, or starts a new sketch on top.
- * This is the seam for scene detection (#18): a detector would choose the sketch per stroke.
+ * In scene mode the server splits the sketch into objects (swapStrokesForPicture swaps one).
  */
 export function addStroke(state, stroke, recognize = true) {
   const s = Object.freeze({ ...stroke });
@@ -116,6 +116,30 @@ function pictureFor(suggestion, box, extra) {
     title: suggestion.title || suggestion.label, image: suggestion.image, thumbnail: suggestion.thumbnail,
     aspect, colour: false, ...extra,
   });
+}
+
+/**
+ * Replaces some strokes of sketch `id` (one object of a scene) by a library picture fitted into
+ * their box; the sketch keeps its other strokes and stays the one new strokes join. Taking all
+ * of its strokes replaces the whole sketch. Nothing changes unless the sketch is untransformed
+ * and holds the strokes (the very stroke items of `sketch.strokes`).
+ */
+export function swapStrokesForPicture(state, id, strokes, suggestion, alternatives = null) {
+  const sketch = find(state, id);
+  if (!sketch || sketch.type !== "sketch" || !untransformed(sketch) || !strokes.length) return state;
+  const taken = new Set(strokes);
+  const rest = sketch.strokes.filter((s) => !taken.has(s));
+  if (sketch.strokes.length - rest.length !== taken.size) return state;
+  if (!rest.length) return swapForPicture(state, id, suggestion, alternatives);
+  const picture = pictureFor(suggestion, { ...strokesBounds(strokes), rotation: 0 }, {
+    id: state.nextId,
+    sketch: Object.freeze(strokes.map((s) => Object.freeze({ ...s }))),
+    alternatives: alternatives && Object.freeze(alternatives.slice()),
+  });
+  const box = strokesBounds(rest);
+  const kept = Object.freeze({ ...sketch, strokes: Object.freeze(rest), natural: box, ...box });
+  const objects = [...state.objects.map((o) => (o.id === id ? kept : o)), picture];
+  return withObjects(state, objects, { nextId: state.nextId + 1 });
 }
 
 /**

@@ -1,0 +1,97 @@
+import Foundation
+import SketchwiseCore
+
+/// Follows objects from one state of a canvas to the next (stream mode) and gives each a stable
+/// ID. An object is associated with a track by the strokes they share (compared by shape, so a
+/// moved stroke still matches), by the overlap of their boxes, and by the similarity of their
+/// embeddings; the best pairs are taken first. An object no track matches gets a new ID; a track
+/// nothing matches ends (an erased object drawn again is a new object).
+final class ObjectTracker: @unchecked Sendable {
+    struct Observation {
+        var frame: Rect
+        /// The shapes of its strokes (``ObjectTracker/shape(of:)``).
+        var shapes: Set<Int>
+        var embedding: [Float]?
+    }
+
+    private struct Track {
+        var id: Int
+        var observation: Observation
+    }
+
+    private var tracks: [Track] = []
+    private var nextID = 1
+
+    /// The IDs of `observations`, in their order.
+    func update(_ observations: [Observation]) -> [Int] {
+        var pairs: [(whole: Bool, score: Double, observation: Int, track: Int)] = []
+        for (o, observation) in observations.enumerated() {
+            for (t, track) in tracks.enumerated() {
+                let score = Self.affinity(observation, track.observation)
+                let whole = !track.observation.shapes.isEmpty && track.observation.shapes.isSubset(of: observation.shapes)
+                if score > 0 { pairs.append((whole, score, o, t)) }
+            }
+        }
+        // A track whose strokes are all in the object continues first; when parts of an object
+        // merge, the oldest part keeps its ID (the object began there); then the best score.
+        pairs.sort { a, b in
+            if a.whole != b.whole { return a.whole }
+            if a.whole, a.observation == b.observation { return tracks[a.track].id < tracks[b.track].id }
+            return a.score > b.score
+        }
+        var ids = [Int?](repeating: nil, count: observations.count)
+        var usedTracks = Set<Int>()
+        for pair in pairs where ids[pair.observation] == nil && !usedTracks.contains(pair.track) {
+            ids[pair.observation] = tracks[pair.track].id
+            usedTracks.insert(pair.track)
+        }
+        let assigned = ids.map { id -> Int in
+            if let id { return id }
+            defer { nextID += 1 }
+            return nextID
+        }
+        tracks = zip(assigned, observations).map { Track(id: $0, observation: $1) }
+        return assigned
+    }
+
+    func reset() {
+        tracks = []
+    }
+
+    /// How strongly an observation continues a track; 0 when it does not.
+    static func affinity(_ a: Observation, _ b: Observation) -> Double {
+        let shared = Double(a.shapes.intersection(b.shapes).count) / Double(max(1, b.shapes.count))
+        let overlap = a.frame.intersectionOverUnion(b.frame)
+        var similarity = 0.0
+        if let x = a.embedding, let y = b.embedding, x.count == y.count {
+            let cosine = Double(zip(x, y).reduce(0) { $0 + $1.0 * $1.1 })
+            let sizeRatio = (a.frame.width + a.frame.height) / max(1e-9, b.frame.width + b.frame.height)
+            if cosine >= 0.85, (0.6...1.6).contains(sizeRatio) { similarity = cosine }
+        }
+        guard shared >= 0.5 || overlap >= 0.3 || similarity > 0 else { return 0 }
+        return 2 * shared + overlap + 0.5 * similarity
+    }
+
+    /// A stroke's shape, the same wherever the stroke is moved: its points relative to the first,
+    /// to a tenth of a unit.
+    static func shape(of stroke: Stroke) -> Int {
+        var hasher = Hasher()
+        guard let first = stroke.points.first else { return 0 }
+        hasher.combine(stroke.points.count)
+        for point in stroke.points {
+            hasher.combine(Int(((point.x - first.x) * 10).rounded()))
+            hasher.combine(Int(((point.y - first.y) * 10).rounded()))
+        }
+        return hasher.finalize()
+    }
+}
+
+extension Rect {
+    /// The area both boxes cover over the area either covers (0 for boxes without area).
+    public func intersectionOverUnion(_ other: Rect) -> Double {
+        let width = max(0, min(maxX, other.maxX) - max(minX, other.minX)), height = max(0, min(maxY, other.maxY) - max(minY, other.minY))
+        let intersection = width * height
+        let union = self.width * self.height + other.width * other.height - intersection
+        return union > 0 ? intersection / union : 0
+    }
+}

@@ -1,0 +1,237 @@
+"""Scenes (issue 18): several objects on one canvas, over real HTTP (POST /api/detect), the live
+WebSocket (`"scene": true`), the CLI (`detect` on ndjson and PNG, `scenes-eval`) and the browser
+(the Scene toggle: boxes with IDs and labels, one object swapped on its own, undo).
+
+Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_scenes.py
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, RAW, read_drawings
+from minimal_ws import WebSocket
+
+# Classes whose drawings the models know well, so each object is recognisable on its own.
+CLASSES = ["house", "sun", "fish", "bicycle", "clock", "apple"]
+
+
+def binary():
+    path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
+    path = path if path.is_absolute() else REPO / path
+    if not path.exists():
+        pytest.skip(f"sketchwise binary not found at {path} (build it, or set SKETCHWISE_BIN)")
+    return path
+
+
+def placed(drawing, x, y, size):
+    """A raw drawing scaled so its larger side is `size`, with its box's corner at (x, y)."""
+    xs = [v for s in drawing for v in s[0]]
+    ys = [v for s in drawing for v in s[1]]
+    scale = size / max(max(xs) - min(xs), max(ys) - min(ys), 1)
+    return [[[round(x + (v - min(xs)) * scale, 2) for v in s[0]], [round(y + (v - min(ys)) * scale, 2) for v in s[1]], list(s[2])]
+            for s in drawing]
+
+
+def box_of(strokes):
+    xs = [v for s in strokes for v in s[0]]
+    ys = [v for s in strokes for v in s[1]]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def iou(a, b):
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    w = max(0, min(ax + aw, bx + bw) - max(ax, bx))
+    h = max(0, min(ay + ah, by + bh) - max(ay, by))
+    union = aw * ah + bw * bh - w * h
+    return w * h / union if union else 0
+
+
+@pytest.fixture(scope="module")
+def scene(server):
+    """Three real drawings (classes the raster model ranks top 3) placed apart on one canvas:
+    (strokes of the canvas, [(class, box, stroke indices)])."""
+    if not RAW.is_dir():
+        pytest.skip(f"shared data not found at {RAW}")
+    chosen = []
+    for cls in CLASSES:
+        for rec in read_drawings(cls, limit=10, max_strokes=12):
+            status, body, _, raw = server.post_json("/api/classify", {"strokes": rec["drawing"], "top": 3})
+            assert status == 200, raw
+            if cls in [g["label"] for g in body["guesses"]]:
+                chosen.append((cls, rec["drawing"]))
+                break
+        if len(chosen) == 3:
+            break
+    assert len(chosen) == 3, chosen
+    strokes, objects = [], []
+    for k, (cls, drawing) in enumerate(chosen):
+        part = placed(drawing, 50 + 400 * k, 100 + 150 * (k % 2), 280)
+        objects.append((cls, box_of(part), list(range(len(strokes), len(strokes) + len(part)))))
+        strokes += part
+    return strokes, objects
+
+
+def test_detect_finds_boxes_labels_and_ids(server, scene):
+    strokes, truth = scene
+    status, body, _, raw = server.post_json("/api/detect", {"strokes": strokes})
+    assert status == 200, raw
+    objects = body["objects"]
+    print(f"\n  detected: {[(o['trackingID'], o['labels'][0]['text'], [round(v) for v in o['frame'].values()]) for o in objects]}", file=sys.stderr)
+    assert len(objects) == 3
+    for cls, box, indices in truth:
+        match = max(objects, key=lambda o: iou(box, tuple(o["frame"][k] for k in ("x", "y", "width", "height"))))
+        assert iou(box, tuple(match["frame"][k] for k in ("x", "y", "width", "height"))) > 0.95
+        assert match["strokes"] == indices
+        assert cls in [label["text"] for label in match["labels"][:3]], (cls, match["labels"][:3])
+        assert len(match["labels"]) == 10 and all(0 <= label["index"] < 345 for label in match["labels"])
+    assert sorted(o["trackingID"] for o in objects) == [1, 2, 3]
+
+    status, body, _, raw = server.post_json("/api/detect", {"strokes": strokes, "mode": "single", "maxObjects": 2})
+    assert status == 200, raw
+    assert len(body["objects"]) == 2 and all(o["trackingID"] is None for o in body["objects"])
+
+
+@pytest.mark.parametrize("body, status, fragment", [
+    ({"strokes": []}, 200, None),
+    ({"strokes": [[[0, 10], [0, 10]]], "mode": "video"}, 400, "mode"),
+    ({"strokes": [[[0, 10], [0, 10]]], "maxObjects": 0}, 400, "maxObjects"),
+    ({"strokes": [[[0, "x"], [0, 10]]]}, 400, None),
+    ({"strokes": [[[0, 1e300], [0, 10]]]}, 400, None),
+])
+def test_detect_bad_input_is_a_clear_error(server, body, status, fragment):
+    got, parsed, _, raw = server.post_json("/api/detect", body)
+    assert got == status, raw
+    if status == 200:
+        assert parsed == {"objects": []}
+    else:
+        assert parsed["error"]["code"] == "bad_request"
+        if fragment:
+            assert fragment in parsed["error"]["message"]
+
+
+def test_live_scene_ids_stay_stable_stroke_by_stroke(server, scene):
+    strokes, truth = scene
+    ids_by_object = {}
+    switches = 0
+    with WebSocket(server.host, server.port) as ws:
+        for seq, stroke in enumerate(strokes, start=1):
+            ws.send_json({"type": "stroke", "seq": seq, "stroke": stroke, "scene": True})
+            message = ws.recv_until(lambda m: m.get("type") == "scene" and m.get("seq") == seq, timeout=60)[-1]
+            for obj in message["objects"]:
+                owner = next(cls for cls, _, indices in truth if obj["strokes"][0] in indices)
+                if owner in ids_by_object and ids_by_object[owner] != obj["trackingID"]:
+                    switches += 1
+                ids_by_object[owner] = obj["trackingID"]
+        assert len(message["objects"]) == 3
+        # Turned off: results only.
+        ws.send_json({"type": "undo", "seq": len(strokes) + 1, "scene": False})
+        answers = ws.recv_until(lambda m: m.get("type") == "result" and m.get("seq") == len(strokes) + 1, timeout=60)
+        assert not [m for m in answers if m.get("type") == "scene" and m.get("seq") == len(strokes) + 1]
+    print(f"\n  {len(strokes)} strokes, ids {ids_by_object}, {switches} switches", file=sys.stderr)
+    assert switches == 0
+    assert len(set(ids_by_object.values())) == 3
+
+
+def test_cli_detect_on_ndjson_and_on_a_png(tmp_path, scene):
+    strokes, truth = scene
+    path = tmp_path / "scene.ndjson"
+    path.write_text(json.dumps({"word": "scene", "drawing": strokes}) + "\n")
+    r = subprocess.run([str(binary()), "detect", str(path), "--json", "--model", "raster"], capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert r.returncode == 0, r.stderr
+    objects = json.loads(r.stdout)["objects"]
+    assert len(objects) == 3 and sorted(o["trackingID"] for o in objects) == [1, 2, 3]
+
+    # The same scene as a picture: rendered on a white page, then found again from its pixels.
+    png = tmp_path / "scene.png"
+    render = subprocess.run([sys.executable, "-c", RENDER, str(png), json.dumps(strokes)], capture_output=True, text=True, timeout=120)
+    if render.returncode != 0:
+        pytest.skip(f"cannot render a PNG here: {render.stderr[-300:]}")
+    r = subprocess.run([str(binary()), "detect", str(png), "--json", "--mode", "single", "--model", "raster"],
+                       capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert r.returncode == 0, r.stderr
+    found = json.loads(r.stdout)["objects"]
+    print(f"\n  from the PNG: {[(o['labels'][0]['text'], [round(v) for v in o['frame'].values()]) for o in found]}", file=sys.stderr)
+    assert len(found) == 3
+    recognised = 0
+    for cls, box, _ in truth:
+        match = max(found, key=lambda o: iou(box, tuple(o["frame"][k] for k in ("x", "y", "width", "height"))))
+        assert iou(box, tuple(match["frame"][k] for k in ("x", "y", "width", "height"))) > 0.8
+        recognised += cls in [label["text"] for label in match["labels"][:3]]
+    assert recognised >= 2, found
+
+
+# Draws strokes with Cairo (python3-cairo from Debian) on a white 1300 × 700 page.
+RENDER = """
+import json, sys
+import cairo
+surface = cairo.ImageSurface(cairo.FORMAT_RGB24, 1300, 700)
+cr = cairo.Context(surface)
+cr.set_source_rgb(1, 1, 1); cr.paint()
+cr.set_source_rgb(0, 0, 0); cr.set_line_width(4); cr.set_line_cap(cairo.LINE_CAP_ROUND); cr.set_line_join(cairo.LINE_JOIN_ROUND)
+for s in json.loads(sys.argv[2]):
+    cr.move_to(s[0][0], s[1][0])
+    for x, y in zip(s[0][1:], s[1][1:]):
+        cr.line_to(x, y)
+    cr.stroke()
+surface.write_to_png(sys.argv[1])
+"""
+
+
+def test_scenes_eval_prints_the_figures():
+    if not RAW.is_dir():
+        pytest.skip(f"shared data not found at {RAW}")
+    r = subprocess.run([str(binary()), "scenes-eval", "--data", str(RAW), "--scenes", "12", "--seed", "3", "--json", "--model", "raster"],
+                       capture_output=True, text=True, cwd=REPO, timeout=1200)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    print(f"\n  scenes-eval (12 scenes): {report}", file=sys.stderr)
+    assert set(report) >= {"precision", "recall", "label_top1", "id_switches_per_100", "scenes"}
+    assert report["scenes"] == 12 and 0 <= report["precision"] <= 1 and report["recall"] > 0.5
+
+
+def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene):
+    from browser_helpers import canvas_rect, draw, open_app, save_screenshot, wait_for
+    strokes, truth = scene
+    open_app(driver, server.base)
+    driver.find_element("id", "scene-mode").click()
+    rect = canvas_rect(driver)
+    # The scene fitted to the canvas, drawn stroke by stroke with the mouse.
+    minx, miny, w, h = box_of(strokes)
+    scale = min(rect["w"] * 0.9 / w, rect["h"] * 0.8 / h)
+    ox, oy = (rect["w"] - w * scale) / 2, (rect["h"] - h * scale) / 2
+    fitted = [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))]) for s in strokes]
+    draw(driver, fitted, rect, gaps=[0.05] * len(fitted))
+    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 3, 60,
+             message="three objects are boxed")
+    objects = driver.execute_script("return window.sketchwise.sceneObjects()")
+    tags = driver.find_elements("css selector", "#scene-boxes .scene-tag")
+    assert len(tags) == 3 and all(t.text.startswith("#") for t in tags)
+    save_screenshot(driver, "scene-boxes.png")
+    strokes_before = int(driver.find_element("id", "canvas").get_attribute("data-stroke-count"))
+
+    # One object's pictures; picking one swaps only its strokes.
+    target = objects[0]
+    tag = driver.find_element("css selector", f"#scene-boxes .scene-box[data-tracking-id='{target['trackingID']}'] .scene-tag")
+    tag.click()
+    wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 60, message="pictures for the object")
+    driver.find_elements("css selector", "#suggestions button[data-id]")[0].click()
+    canvas = driver.find_element("id", "canvas")
+    wait_for(lambda: canvas.get_attribute("data-picture-count") == "1", 30, message="the object is swapped")
+    assert int(canvas.get_attribute("data-stroke-count")) == strokes_before - len(target["strokes"])
+    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 2, 60, message="two objects left")
+    remaining = {o["trackingID"] for o in driver.execute_script("return window.sketchwise.sceneObjects()")}
+    assert remaining == {o["trackingID"] for o in objects} - {target["trackingID"]}, "the others keep their IDs"
+    save_screenshot(driver, "scene-swapped.png")
+
+    # Undo brings the object's strokes back.
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: canvas.get_attribute("data-picture-count") == "0", 30, message="undo")
+    assert int(canvas.get_attribute("data-stroke-count")) == strokes_before
+    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 3, 60, message="three objects again")
