@@ -10,6 +10,7 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_models.py
 """
 
 import hashlib
+import shutil
 import http.server
 import json
 import os
@@ -432,6 +433,27 @@ def test_serve_manifest_then_download_end_to_end(tmp_path, store, drawing):
 # ---- a running server -----------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def lucide_index(tmp_path_factory):
+    """A library index of the Lucide icons alone, built once with the bundled raster model: the
+    servers below start from a copy instead of each indexing the library again."""
+    path = tmp_path_factory.mktemp("lucide-index") / "library.sqlite"
+    r = run("index", "build", "--sources", "lucide", "--db", path, "--no-model-store", timeout=900)
+    if r.returncode != 0:
+        pytest.fail(f"index build failed: {r.stderr[-2000:]}")
+    return path
+
+
+def data_with_index(tmp_path_factory, name, index):
+    """A fresh data folder holding a copy of the Lucide index."""
+    data = tmp_path_factory.mktemp(name)
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{index}{suffix}")
+        if source.exists():
+            shutil.copy(source, data / f"library.sqlite{suffix}")
+    return data
+
+
 def rss_kib(pid):
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -455,12 +477,12 @@ def classify_over_http(srv, drawing):
     assert cls in [g["label"] for g in body["guesses"]]
 
 
-def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawing, driver):
+def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawing, driver, lucide_index):
     """A download activates raster-cnn 2.0.0 in the server's store: the server re-indexes the library
     in a child process while the old index serves, then switches; the RSS is sampled throughout.
     The web app shows the active version before and after."""
     from browser_helpers import open_app, save_screenshot, wait_for
-    data = tmp_path_factory.mktemp("switch-data")
+    data = data_with_index(tmp_path_factory, "switch-data", lucide_index)
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "local"], name="switch-server")
     try:
         assert served_version(srv) == ("1.0.0", None)
@@ -507,8 +529,8 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         stop_server(srv)
 
 
-def test_server_serves_the_bundled_model_when_the_downloaded_one_is_broken(tmp_path_factory, host, drawing):
-    data = tmp_path_factory.mktemp("fallback-data")
+def test_server_serves_the_bundled_model_when_the_downloaded_one_is_broken(tmp_path_factory, host, drawing, lucide_index):
+    data = data_with_index(tmp_path_factory, "fallback-data", lucide_index)
     store = Path(data) / "models"
     assert download(host, store).returncode == 0
     # The installed file is damaged on disk afterwards.
@@ -533,8 +555,8 @@ def test_server_latest_policy_downloads_before_serving(tmp_path_factory, host, d
         stop_server(srv)
 
 
-def test_server_starts_on_the_bundled_model_when_the_manifest_is_unreachable(tmp_path_factory, drawing):
-    data = tmp_path_factory.mktemp("offline-data")
+def test_server_starts_on_the_bundled_model_when_the_manifest_is_unreachable(tmp_path_factory, drawing, lucide_index):
+    data = data_with_index(tmp_path_factory, "offline-data", lucide_index)
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "latest", "--manifest", "http://127.0.0.1:9/manifest.json"],
                        name="offline-server")
     try:
@@ -558,7 +580,7 @@ def perturbed_weights(path, tensor_suffix="bias", label=0, delta=30.0):
     return bytes(data)
 
 
-def test_ab_test_splits_people_deterministically_and_counts_each_arm(tmp_path_factory, host, drawing):
+def test_ab_test_splits_people_deterministically_and_counts_each_arm(tmp_path_factory, host, drawing, lucide_index):
     lite = "raster-cnn-lite"
     spec = json.loads((MODELS / f"{lite}.json").read_text())
     spec["version"] = "2.0.0"
@@ -566,7 +588,7 @@ def test_ab_test_splits_people_deterministically_and_counts_each_arm(tmp_path_fa
     host.files[f"{lite}.safetensors"] = perturbed_weights(MODELS / f"{lite}.safetensors")
     host.manifest_body = json.dumps({"models": [host.entry(name=lite)]}).encode()
     favoured = spec["labels"][0]
-    data = tmp_path_factory.mktemp("ab-data")
+    data = data_with_index(tmp_path_factory, "ab-data", lucide_index)
     args = ["--sources", "lucide", "--model-updates", "local", "--manifest", host.url, "--ab-test", f"{lite}@2.0.0:50"]
     srv = start_server(tmp_path_factory, data, args, name="ab-server")
     strokes = json.loads(drawing[1].read_text())["drawing"]

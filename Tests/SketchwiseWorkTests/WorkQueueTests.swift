@@ -57,9 +57,10 @@ import Testing
         let queue = WorkQueue(threads: 1, queueLimit: 1)
         defer { queue.close() }
         let (running, waiting) = (Spinner(), Spinner())
-        let first = Task { try await queue.run(deadline: .now + .seconds(20)) { try running.spin(limit: .seconds(30)) } }
+        // Generous limits: other suites can keep Swift's pool, which resumes this test, busy for long.
+        let first = Task { try await queue.run(deadline: .now + .seconds(600)) { try running.spin(limit: .seconds(600)) } }
         try await running.waitUntilStarted()
-        let second = Task { try await queue.run(deadline: .now + .seconds(20)) { try waiting.spin() } }
+        let second = Task { try await queue.run(deadline: .now + .seconds(600)) { try waiting.spin() } }
         while queue.waitingCount < 1 { try await Task.sleep(for: .milliseconds(2)) }
         let start = ContinuousClock.now
         let refusal = await #expect(throws: WorkQueue.Busy.self) { try await queue.run { 1 } }
