@@ -111,6 +111,15 @@ def shared_data():
     return SHARED
 
 
+def sketchwise_binary():
+    """The binary under test: $SKETCHWISE_BIN, default .build/debug/sketchwise; skips when missing."""
+    path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
+    path = path if path.is_absolute() else REPO / path
+    if not path.exists():
+        pytest.skip(f"sketchwise binary not found at {path} (build it, or set SKETCHWISE_BIN)")
+    return path
+
+
 def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
     """Starts `sketchwise serve` on a free port with `extra_args` and waits for GET /api/health."""
     binary = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))

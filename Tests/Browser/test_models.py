@@ -13,7 +13,6 @@ import hashlib
 import shutil
 import http.server
 import json
-import os
 import resource
 import signal
 import socket
@@ -27,18 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, RAW, start_server, stop_server
+from conftest import REPO, RAW, start_server, stop_server, sketchwise_binary as binary
 
 MODELS = REPO / "Models"
 NAME = "raster-cnn"
-
-
-def binary():
-    path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
-    path = path if path.is_absolute() else REPO / path
-    if not path.exists():
-        pytest.skip(f"sketchwise binary not found at {path} (build it, or set SKETCHWISE_BIN)")
-    return path
 
 
 def run(*args, timeout=300, **kwargs):

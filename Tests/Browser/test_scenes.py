@@ -6,27 +6,16 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_scenes.py
 """
 
 import json
-import math
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import REPO, RAW, read_drawings
+from conftest import REPO, RAW, read_drawings, sketchwise_binary as binary
 from minimal_ws import WebSocket
 
 # Classes whose drawings the models know well, so each object is recognisable on its own.
 CLASSES = ["house", "sun", "fish", "bicycle", "clock", "apple"]
-
-
-def binary():
-    path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
-    path = path if path.is_absolute() else REPO / path
-    if not path.exists():
-        pytest.skip(f"sketchwise binary not found at {path} (build it, or set SKETCHWISE_BIN)")
-    return path
 
 
 def placed(drawing, x, y, size):

@@ -8,7 +8,6 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_shortcuts.py
 
 import json
 import math
-import os
 import random
 import signal
 import sqlite3
@@ -20,17 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, start_server, stop_server
+from conftest import REPO, start_server, stop_server, sketchwise_binary as binary
 
 SPIRAL = "🌀"
-
-
-def binary():
-    path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
-    path = path if path.is_absolute() else REPO / path
-    if not path.exists():
-        pytest.skip(f"sketchwise binary not found at {path} (build it, or set SKETCHWISE_BIN)")
-    return path
 
 
 def spiral(seed, turns=2.5, n=70):
