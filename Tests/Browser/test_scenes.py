@@ -186,6 +186,8 @@ def test_scenes_eval_prints_the_figures():
 
 
 def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene):
+    """Two objects drawn: two boxes; their IDs stay while a third is drawn; one swapped, the
+    others stay as drawn and keep their IDs; undo brings it back."""
     from browser_helpers import canvas_rect, draw, open_app, save_screenshot, wait_for
     strokes, truth = scene
     open_app(driver, server.base)
@@ -196,31 +198,42 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
     scale = min(rect["w"] * 0.9 / w, rect["h"] * 0.8 / h)
     ox, oy = (rect["w"] - w * scale) / 2, (rect["h"] - h * scale) / 2
     fitted = [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))]) for s in strokes]
-    draw(driver, fitted, rect, gaps=[0.05] * len(fitted))
-    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 3, 60,
-             message="three objects are boxed")
-    objects = driver.execute_script("return window.sketchwise.sceneObjects()")
+    objects_now = lambda: driver.execute_script("return window.sketchwise.sceneObjects()")
+    covers = lambda n: sorted(i for o in objects_now() for i in o["strokes"]) == list(range(n))
+    canvas = driver.find_element("id", "canvas")
+
+    first_two = truth[0][2] + truth[1][2]
+    draw(driver, [fitted[i] for i in first_two], rect, gaps=[0.05] * len(first_two))
+    wait_for(lambda: covers(len(first_two)), 60, message="the boxes cover the two objects' strokes")
+    before = {tuple(o["strokes"]): o["trackingID"] for o in objects_now()}
+    assert set(before) == {tuple(truth[0][2]), tuple(truth[1][2])}, before
+    assert len(driver.find_elements("css selector", "#scene-boxes .scene-tag")) == 2
+
+    third = truth[2][2]
+    draw(driver, [fitted[i] for i in third], rect, gaps=[0.05] * len(third))
+    wait_for(lambda: covers(len(strokes)), 60, message="the boxes cover every stroke")
+    after = {tuple(o["strokes"]): o["trackingID"] for o in objects_now()}
+    for indices, tracking_id in before.items():
+        assert after[indices] == tracking_id, f"the ID of {indices} changed while the third was drawn: {before} → {after}"
     tags = driver.find_elements("css selector", "#scene-boxes .scene-tag")
     assert len(tags) == 3 and all(t.text.startswith("#") for t in tags)
     save_screenshot(driver, "scene-boxes.png")
-    strokes_before = int(driver.find_element("id", "canvas").get_attribute("data-stroke-count"))
+    strokes_before = int(canvas.get_attribute("data-stroke-count"))
 
-    # One object's pictures; picking one swaps only its strokes.
-    target = objects[0]
-    tag = driver.find_element("css selector", f"#scene-boxes .scene-box[data-tracking-id='{target['trackingID']}'] .scene-tag")
-    tag.click()
+    # The first object's own pictures; picking one swaps only its strokes.
+    target_id = before[tuple(truth[0][2])]
+    driver.find_element("css selector", f"#scene-boxes .scene-box[data-tracking-id='{target_id}'] .scene-tag").click()
     wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 60, message="pictures for the object")
     driver.find_elements("css selector", "#suggestions button[data-id]")[0].click()
-    canvas = driver.find_element("id", "canvas")
     wait_for(lambda: canvas.get_attribute("data-picture-count") == "1", 30, message="the object is swapped")
-    assert int(canvas.get_attribute("data-stroke-count")) == strokes_before - len(target["strokes"])
-    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 2, 60, message="two objects left")
-    remaining = {o["trackingID"] for o in driver.execute_script("return window.sketchwise.sceneObjects()")}
-    assert remaining == {o["trackingID"] for o in objects} - {target["trackingID"]}, "the others keep their IDs"
+    assert int(canvas.get_attribute("data-stroke-count")) == strokes_before - len(truth[0][2]), "only its strokes went"
+    wait_for(lambda: covers(len(strokes) - len(truth[0][2])), 60, message="the boxes cover the strokes left")
+    remaining = {o["trackingID"] for o in objects_now()}
+    assert remaining == {after[tuple(truth[1][2])], after[tuple(truth[2][2])]}, "the others keep their IDs"
     save_screenshot(driver, "scene-swapped.png")
 
     # Undo brings the object's strokes back.
     driver.find_element("id", "undo").click()
     wait_for(lambda: canvas.get_attribute("data-picture-count") == "0", 30, message="undo")
     assert int(canvas.get_attribute("data-stroke-count")) == strokes_before
-    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 3, 60, message="three objects again")
+    wait_for(lambda: covers(len(strokes)) and len(objects_now()) == 3, 60, message="three objects again")
