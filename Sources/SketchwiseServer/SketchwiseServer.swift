@@ -185,11 +185,12 @@ public struct SketchwiseServer: Sendable {
         var builder = IndexBuilder(sources: sources, locations: locations)
         builder.threads = threads
         logger.info("checking the library index", metadata: ["db": "\(path)"])
-        let report = try builder.build(into: try LibraryDatabase(path: path), embedder: try PictureEmbedder(recognizer: try recognizers.raster)) {
+        let database = try LibraryDatabase(path: path)
+        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: try recognizers.raster)) {
             log($0.done, $0.total)
         }
         logger.info("library ready", metadata: ["summary": "\(report.summary.replacingOccurrences(of: "\n", with: "; "))"])
-        return try LibraryDatabase(path: path)
+        return database
     }
 
     /// Builds indexes for raster models other than the one the server started with.
