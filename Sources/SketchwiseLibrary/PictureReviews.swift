@@ -1,4 +1,5 @@
 import Foundation
+import SketchwiseInstallation
 
 /// People's verdicts on whether a library picture shows a class, kept in the repository as data
 /// (`Resources/picture-reviews.tsv`, made with `bench/contact_sheets.py`). The candidate finder
@@ -37,9 +38,11 @@ public struct PictureReviews: Sendable, Equatable {
     /// The review list that ships with Sketchwise.
     /// - Throws: ``LibraryError`` when it is missing from the installation or malformed.
     public static func bundled() throws(LibraryError) -> PictureReviews {
-        guard let url = Bundle.module.url(forResource: "picture-reviews", withExtension: "tsv"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
-        else { throw LibraryError("the picture review list (picture-reviews.tsv) is missing from the installation") }
+        let folder: URL
+        do { folder = try InstalledResource.tables.folder() } catch { throw LibraryError("the picture review list is missing: \(error)") }
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("picture-reviews.tsv"), encoding: .utf8) else {
+            throw LibraryError("the picture review list \(folder.path)/picture-reviews.tsv does not read as UTF-8 text")
+        }
         return try PictureReviews(text: text)
     }
 
