@@ -5,6 +5,7 @@ let package = Package(
     name: "Sketchwise",
     products: [
         .library(name: "SketchwiseCore", targets: ["SketchwiseCore"]),
+        .library(name: "SketchwiseInstallation", targets: ["SketchwiseInstallation"]),
         .library(name: "SketchwiseWork", targets: ["SketchwiseWork"]),
         .library(name: "SketchwiseFormats", targets: ["SketchwiseFormats"]),
         .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
@@ -27,8 +28,14 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.7.0"),
     ],
     targets: [
+        // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
+        .target(name: "SketchwiseInstallation"),
         // The sketch model and its geometry. No I/O.
         .target(name: "SketchwiseCore"),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
@@ -73,16 +80,19 @@ let package = Package(
         // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
         .target(
             name: "SketchwiseRecognition",
-            dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN"]
+            dependencies: [
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
         .target(
             name: "SketchwiseLibrary",
             dependencies: [
-                "SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition",
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseRaster", "SketchwiseRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            resources: [.copy("Resources/picture-reviews.tsv")]
+            exclude: ["Resources"]
         ),
         // Guesses plus pictures for a sketch: providers (local library, web image search), the
         // service and the latest-wins query pipeline.
@@ -103,6 +113,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["Web"]
         ),
@@ -129,8 +141,10 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import SketchwiseCore
 import SketchwiseNN
@@ -10,6 +11,9 @@ import SketchwiseRaster
 public final class ModelRecognizer: Sendable {
     public let model: Model
     private let pool: Pool<Worker>
+    /// Each run of the model, by its name (`sketchwise_inference_duration_seconds` in a server's
+    /// `/metrics`; a no-op unless a metrics back end is bootstrapped).
+    private let inferenceTimer: CoreMetrics.Timer
 
     /// One request's session, rasteriser and buffers, reused from request to request.
     final class Worker {
@@ -34,6 +38,7 @@ public final class ModelRecognizer: Sendable {
     public init(model: Model) {
         self.model = model
         pool = Pool { try Worker(model: model) }
+        inferenceTimer = Timer(label: "sketchwise_inference_duration_seconds", dimensions: [("model", model.spec.name)])
     }
 
     /// Loads `<name>.json` (with `<name>.safetensors` beside it).
@@ -223,7 +228,9 @@ public final class ModelRecognizer: Sendable {
     }
 
     private func run<R>(_ worker: Worker, shape: Shape, _ body: (Session.OutputView) throws -> R) throws -> R {
-        try worker.input.withUnsafeBufferPointer { input in
+        let start = ContinuousClock.now
+        defer { inferenceTimer.recordNanoseconds(Int64((ContinuousClock.now - start).inSeconds * 1e9)) }
+        return try worker.input.withUnsafeBufferPointer { input in
             try worker.session.run(input: UnsafeBufferPointer(rebasing: input[0..<shape.count]), shape: shape, body)
         }
     }

@@ -196,6 +196,12 @@ struct HealthBody: Codable, Sendable {
     var library: Library
 }
 
+/// `GET /api/ready`'s answer (while starting, a 503 `starting` error instead).
+struct ReadyBody: Codable, Sendable {
+    var status: String
+    var library: HealthBody.Library
+}
+
 /// A WebSocket `error` message.
 /// The objects of one state of a live canvas (`"scene": true`).
 struct SceneMessage: Encodable, Sendable {

@@ -23,6 +23,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         /// The work queue is full: try again after `Retry-After` seconds.
         case busy
         case timeout
+        /// The server is starting (building or checking the library index): try again after `Retry-After` seconds.
+        case starting
         case internalError = "internal"
 
         var status: HTTPResponse.Status {
@@ -36,7 +38,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .rateLimited: .tooManyRequests
             case .unauthorized: .unauthorized
             case .conflict: .conflict
-            case .busy, .timeout: .serviceUnavailable
+            case .busy, .timeout, .starting: .serviceUnavailable
             case .internalError: .internalServerError
             }
         }
@@ -72,6 +74,13 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             headers[.retryAfter] = "1"
         default: return nil
         }
+    }
+
+    /// The answer while the server starts: `503 starting` with what it is doing and `Retry-After: 5`.
+    static func starting(_ step: String) -> APIError {
+        var error = APIError(.starting, "the server is starting (\(step)); try again shortly")
+        error.headers[.retryAfter] = "5"
+        return error
     }
 
     public var status: HTTPResponse.Status { code.status }

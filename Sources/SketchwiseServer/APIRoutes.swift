@@ -21,13 +21,15 @@ struct APIRoutes: Sendable {
     let work: WorkQueue
     /// Users, shortcuts and corrections.
     let personal: PersonalRoutes
+    /// What `GET /metrics` reports (nil: no metrics).
+    let metrics: ServerMetrics?
 
     var input: SketchInput { SketchInput(limits: limits) }
 
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
         ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
-        ("health", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
+        ("health", [.get]), ("ready", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
     func add(to router: Router<some RequestContext>) {
@@ -50,18 +52,33 @@ struct APIRoutes: Sendable {
         }
         api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, colour: false) }
         api.get("live") { _, _ -> Response in
+            _ = try serving.snapshot
             var error = APIError(.upgradeRequired, "/api/live is a WebSocket: ask for it with Connection: Upgrade and Upgrade: websocket")
             error.headers[.upgrade] = "websocket"
             error.headers[.connection] = "Upgrade"
             throw error
         }
+        // Liveness: the process answers (from the start); readiness: it answers the API.
         api.get("health") { _, _ in
-            let snapshot = serving.snapshot
+            let snapshot = serving.readySnapshot
+            let recognizers = snapshot?.recognizers ?? serving.prepared
             return try json(HealthBody(
-                status: "ok", models: RecognizerKind.roles.filter(snapshot.recognizers.has).map(\.rawValue), library: .init(items: snapshot.libraryItems)))
+                status: snapshot == nil ? "starting" : "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue),
+                library: .init(items: snapshot?.libraryItems ?? 0)))
+        }
+        api.get("ready") { _, _ in
+            let snapshot = try serving.snapshot
+            return try json(ReadyBody(status: "ready", library: .init(items: snapshot.libraryItems)))
+        }
+        if let metrics {
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(snapshot: serving.readySnapshot, work: work))))
+            }
         }
         api.get("models") { _, _ in
-            let snapshot = serving.snapshot
+            let snapshot = try serving.snapshot
             var experiment: ExperimentBody?
             if let treatment = snapshot.treatment {
                 let control = snapshot.models.first { $0.name == treatment.experiment.model && $0.status == "active" }?.version ?? "?"
@@ -82,7 +99,7 @@ struct APIRoutes: Sendable {
         let sketch = try input.sketch(object)
         let top = try input.integer(object, "top", default: 5, in: 1...20)
         // A person in an A/B test is answered by their arm; a bad token here only means no arm.
-        let snapshot = serving.snapshot
+        let snapshot = try serving.snapshot
         let user = snapshot.treatment != nil && PersonalRoutes.bearerToken(request) != nil ? try? await personal.user(request) : nil
         let recognizer = try recognizer(object, snapshot.answering(user))
         let kind = recognizer.kind
@@ -98,7 +115,7 @@ struct APIRoutes: Sendable {
         let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
         let style = try input.style(object)
         let user = PersonalRoutes.bearerToken(request) != nil ? try await personal.user(request) : nil
-        let answering = serving.snapshot.answering(user)
+        let answering = try serving.snapshot.answering(user)
         let recognizer = try recognizer(object, answering)
         let service = recognizer.kind == answering.service.recognizer.kind ? answering.service : answering.service.answering(with: recognizer)
         var shortcut: NearestNeighborClassifier.Prediction?
@@ -125,7 +142,7 @@ struct APIRoutes: Sendable {
         case let .string(text)? where SceneDetectorOptions.Mode(rawValue: text) != nil: mode = SceneDetectorOptions.Mode(rawValue: text)!
         default: throw APIError(.badRequest, "\"mode\" must be \"stream\" or \"single\"")
         }
-        let snapshot = serving.snapshot
+        let snapshot = try serving.snapshot
         let recognizer = try recognizer(object, snapshot.answering(nil))
         let embedder = try snapshot.recognizers.raster
         let options = SceneDetectorOptions(mode: mode, maxObjects: maxObjects)
@@ -163,7 +180,7 @@ struct APIRoutes: Sendable {
             throw APIError(.notFound, "no such picture")
         }
         let bytes: [UInt8]
-        let images = serving.snapshot.images
+        let images = try serving.snapshot.images
         if thumbnail {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)

@@ -17,6 +17,8 @@ import SketchwiseWork
 /// ``SuggestionPipeline``, so only the latest state's answer is ever sent. Every guess sent gets
 /// pictures (or visibly none), so pictures are found for all of them.
 struct LiveSocket: Sendable {
+    /// Whether the server is ready; before that no socket opens (the route answers 503).
+    let isReady: @Sendable () -> Bool
     /// The service of the models serving now (asked for each query).
     let currentService: @Sendable () -> SuggestionService
     /// What labels and tracks a scene's objects now (the default recogniser and the raster model).
@@ -33,7 +35,7 @@ struct LiveSocket: Sendable {
     /// holds itself through its handler box (a reference cycle in 2.8.1 that kept about 1 KB per
     /// connection for ever).
     func upgrade(_ head: HTTPRequest) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        guard head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path) else {
+        guard isReady(), head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path) else {
             return .dontUpgrade
         }
         return .upgrade([:]) { inbound, outbound, context in

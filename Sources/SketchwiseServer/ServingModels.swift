@@ -50,11 +50,16 @@ struct ReindexStatus: Sendable, Encodable, Equatable {
 /// its own library index: that is built by ``LibraryReindexer`` while the old snapshot serves.
 final class ServingModels: @unchecked Sendable {
     private let lock = NSLock()
-    private var current: ServingSnapshot
+    /// Nil until the library index is loaded (the server listens before that, not ready).
+    private var current: ServingSnapshot?
+    /// What start-up is doing, while there is no snapshot.
+    private var startupStep = "loading the models"
     private var reindex: ReindexStatus?
     /// The store's active folders last acted on (switched to, or refused).
     private var seen: [String: URL]
     private var reindexTask: Task<Void, Never>?
+    /// The recognisers start-up prepared (what `/api/health` lists before the index is loaded).
+    let prepared: RecognizerSet
     let store: ModelStore?
     let logger: Logger
     /// Makes a snapshot from recognisers and an index (the server's providers and default model).
@@ -64,12 +69,12 @@ final class ServingModels: @unchecked Sendable {
     private let reindexer: LibraryReindexer
 
     init(
-        initial: ServingSnapshot, store: ModelStore?, reindexer: LibraryReindexer, logger: Logger,
+        prepared: RecognizerSet, store: ModelStore?, reindexer: LibraryReindexer, logger: Logger,
         indexPath: @escaping @Sendable (RecognizerSet) -> String,
         makeSnapshot: @escaping @Sendable (RecognizerSet, LibraryDatabase) throws -> ServingSnapshot
     ) {
-        current = initial
         seen = store?.activeFolders() ?? [:]
+        self.prepared = prepared
         self.store = store
         self.reindexer = reindexer
         self.logger = logger
@@ -78,7 +83,23 @@ final class ServingModels: @unchecked Sendable {
     }
 
     /// What answers requests now.
-    var snapshot: ServingSnapshot { lock.withLock { current } }
+    /// - Throws: ``APIError`` `starting` (503) until start-up has loaded the library index.
+    var snapshot: ServingSnapshot {
+        get throws {
+            let (snapshot, step) = lock.withLock { (current, startupStep) }
+            guard let snapshot else { throw APIError.starting(step) }
+            return snapshot
+        }
+    }
+
+    /// The snapshot once the server is ready, else nil.
+    var readySnapshot: ServingSnapshot? { lock.withLock { current } }
+
+    /// Records what start-up is doing (`GET /api/ready` tells it while not ready).
+    func startupProgress(_ step: String) { lock.withLock { startupStep = step } }
+
+    /// Makes the server ready: requests are answered with `snapshot` from now on.
+    func start(with snapshot: ServingSnapshot) { lock.withLock { current = snapshot } }
 
     /// The re-index under way, if any.
     var reindexStatus: ReindexStatus? { lock.withLock { reindex } }
@@ -101,7 +122,7 @@ final class ServingModels: @unchecked Sendable {
             seen = active
             return true
         }
-        guard changed else { return }
+        guard changed, let snapshot = readySnapshot else { return }
         let validated = Self.validated(active, bundled: snapshot.recognizers.folder, logger: logger)
         let next = snapshot.recognizers.replacing(overrides: validated)
         let raster = RecognizerSet.rasterModel

@@ -47,6 +47,8 @@ public struct SketchwiseServer: Sendable {
         /// The `sketchwise` executable, which re-indexes the library for a new raster model in a
         /// child process; nil does it on a background thread of the server.
         public var indexerExecutable: URL?
+        /// Where `GET /metrics` reads from (nil: no `/metrics`); see ``ServerMetrics``.
+        public var metrics: ServerMetrics?
 
         public init(webFolder: URL, recognizers: RecognizerSet) {
             self.webFolder = webFolder
@@ -76,25 +78,37 @@ public struct SketchwiseServer: Sendable {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    /// Picks the models (looking for hosted ones first under the `latest` policy), brings the
-    /// library index up to date (building it on first start), then serves until SIGTERM or
-    /// SIGINT, finishing the requests in flight. Meanwhile it switches to versions activated in
-    /// the model store and, under the `background` policy, downloads newer ones when stale.
+    /// Picks the models (looking for hosted ones first under the `latest` policy) and starts
+    /// listening: `/api/health` answers at once, `/api/ready` and the API once the library index
+    /// is up to date (built on first start). Serves until SIGTERM or SIGINT, finishing the
+    /// requests in flight. Meanwhile it switches to versions activated in the model store and,
+    /// under the `background` policy, downloads newer ones when stale.
     public func run() async throws {
         let recognizers = try await prepareModels()
-        let database = try await prepareLibrary(recognizers: recognizers)
-        let (application, serving) = try makeApplication(recognizers: recognizers, database: database)
+        let serving = ServingModels(
+            prepared: recognizers, store: configuration.modelStore, reindexer: reindexer, logger: logger,
+            indexPath: { indexPath($0) }, makeSnapshot: { try snapshot(recognizers: $0, database: $1) })
+        let application = try makeApplication(serving: serving)
         defer { work.close() }
-        let background = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await serving.watch(every: configuration.storePollInterval) }
-                if configuration.modelPolicy == .localThenUpdate, let manager = modelManager(recognizers) {
-                    group.addTask { await refresh(manager, names: Self.modelNames(recognizers), policy: .localThenUpdate) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.runService() }
+            group.addTask {
+                let database = try await prepareLibrary(recognizers: recognizers) { serving.startupProgress($0) }
+                let initial = try await work.run { try snapshot(recognizers: recognizers, database: database) }
+                for broken in initial.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
+                serving.start(with: initial)
+                logger.info("ready: the library index is loaded")
+                await withTaskGroup(of: Void.self) { background in
+                    background.addTask { await serving.watch(every: configuration.storePollInterval) }
+                    if configuration.modelPolicy == .localThenUpdate, let manager = modelManager(recognizers) {
+                        background.addTask { await refresh(manager, names: Self.modelNames(recognizers), policy: .localThenUpdate) }
+                    }
                 }
             }
+            // The server stopped (SIGTERM, SIGINT) or start-up failed: either ends the other.
+            try await group.next()
+            group.cancelAll()
         }
-        defer { background.cancel() }
-        try await application.runService()
     }
 
     /// The manager of hosted models, when a store and a manifest are configured.
@@ -160,7 +174,7 @@ public struct SketchwiseServer: Sendable {
     /// date with progress in the log. A missing index is built in a child process when
     /// ``Configuration/indexerExecutable`` is set, so the server never holds the build's memory;
     /// an existing one is checked for changed pictures here.
-    public func prepareLibrary(recognizers: RecognizerSet) async throws -> LibraryDatabase {
+    public func prepareLibrary(recognizers: RecognizerSet, step: @escaping @Sendable (String) -> Void = { _ in }) async throws -> LibraryDatabase {
         let path = indexPath(recognizers)
         let locations = configuration.libraryLocations
         let sources = locations.installed(configuration.librarySources)
@@ -172,6 +186,7 @@ public struct SketchwiseServer: Sendable {
         let lastLogged = LockedValue(-1)
         let log: @Sendable (Int, Int) -> Void = { done, total in
             let percent = total == 0 ? 100 : 100 * done / total
+            step("indexing the library: \(done)/\(total)")
             if lastLogged.exchange(percent) / 10 != percent / 10 || done == total {
                 logger.info("indexing the library: \(done)/\(total) (\(percent)%)")
             }
@@ -182,12 +197,14 @@ public struct SketchwiseServer: Sendable {
             logger.info("library ready")
             return try LibraryDatabase(path: path)
         }
+        step("checking the library index")
         var builder = IndexBuilder(sources: sources, locations: locations)
         builder.threads = threads
         logger.info("checking the library index", metadata: ["db": "\(path)"])
         let database = try LibraryDatabase(path: path)
-        let report = try builder.build(into: database, embedder: try PictureEmbedder(recognizer: try recognizers.raster)) {
-            log($0.done, $0.total)
+        // On a worker thread: the event loops meanwhile answer /api/health and /api/ready.
+        let report = try await work.run { [builder] in
+            try builder.build(into: database, embedder: try PictureEmbedder(recognizer: try recognizers.raster)) { log($0.done, $0.total) }
         }
         logger.info("library ready", metadata: ["summary": "\(report.summary.replacingOccurrences(of: "\n", with: "; "))"])
         return database
@@ -241,19 +258,16 @@ public struct SketchwiseServer: Sendable {
         }
     }
 
-    /// The application over prepared models and index, and what switches its models.
-    func makeApplication(recognizers: RecognizerSet, database: LibraryDatabase) throws -> (some ApplicationProtocol, ServingModels) {
+    /// The application answering with what `serving` holds (503 `starting` until it has a snapshot).
+    func makeApplication(serving: ServingModels) throws -> some ApplicationProtocol {
         if let web = WebImageSearchConfiguration.fromEnvironment() {
             logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
         }
-        let initial = try snapshot(recognizers: recognizers, database: database)
-        for broken in initial.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
-        let serving = ServingModels(
-            initial: initial, store: configuration.modelStore, reindexer: reindexer, logger: logger,
-            indexPath: { indexPath($0) }, makeSnapshot: { try snapshot(recognizers: $0, database: $1) })
+        let recognizers = serving.prepared
         let limits = configuration.limits
 
         let router = Router()
+        if configuration.metrics != nil { router.middlewares.add(MetricsMiddleware()) }
         router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ControlCharacterPathMiddleware())
@@ -263,12 +277,16 @@ public struct SketchwiseServer: Sendable {
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work, experiment: configuration.experiment)
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work, experiment: configuration.experiment),
+            metrics: configuration.metrics
         ).add(to: router)
 
         let live = LiveSocket(
-            currentService: { serving.snapshot.service },
-            currentSceneModels: { let snapshot = serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster) },
+            isReady: { serving.readySnapshot != nil },
+            // Only asked for on sockets opened once ready (``LiveSocket/upgrade(_:)``), and a
+            // ready server never loses its snapshot.
+            currentService: { serving.readySnapshot!.service },
+            currentSceneModels: { let snapshot = try serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster) },
             limits: limits, work: work)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
@@ -296,21 +314,6 @@ public struct SketchwiseServer: Sendable {
             },
             logger: logger
         )
-        return (application, serving)
-    }
-
-    /// Where the web app is looked for, in order: `$SKETCHWISE_WEB`, `Sources/SketchwiseServer/Web`
-    /// under the working folder, and under the package the executable was built in.
-    public static var defaultWebFolders: [URL] {
-        var folders: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["SKETCHWISE_WEB"] { folders.append(URL(fileURLWithPath: override)) }
-        let relative = "Sources/SketchwiseServer/Web"
-        folders.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative))
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            folder = folder.deletingLastPathComponent()
-            folders.append(folder.appendingPathComponent(relative))
-        }
-        return folders
+        return application
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SketchwiseInstallation
 import SketchwiseLibrary
 import SketchwiseModels
 import SketchwiseRecognition
@@ -21,6 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
         """
     )
 
+    @Option(help: ArgumentHelp(
+        "A settings file of lines SKETCHWISE_NAME=VALUE, one per option --NAME (default: $SKETCHWISE_CONFIG). Every option can also be set in the environment as SKETCHWISE_NAME; the command line wins over the environment, which wins over the file.",
+        valueName: "file"))
+    var config: String?
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -30,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The folder for the library index.")
     var dataDir = "out"
 
-    @Option(help: "The web app folder (default: $SKETCHWISE_WEB or the package's Sources/SketchwiseServer/Web).")
+    @Option(help: "The web app folder (default: $SKETCHWISE_WEB, the installation's share/sketchwise/web, or the source tree's).")
     var webDir: String?
 
     @Option(help: "Comma-separated library sources: \(LibrarySource.names) (default: every one installed).", transform: { try LibrarySource.list($0) })
@@ -60,6 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text, or as JSON objects (time, level, label, message, source, metadata) for log collectors.")
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0…65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
@@ -69,11 +78,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let metrics = ServerMetrics.bootstrap()
+        if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "sketchwise")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let folders = webDir.map { [URL(fileURLWithPath: $0)] } ?? SketchwiseServer.defaultWebFolders
-        guard let web = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
-            throw ValidationError("no web app (index.html) in \(folders.map(\.path).joined(separator: ", ")); pass --web-dir")
+        let web = try webDir.map { URL(fileURLWithPath: $0) } ?? InstalledResource.web.folder()
+        guard FileManager.default.fileExists(atPath: web.appendingPathComponent("index.html").path) else {
+            throw ValidationError("no web app (index.html) in \(web.path)")
         }
         var configuration = SketchwiseServer.Configuration(webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models))
         configuration.modelStore = modelOptions.store(dataDirectory: dataDir)
@@ -81,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.modelPolicy = modelUpdates
         configuration.modelCheckInterval = modelCheckDays * 24 * 3600
         configuration.indexerExecutable = Bundle.main.executableURL
+        configuration.metrics = metrics
         configuration.experiment = try abTest.map(ModelExperiment.init(parsing:))
         configuration.host = host
         configuration.port = port

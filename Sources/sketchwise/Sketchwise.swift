@@ -21,9 +21,16 @@ struct Sketchwise: AsyncParsableCommand {
     )
 
     /// `serve` first makes NIO's event loops run every task (``SketchwiseServer/runTasksOnEventLoops()``):
-    /// that must happen on the main thread before any task starts.
+    /// that must happen on the main thread before any task starts. Its options may also come
+    /// from the environment and a settings file (``ServeSettings``).
     static func main() async {
-        if CommandLine.arguments.dropFirst().first == "serve" { SketchwiseServer.runTasksOnEventLoops() }
-        await main(nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.first == "serve" else { return await main(nil) }
+        SketchwiseServer.runTasksOnEventLoops()
+        do {
+            await main(["serve"] + (try await ServeSettings.arguments(Array(arguments.dropFirst()), of: ServeCommand.self)))
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import Metrics
+import Prometheus
+import SketchwiseWork
+
+/// The server's metrics, for `GET /metrics` in Prometheus' text format.
+///
+/// Events are recorded through swift-metrics as they happen: every request by route, method and
+/// status (`http_server_requests_total`, `http_server_request_duration_seconds`, from
+/// Hummingbird's `MetricsMiddleware`) and every model run (`sketchwise_inference_duration_seconds`
+/// by model). State is read when scraped: the work queue's depth, the library's size, the active
+/// model versions and the process's memory.
+public final class ServerMetrics: Sendable {
+    /// Where everything is recorded.
+    public let registry: PrometheusCollectorRegistry
+    /// The label sets of `sketchwise_model_info` last emitted (to drop those of switched models).
+    private let modelLabels = LockedValue<Set<[String]>>([])
+
+    /// Buckets of request and inference durations: 1 ms to 30 s.
+    static let durationBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000].map {
+        .microseconds(Int64($0 * 1000))
+    }
+
+    private init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+    }
+
+    /// Makes swift-metrics record into a new registry and returns it. Once per process (swift-
+    /// metrics has one back end), before the models load: `sketchwise serve` calls it.
+    public static func bootstrap() -> ServerMetrics {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = durationBuckets
+        factory.nameAndLabelSanitizer = { name, labels in
+            let renamed = [
+                "hb.requests": "http_server_requests_total", "hb.request.errors": "http_server_request_errors_total",
+                "http.server.request.duration": "http_server_request_duration_seconds",
+            ][name] ?? name
+            return (renamed, labels.map { ($0.0.replacingOccurrences(of: ".", with: "_"), $0.1) })
+        }
+        MetricsSystem.bootstrap(factory)
+        return ServerMetrics(registry: registry)
+    }
+
+    /// The text of a scrape, with the state gauges read now.
+    func exposition(snapshot: ServingSnapshot?, work: WorkQueue) -> [UInt8] {
+        registry.makeGauge(name: "sketchwise_ready", help: "1 once the library index is loaded and the API answers").set(snapshot == nil ? 0.0 : 1.0)
+        registry.makeGauge(name: "sketchwise_work_queue_waiting", help: "Jobs waiting for a worker thread").set(Double(work.waitingCount))
+        if let snapshot {
+            registry.makeGauge(name: "sketchwise_library_items", help: "Pictures in the library index").set(Double(snapshot.libraryItems))
+            let active = Set(snapshot.models.filter { $0.status == "active" }.map { [$0.name, $0.version, $0.source] })
+            for stale in modelLabels.exchange(active).subtracting(active) {
+                registry.unregisterGauge(registry.makeGauge(name: "sketchwise_model_info", labels: Self.modelLabels(stale)))
+            }
+            for labels in active {
+                registry.makeGauge(name: "sketchwise_model_info", labels: Self.modelLabels(labels)).set(1.0)
+            }
+        }
+        if let resident = Self.residentBytes() {
+            registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory of the server process").set(Double(resident))
+        }
+        return registry.emitToBuffer()
+    }
+
+    private static func modelLabels(_ values: [String]) -> [(String, String)] {
+        [("name", values[0]), ("version", values[1]), ("source", values[2])]
+    }
+
+    /// The process's resident memory, where the system tells (`/proc/self/statm` on Linux).
+    static func residentBytes() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

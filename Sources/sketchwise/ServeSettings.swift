@@ -1,0 +1,88 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import SystemPackage
+
+/// `serve`'s options from a settings file and from the environment.
+///
+/// Every option `--NAME` of the command can also be set as `SKETCHWISE_NAME` (upper case, dashes
+/// as underscores: `--data-dir` is `SKETCHWISE_DATA_DIR`), in the environment or in the file of
+/// `--config FILE` (or `$SKETCHWISE_CONFIG`), whose lines are `SKETCHWISE_NAME=VALUE`, `#` for
+/// comments, the format of systemd's `EnvironmentFile=`. The command line wins over the
+/// environment, which wins over the file. A flag is set by `true`, `yes`, `on` or `1`.
+struct ServeSettings {
+    /// The option that names the settings file.
+    static let fileOption = "config"
+
+    /// One option or flag of the command.
+    struct Setting: Equatable {
+        let name: String
+        let isFlag: Bool
+
+        /// Its environment variable.
+        var variable: String { "SKETCHWISE_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    }
+
+    /// The long options and flags of `command` that can be settings (not `--help` nor `--config`).
+    static func settings(of command: ParsableCommand.Type) -> [Setting] {
+        struct Help: Decodable {
+            struct Command: Decodable { let arguments: [Argument]? }
+            struct Argument: Decodable {
+                struct Name: Decodable { let kind: String; let name: String }
+                let kind: String
+                let names: [Name]?
+            }
+            let command: Command
+        }
+        guard let help = try? JSONDecoder().decode(Help.self, from: Data(command._dumpHelp().utf8)) else { return [] }
+        return (help.command.arguments ?? []).compactMap { argument in
+            guard argument.kind == "option" || argument.kind == "flag",
+                  let long = argument.names?.first(where: { $0.kind == "long" })?.name,
+                  long != "help", long != fileOption
+            else { return nil }
+            return Setting(name: long, isFlag: argument.kind == "flag")
+        }
+    }
+
+    /// `arguments` (the command's, after its name) with the settings of the file and the
+    /// environment placed before them, so that the command line wins.
+    /// - Throws: ``ValidationError`` for a missing or malformed file or a flag that is neither true nor false.
+    static func arguments(
+        _ arguments: [String], of command: ParsableCommand.Type,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> [String] {
+        var providers: [any ConfigProvider] = [EnvironmentVariablesProvider(environmentVariables: environment)]
+        if let file = settingsFile(in: arguments) ?? environment["SKETCHWISE_CONFIG"] {
+            guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("the settings file \(file) does not exist or cannot be read") }
+            do {
+                providers.append(try await EnvironmentVariablesProvider(environmentFilePath: FilePath(file)))
+            } catch {
+                throw ValidationError("the settings file \(file) is malformed (lines are SKETCHWISE_NAME=VALUE): \(error)")
+            }
+        }
+        let reader = ConfigReader(providers: providers)
+        var settled: [String] = []
+        for setting in settings(of: command) {
+            guard let value = reader.string(forKey: ConfigKey(["sketchwise", setting.name])) else { continue }
+            guard setting.isFlag else {
+                settled += ["--\(setting.name)", value]
+                continue
+            }
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": settled.append("--\(setting.name)")
+            case "false", "no", "off", "0", "": break
+            default: throw ValidationError("\(setting.variable) must be true or false, not \(value)")
+            }
+        }
+        return settled + arguments
+    }
+
+    /// The value of `--config FILE` or `--config=FILE`.
+    private static func settingsFile(in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--\(fileOption)", index + 1 < arguments.count { return arguments[index + 1] }
+            if argument.hasPrefix("--\(fileOption)=") { return String(argument.dropFirst(fileOption.count + 3)) }
+        }
+        return nil
+    }
+}
