@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make run   — install what is needed, build (release) and run the main job: the server
 #   make test  — install what is needed and run every test
-.PHONY: run test deps deps-test build
+.PHONY: run test deps deps-test build install deb
 
 deps:
 	scripts/install-deps.sh
@@ -15,6 +15,16 @@ build: deps
 # The web app and API on http://127.0.0.1:8080 (the library index is built on first start).
 run: build
 	.build/release/sketchwise serve --host 127.0.0.1 --port 8080 --data-dir out
+
+# The binary and its resources under PREFIX (PREFIX/bin/sketchwise, PREFIX/share/sketchwise/…),
+# statically linked to the Swift runtime: `sketchwise serve` then works from any folder.
+PREFIX ?= /usr/local
+install: deps
+	PREFIX=$(PREFIX) scripts/install.sh
+
+# out/deb/sketchwise_<version>_<arch>.deb: binary, resources, pictures, systemd unit, settings file.
+deb: deps
+	scripts/make-deb.sh
 
 # Swift tests, the training tests (PyTorch), then the server's API and browser tests against the
 # debug binary (Debian's Python has Selenium; its index is kept in out/test-server), then every

@@ -92,7 +92,7 @@ def main():
     try:
         manifest_url = manifest.stdout.readline().split()[-1]
         base = f"http://127.0.0.1:{args.port}"
-        wait_for(f"{base}/api/health", server, 1800)
+        wait_for(f"{base}/api/ready", server, 1800)
         print(f"server ready in {time.monotonic() - started:.1f} s (log: {work / 'server.log'})")
         time.sleep(3)
         before = rss_kib(server.pid)

@@ -12,7 +12,7 @@ start_server() {
   "$binary" serve --port "$port" --data-dir "$data_dir" "$@" > "$log" 2>&1 &
   server=$!
   for _ in $(seq 1 600); do
-    curl -sf "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break
+    curl -sf "http://127.0.0.1:$port/api/ready" >/dev/null 2>&1 && break
     kill -0 "$server" 2>/dev/null || { cat "$log"; return 1; }
     sleep 0.5
   done

@@ -44,7 +44,7 @@ public enum InstalledResource: String, CaseIterable, Sendable {
             folders.append(URL(fileURLWithPath: override))
         }
         let binaryFolder = Self.executable.deletingLastPathComponent()
-        folders.append(binaryFolder.deletingLastPathComponent().appendingPathComponent("share/sketchwise/\(rawValue)"))
+        folders.append(Self.shareFolder.appendingPathComponent(rawValue))
         folders.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(sourceTreePath))
         var folder = binaryFolder
         for _ in 0..<4 {
@@ -62,6 +62,11 @@ public enum InstalledResource: String, CaseIterable, Sendable {
             throw MissingResource(resource: self, tried: folders)
         }
         return found
+    }
+
+    /// The installation's own folder, `PREFIX/share/sketchwise` for `PREFIX/bin/sketchwise`.
+    public static var shareFolder: URL {
+        executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/sketchwise")
     }
 
     /// The running binary, symbolic links resolved (so `/usr/bin/sketchwise` linked to

