@@ -1,0 +1,111 @@
+"""Operating the server (issue 19): settings from a file and the environment, liveness apart from
+readiness, JSON logs, and Prometheus metrics."""
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import Server, _free_port, sketchwise_binary
+
+
+def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
+    """A server set up only by a settings file and the environment (the command line names the
+    file), whose /api/health answers while /api/ready says 503 starting, until the index is checked."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(Path(server.data_dir) / "library.sqlite") as source, sqlite3.connect(data / "library.sqlite") as copy:
+        source.backup(copy)
+    port = _free_port()
+    settings = tmp_path / "sketchwise.conf"
+    settings.write_text(f"# comment\nSKETCHWISE_PORT={port}\nSKETCHWISE_DATA_DIR={data}\nSKETCHWISE_LOG_FORMAT=text\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKETCHWISE_")}
+    env["SKETCHWISE_LOG_FORMAT"] = "json"  # the environment wins over the file
+    log_path = tmp_path / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([str(sketchwise_binary()), "serve", "--config", str(settings)], cwd=tmp_path, env=env,
+                                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    srv = Server(proc, port, log_path, str(data))
+    try:
+        seen_starting = False
+        deadline = time.monotonic() + 300
+        while True:
+            assert proc.poll() is None, f"exited with {proc.returncode}:\n{srv.log_tail()}"
+            try:
+                status, _, body = srv.request("GET", "/api/health", timeout=5)
+                ready_status, ready_headers, ready_body = srv.request("GET", "/api/ready", timeout=5)
+            except OSError:
+                time.sleep(0.05)
+                continue
+            assert status == 200, "liveness answers 200 from the start"
+            health = json.loads(body)
+            if ready_status == 503:
+                seen_starting = True
+                assert health["status"] == "starting"
+                error = json.loads(ready_body)["error"]
+                assert error["code"] == "starting" and "starting" in error["message"]
+                assert ready_headers.get("retry-after") == "5"
+                classify = srv.post_json("/api/classify", {"strokes": [[[0, 50], [0, 50]]]})
+                assert classify[0] in (503, 200) and (classify[0] == 200 or classify[1]["error"]["code"] == "starting")
+            elif ready_status == 200:
+                assert json.loads(ready_body)["library"]["items"] > 1000
+                assert srv.get("/api/health")[0] == 200 and json.loads(srv.get("/api/health")[2])["status"] == "ok"
+                break
+            assert time.monotonic() < deadline, srv.log_tail()
+            time.sleep(0.05)
+        assert seen_starting, "the server listened only once ready: no 503 starting was seen"
+        lines = [line for line in log_path.read_text().splitlines() if line.strip()]
+        entries = [json.loads(line) for line in lines]  # every line is a JSON object
+        assert all({"time", "level", "label", "message"} <= set(e) for e in entries)
+        assert any(e["message"].startswith("ready") for e in entries)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_bad_settings_are_refused_clearly(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKETCHWISE_")}
+    missing = subprocess.run([str(sketchwise_binary()), "serve", "--config", str(tmp_path / "nope.conf")],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert missing.returncode != 0 and "nope.conf does not exist" in missing.stderr
+    env["SKETCHWISE_NO_MODEL_STORE"] = "perhaps"
+    flag = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
+    assert flag.returncode != 0 and "SKETCHWISE_NO_MODEL_STORE must be true or false" in flag.stderr
+    env.pop("SKETCHWISE_NO_MODEL_STORE")
+    env["SKETCHWISE_PORT"] = "seventy"
+    port = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
+    assert port.returncode != 0 and "seventy" in port.stderr
+
+
+def test_metrics_report_requests_inference_queue_library_models_and_memory(server, known_drawing):
+    _, record, _ = known_drawing
+    assert server.post_json("/api/classify", {"strokes": record["drawing"], "model": "raster"})[0] == 200
+    assert server.get("/api/nope")[0] == 404
+    status, headers, body = server.get("/metrics")
+    assert status == 200 and headers["content-type"].startswith("text/plain; version=0.0.4")
+    text = body.decode()
+    samples = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            samples[name] = float(value)
+
+    def value(pattern):
+        found = [v for k, v in samples.items() if re.fullmatch(pattern, k)]
+        assert found, f"no sample matches {pattern}"
+        return sum(found)
+
+    assert value(r'http_server_requests_total\{http_route="/api/classify",http_request_method="POST",http_response_status_code="200"\}') >= 1
+    assert value(r'http_server_request_duration_seconds_count\{http_route="/api/classify",.*status_code="200"\}') >= 1
+    assert value(r'http_server_request_duration_seconds_bucket\{http_route="/api/classify",.*le="\+Inf"\}') >= 1
+    assert value(r'http_server_requests_total\{.*http_response_status_code="404"\}') >= 1
+    assert value(r'sketchwise_inference_duration_seconds_count\{model="raster-cnn"\}') >= 1
+    assert value(r"sketchwise_work_queue_waiting") >= 0
+    assert value(r"sketchwise_library_items") > 1000
+    assert value(r'sketchwise_model_info\{name="raster-cnn",version="1.0.0",source="bundled"\}') == 1
+    assert value(r"process_resident_memory_bytes") > 10e6
+    assert value(r"sketchwise_ready") == 1
+    assert "# TYPE http_server_request_duration_seconds histogram" in text
