@@ -63,7 +63,7 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The style's sources as a set of ``LibrarySource/bit``s: ranking tests it per candidate
     /// without building a set.
-    var sourceBits: UInt8 {
+    package var sourceBits: UInt8 {
         switch self {
         case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit
         case .emoji: LibrarySource.emoji.bit

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 @testable import SketchwiseLibrary
+import SketchwiseRaster
 import SketchwiseTestSupport
 import Testing
 
@@ -59,22 +61,5 @@ import Testing
         let images = PictureImages(database: database)
         let line = try #require(try images.picture(id: apple.id)), colour = try #require(try images.picture(id: apple.id, colour: true))
         #expect(line.bytes != colour.bytes, "the colour mode draws the fill layers too")
-    }
-
-    @Test func aStyleLimitsTheSuggestionsToItsSources() {
-        let pictures = [("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji), ("clipart:cat.svg", .clipart)].map {
-            IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: [1, 0], topClasses: [])
-        }
-        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
-        ranker.perGuess = 10
-        ranker.duplicateSimilarity = 2
-        func sources(_ style: PictureStyle) -> Set<String> {
-            ranker.style = style
-            return Set(ranker.suggestions(guesses: [.init(label: "cat", probability: 1)], embedding: [1, 0]).map(\.source))
-        }
-        #expect(sources(.line) == ["openmoji", "lucide"])
-        #expect(sources(.emoji) == ["emoji"] && sources(.clipart) == ["clipart"])
-        #expect(sources(.all).count == 4)
-        #expect(CandidateFinder(pictures: Array(pictures.suffix(2))).has(.line) == false)
     }
 }
