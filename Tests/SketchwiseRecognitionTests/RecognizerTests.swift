@@ -76,17 +76,6 @@ import Testing
         #expect(results.allSatisfy { $0 == expected })
     }
 
-    @Test func liveRecognitionAnswersAfterEveryStrokeAndUndo() throws {
-        var live = LiveRecognition(recognizer: try models.recognizer(.ensemble), top: 3)
-        let first = try live.add(Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 100, y: 0, t: 100)]))
-        #expect(first.count == 3)
-        let second = try live.add(Stroke(points: [Point(x: 0, y: 50, t: 300), Point(x: 100, y: 50, t: 400)]))
-        #expect(second.count == 3)
-        #expect(try live.add(Stroke(points: [])) == second)
-        #expect(try live.removeLastStroke() == first)
-        #expect(try live.removeLastStroke() == [])
-    }
-
     @Test func aModelOfTheWrongKindIsRejectedWhenLoading() throws {
         let folder = TemporaryFolder()
         for (from, to) in [("stroke-rnn", "raster-cnn"), ("raster-cnn", "stroke-rnn")] {
