@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // The sketch model and its geometry. No I/O.
@@ -34,19 +35,19 @@ let package = Package(
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
         .target(name: "SketchwiseWork"),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
-        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseRecognition"]),
+        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"]),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts"),
         // SHA-256, streaming: model files' checksums, stored token digests.
         .target(name: "SketchwiseDigest"),
         // The model registry: every model of a models folder, its checksum and the roles it serves.
-        .target(name: "SketchwiseModels", dependencies: ["SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+        .target(name: "SketchwiseModels", dependencies: ["SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
             name: "SketchwisePersonal",
             dependencies: [
-                "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts",
+                "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts",
                 "SketchwiseWork", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -73,13 +74,13 @@ let package = Package(
         // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
         .target(
             name: "SketchwiseRecognition",
-            dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN"]
+            dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork"]
         ),
         // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
         .target(
             name: "SketchwiseLibrary",
             dependencies: [
-                "SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition",
+                "SketchwiseCore", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources/picture-reviews.tsv")]
@@ -94,11 +95,12 @@ let package = Package(
         .target(
             name: "SketchwiseServer",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -109,13 +111,14 @@ let package = Package(
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
-            dependencies: ["SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
         ),
         // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
         .target(
             name: "SketchwiseEvaluation",
             dependencies: [
-                "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts", "SketchwiseScenes",
+                "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster",
+                "SketchwiseShortcuts", "SketchwiseScenes",
             ]
         ),
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
@@ -127,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "sketchwise",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -135,44 +138,53 @@ let package = Package(
             ]
         ),
         // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
-        .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
+        .target(name: "SketchwiseTestSupport"),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
-        .testTarget(name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseTestSupport"]),
+        .testTarget(
+            name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
+        ),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
-            dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwisePersonal", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
-        .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
+        .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseCore", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePreprocessTests",
-            dependencies: ["SketchwisePreprocess", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: ["SketchwisePreprocess", "SketchwiseCore"]
         ),
         .testTarget(
             name: "SketchwiseRasterTests",
-            dependencies: ["SketchwiseRaster", "SketchwiseFormats", "SketchwiseTestSupport"],
+            dependencies: ["SketchwiseRaster", "SketchwiseCore", "SketchwiseFormats", "SketchwiseTestSupport", "CCairo"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SketchwiseConversionTests",
-            dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseConversion", "SketchwiseFormats", "SketchwiseTestSupport"]
         ),
         .testTarget(
             name: "SketchwiseRecognitionTests",
-            dependencies: ["SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwiseRecognition", "SketchwiseCore", "SketchwiseFormats", "SketchwiseNN", "SketchwiseRaster", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(
             name: "SketchwiseEvaluationTests",
-            dependencies: ["SketchwiseEvaluation", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwiseEvaluation", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats",
+                "SketchwiseRaster", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(
             name: "SketchwiseLibraryTests",
             dependencies: [
-                "SketchwiseLibrary", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
+                "SketchwiseLibrary", "SketchwiseCore", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -184,15 +196,17 @@ let package = Package(
         .testTarget(
             name: "SketchwiseSuggestionsTests",
             dependencies: [
-                "SketchwiseSuggestions", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster", "SketchwiseTestSupport", "SketchwiseWork",
+                "SketchwiseSuggestions", "SketchwiseCore", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster",
+                "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "SketchwiseServerTests",
             dependencies: [
-                "SketchwiseServer", "SketchwiseFormats", "SketchwiseTestSupport", "SketchwiseWork",
+                "SketchwiseServer", "SketchwiseCore", "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
@@ -203,3 +217,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target imports only what it declares above, and the compiler checks it: a member of a
+// module that is not imported in that file is an error.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwiseRecognition
 
 /// How a ``SceneDetector`` works (ML Kit's object detector options, for drawings).

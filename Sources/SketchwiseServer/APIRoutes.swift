@@ -5,9 +5,10 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseModels
-import SketchwiseShortcuts
+import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseScenes
+import SketchwiseShortcuts
 import SketchwiseSuggestions
 import SketchwiseWork
 

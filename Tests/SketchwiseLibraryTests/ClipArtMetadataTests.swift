@@ -1,6 +1,6 @@
 import Foundation
-@testable import SketchwiseLibrary
 import Testing
+@testable import SketchwiseLibrary
 
 @Suite struct ClipArtMetadataTests {
     func parse(_ text: String) throws -> ClipArtMetadata {

@@ -1,5 +1,8 @@
 import Foundation
+import GRDB
 import SketchwiseLibrary
+import SketchwiseNN
+import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-@testable import SketchwiseLibrary
 import SketchwiseRaster
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseLibrary
 
 /// The line-art sources: OpenMoji without its fill layers, Lucide named by file name, and the
 /// style a suggestion is drawn from.

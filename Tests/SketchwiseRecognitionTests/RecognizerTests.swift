@@ -2,8 +2,8 @@ import Foundation
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseNN
-import SketchwiseRecognition
 import SketchwiseRaster
+import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing
 
