@@ -134,7 +134,7 @@ public struct LibraryLocations: Sendable, Equatable {
 }
 
 /// The licence texts recorded with each item (see `/usr/share/doc/<package>/copyright`).
-enum Licence {
+enum License {
     /// Debian's `openclipart-svg`: every drawing is dedicated to the public domain.
     static let openClipArt = "public domain (Open Clip Art Library dedication, as CC0; Debian openclipart-svg)"
     /// Debian's `fonts-noto-color-emoji`: the font is under the SIL Open Font License 1.1.

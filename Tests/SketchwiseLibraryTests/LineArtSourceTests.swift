@@ -41,7 +41,7 @@ import Testing
         #expect(PictureName.lucide(fileName: "tree-pine.svg") == PictureName(title: "tree pine", keywords: []))
     }
 
-    @Test func aBuildIndexesLineArtFromLinkedFoldersWithNamesAndLicences() throws {
+    @Test func aBuildIndexesLineArtFromLinkedFoldersWithNamesAndLicenses() throws {
         let folder = TemporaryFolder()
         let openmoji = folder.url.appendingPathComponent("openmoji-17"), lucide = folder.url.appendingPathComponent("lucide-1")
         try LibraryFixtures.write(["1F34E.svg": Self.openMoji, "1F44D-1F3FB.svg": Self.openMoji, "E0A1.svg": Self.openMoji], in: openmoji)
@@ -54,12 +54,12 @@ import Testing
         #expect(report.items == [.openmoji: 1, .lucide: 1])
         #expect(report.sources[.openmoji]?.unnamed == 2)
         let apple = try #require(try database.read { try LibraryItem.fetchOne($0, key: "openmoji:1F34E.svg") })
-        #expect(apple.title == "red apple" && apple.licence.hasPrefix("CC BY-SA 4.0"))
+        #expect(apple.title == "red apple" && apple.license.hasPrefix("CC BY-SA 4.0"))
         let cat = try #require(try database.read { try LibraryItem.fetchOne($0, key: "lucide:cat.svg") })
-        #expect(cat.title == "cat" && cat.licence.hasPrefix("ISC") && cat.raster.contains { $0 > 128 })
+        #expect(cat.title == "cat" && cat.license.hasPrefix("ISC") && cat.raster.contains { $0 > 128 })
 
         let images = PictureImages(database: database)
-        let line = try #require(try images.picture(id: apple.id)), colour = try #require(try images.picture(id: apple.id, colour: true))
-        #expect(line.bytes != colour.bytes, "the colour mode draws the fill layers too")
+        let line = try #require(try images.picture(id: apple.id)), color = try #require(try images.picture(id: apple.id, color: true))
+        #expect(line.bytes != color.bytes, "the colour mode draws the fill layers too")
     }
 }

@@ -13,7 +13,7 @@ import Testing
     func item(_ id: String, title: String, keywords: [String] = [], embedding: [Float], top: [Guess] = []) -> LibraryItem {
         LibraryItem(
             id: id, source: id.hasPrefix("emoji") ? .emoji : .clipart, path: "/x/\(id)", title: title, sourceTitle: nil,
-            keywords: keywords, licence: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
+            keywords: keywords, license: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
             embedding: embedding, topClasses: top, file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
         )
     }

@@ -17,7 +17,7 @@ import Testing
         })])
     }
 
-    @Test func everyRecognizerGivesNormalisedRankedGuesses() throws {
+    @Test func everyRecognizerGivesNormalizedRankedGuesses() throws {
         for kind in RecognizerKind.roles {
             let guesses = try models.recognizer(kind).classify(circle(), top: 5)
             #expect(guesses.count == 5)
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test func aHundredThousandPointSketchIsRecognisedInBoundedTime() throws {
+    @Test func aHundredThousandPointSketchIsRecognizedInBoundedTime() throws {
         let start = ContinuousClock.now
         let guesses = try models.recognizer(.ensemble).classify(circle(points: 100_000), top: 1)
         #expect(guesses.count == 1)
