@@ -27,15 +27,10 @@ import Testing
     }
 
     var boats: [Item] {
-        [
-            item("clipart:a.svg", title: "Red sailboat", embedding: [1, 0, 0]),
-            item("clipart:b.svg", title: "Ships in harbour", keywords: ["transport"], embedding: [0.9, 0.43, 0]),
-            item("clipart:c.svg", title: "Boat", embedding: [0.995, 0.099, 0.001]),
-            item("clipart:d.svg", title: "Scatter plot", keywords: ["category"], embedding: [0, 1, 0]),
-            item("emoji:U+1F408", title: "cat", embedding: [0, 0, 1], top: [Guess(label: "cat", probability: 0.9)]),
-            item("clipart:e.svg", title: "Something", embedding: [0, 0.6, 0.8], top: [Guess(label: "cat", probability: 0.95)]),
-            item("clipart:f.svg", title: "Other", embedding: [0, 0.8, 0.6], top: [Guess(label: "cat", probability: 0.3)]),
-        ]
+        PictureFixtures.boats.map { picture in
+            let top = picture.top.map { Guess(label: $0.label, probability: $0.probability) }
+            return item(picture.id, title: picture.title, keywords: picture.keywords, embedding: picture.embedding, top: top)
+        }
     }
 
     /// Issue 13: how directly a picture is named orders a guess's pictures; look only within one strength.
