@@ -32,7 +32,7 @@ let package = Package(
     targets: [
         // The sketch model and its geometry. No I/O.
         .target(name: "SketchwiseCore"),
-        // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
+        // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
         .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"]),
@@ -53,7 +53,8 @@ let package = Package(
         ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
+        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG; batches over
+        // drawing sources with a bad-input policy.
         .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"]),
         // Google-exact simplification and the sequence encodings of the stroke model.
         .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"]),
@@ -71,7 +72,7 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
         .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"]),
-        // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
+        // Sketch → model input → guesses and embeddings; ensembles; any model by name.
         .target(
             name: "SketchwiseRecognition",
             dependencies: ["SketchwiseCore", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork"]
@@ -85,8 +86,9 @@ let package = Package(
             ],
             resources: [.copy("Resources/picture-reviews.tsv")]
         ),
-        // Guesses plus pictures for a sketch: providers (local library, web image search), the
-        // service and the latest-wins query pipeline.
+        // Guesses plus pictures for a sketch: the Suggestion type and its ranking, providers (local
+        // library, web image search), the service (composed once for the server and the CLI) and the
+        // latest-wins query pipeline.
         .target(
             name: "SketchwiseSuggestions",
             dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"]
