@@ -36,7 +36,7 @@ if [ -n "$findings" ]; then
 fi
 
 # Tabs and trailing white space, which the filtered layout findings would otherwise hide.
-if whitespace=$(git ls-files -- '*.swift' | xargs grep -nP '\t| +$'); then
+if whitespace=$(git ls-files -- '*.swift' | xargs grep -nE "$(printf '\t')| +\$"); then
   echo "$whitespace" | sed 's/$/: tab or trailing white space/'
   status=1
 fi
