@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make run   — install what is needed, build (release) and run the main job: the server
 #   make test  — install what is needed and run every test
-.PHONY: run test deps deps-test build install deb
+.PHONY: run test deps deps-test build install deb format-check
 
 deps:
 	scripts/install-deps.sh
@@ -36,3 +36,7 @@ test: deps-test
 	python3 -m pytest -q training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs Tests/Browser
 	scripts/fuzz.sh all $(FUZZ_SECONDS)
+
+# The Swift code against .swift-format (swift format lint --strict; see the script).
+format-check:
+	scripts/format-check.sh

@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -38,28 +39,29 @@ let package = Package(
         .target(name: "SketchwiseInstallation"),
         // The sketch model and its geometry. No I/O.
         .target(name: "SketchwiseCore"),
-        // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals.
+        // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
-        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseRecognition"]),
+        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"]),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts"),
         // SHA-256, streaming: model files' checksums, stored token digests.
         .target(name: "SketchwiseDigest"),
         // The model registry: every model of a models folder, its checksum and the roles it serves.
-        .target(name: "SketchwiseModels", dependencies: ["SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+        .target(name: "SketchwiseModels", dependencies: ["SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
             name: "SketchwisePersonal",
             dependencies: [
-                "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts",
+                "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts",
                 "SketchwiseWork", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG.
+        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG; batches over
+        // drawing sources with a bad-input policy.
         .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"]),
         // Google-exact simplification and the sequence encodings of the stroke model.
         .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"]),
@@ -77,11 +79,11 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
         .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"]),
-        // Sketch → model input → guesses and embeddings; ensembles; live use while drawing.
+        // Sketch → model input → guesses and embeddings; ensembles; any model by name.
         .target(
             name: "SketchwiseRecognition",
             dependencies: [
-                "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN",
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
@@ -89,13 +91,14 @@ let package = Package(
         .target(
             name: "SketchwiseLibrary",
             dependencies: [
-                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseRaster", "SketchwiseRecognition",
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Resources"]
         ),
-        // Guesses plus pictures for a sketch: providers (local library, web image search), the
-        // service and the latest-wins query pipeline.
+        // Guesses plus pictures for a sketch: the Suggestion type and its ranking, providers (local
+        // library, web image search), the service (composed once for the server and the CLI) and the
+        // latest-wins query pipeline.
         .target(
             name: "SketchwiseSuggestions",
             dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"]
@@ -104,11 +107,12 @@ let package = Package(
         .target(
             name: "SketchwiseServer",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -121,13 +125,14 @@ let package = Package(
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
-            dependencies: ["SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
         ),
         // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
         .target(
             name: "SketchwiseEvaluation",
             dependencies: [
-                "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts", "SketchwiseScenes",
+                "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster",
+                "SketchwiseShortcuts", "SketchwiseScenes",
             ]
         ),
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
@@ -139,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "sketchwise",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -149,44 +154,53 @@ let package = Package(
             ]
         ),
         // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
-        .target(name: "SketchwiseTestSupport", dependencies: ["SketchwiseCore", "SketchwiseFormats"]),
+        .target(name: "SketchwiseTestSupport"),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
-        .testTarget(name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseTestSupport"]),
+        .testTarget(
+            name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
+        ),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
-            dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwisePersonal", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
-        .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),
+        .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseCore", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePreprocessTests",
-            dependencies: ["SketchwisePreprocess", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: ["SketchwisePreprocess", "SketchwiseCore"]
         ),
         .testTarget(
             name: "SketchwiseRasterTests",
-            dependencies: ["SketchwiseRaster", "SketchwiseFormats", "SketchwiseTestSupport"],
+            dependencies: ["SketchwiseRaster", "SketchwiseCore", "SketchwiseFormats", "SketchwiseTestSupport", "CCairo"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SketchwiseConversionTests",
-            dependencies: ["SketchwiseConversion", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseConversion", "SketchwiseFormats", "SketchwiseTestSupport"]
         ),
         .testTarget(
             name: "SketchwiseRecognitionTests",
-            dependencies: ["SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwiseRecognition", "SketchwiseCore", "SketchwiseFormats", "SketchwiseNN", "SketchwiseRaster", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(
             name: "SketchwiseEvaluationTests",
-            dependencies: ["SketchwiseEvaluation", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwiseEvaluation", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats",
+                "SketchwiseRaster", "SketchwiseTestSupport",
+            ]
         ),
         .testTarget(
             name: "SketchwiseLibraryTests",
             dependencies: [
-                "SketchwiseLibrary", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
+                "SketchwiseLibrary", "SketchwiseCore", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -198,15 +212,17 @@ let package = Package(
         .testTarget(
             name: "SketchwiseSuggestionsTests",
             dependencies: [
-                "SketchwiseSuggestions", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster", "SketchwiseTestSupport", "SketchwiseWork",
+                "SketchwiseSuggestions", "SketchwiseCore", "SketchwiseLibrary", "SketchwiseRecognition", "SketchwiseRaster",
+                "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "SketchwiseServerTests",
             dependencies: [
-                "SketchwiseServer", "SketchwiseFormats", "SketchwiseTestSupport", "SketchwiseWork",
+                "SketchwiseServer", "SketchwiseCore", "SketchwiseTestSupport", "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
@@ -217,3 +233,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target imports only what it declares above, and the compiler checks it: a member of a
+// module that is not imported in that file is an error.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,3 +1,4 @@
+import SketchwiseCore
 import SketchwiseFormats
 
 /// Counts per class of a drawing collection: drawings, strokes and points per drawing.

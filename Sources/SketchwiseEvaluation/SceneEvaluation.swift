@@ -127,7 +127,7 @@ public enum SceneEvaluation {
         var generator = SplitMix64(seed: seed)
         let composer = SceneComposer()
         var (detected, truths, matched, rightLabels, frames, switches, played) = (0, 0, 0, 0, 0, 0, 0)
-        let labeller = try SceneDetector(options: .init(mode: .singleImage), recognizer: recognizer)
+        let labeler = try SceneDetector(options: .init(mode: .singleImage), recognizer: recognizer)
         let tracker = try SceneDetector(options: .init(mode: .stream), recognizer: recognizer, embedder: embedder)
         while played < count {
             guard let scene = composer.compose(from: pool, generator: &generator) else { continue }
@@ -136,7 +136,7 @@ public enum SceneEvaluation {
             var drawn: [(object: Int, stroke: Stroke)] = []
             var lastID: [Int: Int] = [:]
             func frame() throws {
-                let objects = try tracker.detect(StrokeSketch(strokes: drawn.map(\.stroke)), labelled: false)
+                let objects = try tracker.detect(StrokeSketch(strokes: drawn.map(\.stroke)), labeled: false)
                 frames += 1
                 // A scene object keeps its ID while a detection holding some of its strokes has it
                 // (an object drawn in parts is several detections for a while); otherwise its ID is
@@ -168,7 +168,7 @@ public enum SceneEvaluation {
                 final[move.object].frame.minY += move.dy
                 try frame()
             }
-            let found = try labeller.detect(StrokeSketch(strokes: drawn.map(\.stroke)))
+            let found = try labeler.detect(StrokeSketch(strokes: drawn.map(\.stroke)))
             detected += found.count
             truths += final.count
             var free = Set(final.indices)

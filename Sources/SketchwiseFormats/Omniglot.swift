@@ -1,3 +1,4 @@
+import Foundation
 import SketchwiseCore
 
 /// Omniglot's stroke text format: a `START` line, then `x,y,t_ms` lines, a `BREAK` line after

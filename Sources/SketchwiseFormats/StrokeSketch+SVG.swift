@@ -16,8 +16,8 @@ extension StrokeSketch {
             var points = stroke.points.map { "\(number($0.x)),\(number($0.y))" }
             if points.count == 1 { points.append(points[0]) }
             let c = stroke.color
-            let colour = "rgb(\(Int(c.red * 255)),\(Int(c.green * 255)),\(Int(c.blue * 255)))"
-            out += "  <polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-opacity=\"\(number(c.alpha))\" stroke-width=\"\(number(stroke.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+            let color = "rgb(\(Int(c.red * 255)),\(Int(c.green * 255)),\(Int(c.blue * 255)))"
+            out += "  <polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-opacity=\"\(number(c.alpha))\" stroke-width=\"\(number(stroke.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
         return out + "</svg>\n"
     }

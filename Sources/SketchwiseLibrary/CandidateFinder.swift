@@ -114,9 +114,9 @@ public struct Candidate: Sendable, Equatable {
     public let strength: MatchStrength
     /// The picture's embedding at unit length (empty when it has no direction): ranking compares
     /// it with the sketch's by one dot product.
-    let unitEmbedding: [Double]
+    package let unitEmbedding: [Double]
     /// The picture's ``LibrarySource/bit``: a style's sources are tested without hashing.
-    let sourceBit: UInt8
+    package let sourceBit: UInt8
 
     init(picture: IndexedPicture, reason: MatchReason, strength: MatchStrength) {
         self.picture = picture

@@ -17,12 +17,12 @@ public struct ClipArtMetadata: Sendable, Equatable {
     /// Keywords, lowercased, in order, without repeats.
     public var keywords: [String]
     /// The licence URL the file declares, if any.
-    public var licenceURL: String?
+    public var licenseURL: String?
 
-    public init(title: String? = nil, keywords: [String] = [], licenceURL: String? = nil) {
+    public init(title: String? = nil, keywords: [String] = [], licenseURL: String? = nil) {
         self.title = title
         self.keywords = keywords
-        self.licenceURL = licenceURL
+        self.licenseURL = licenseURL
     }
 
     /// Reads the metadata of an SVG document. Parsing stops at the end of `<metadata>`; a
@@ -160,8 +160,8 @@ private final class Reader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         sawRoot = true
         let namespace = Namespace.of(namespaceURI, qualifiedName)
-        if Namespace.cc.contains(namespace), name == "license", metadata.licenceURL == nil, isInWork {
-            metadata.licenceURL = attributes["rdf:resource"] ?? attributes["resource"]
+        if Namespace.cc.contains(namespace), name == "license", metadata.licenseURL == nil, isInWork {
+            metadata.licenseURL = attributes["rdf:resource"] ?? attributes["resource"]
         }
         path.append((namespace, name))
         text = ""

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an index build did, per source, and what the index holds afterwards.
 public struct IndexReport: Sendable, Equatable {
     public struct SourceReport: Sendable, Equatable {

@@ -71,13 +71,13 @@ final class IndexWorker {
         if let name {
             return try indexed(
                 picture, id: file.id, source: file.source, path: file.url.path, title: name.title, sourceTitle: name.title,
-                keywords: name.keywords, licence: file.source == .openmoji ? Licence.openMoji : Licence.lucide, file: stamp
+                keywords: name.keywords, license: file.source == .openmoji ? License.openMoji : License.lucide, file: stamp
             )
         }
         return try indexed(
             picture, id: file.id, source: file.source, path: file.url.path,
             title: metadata.title ?? ClipArtMetadata.title(fromFileName: file.url.lastPathComponent), sourceTitle: metadata.title,
-            keywords: Self.keywords(metadata.keywords, category: file.category), licence: Licence.clipart(declared: metadata.licenceURL), file: stamp
+            keywords: Self.keywords(metadata.keywords, category: file.category), license: License.clipart(declared: metadata.licenseURL), file: stamp
         )
     }
 
@@ -91,7 +91,7 @@ final class IndexWorker {
         }
         return try indexed(
             picture, id: id, source: .emoji, path: fontPath, title: entry.title, sourceTitle: entry.title, keywords: entry.keywords,
-            licence: Licence.notoEmoji, file: font
+            license: License.notoEmoji, file: font
         )
     }
 
@@ -106,11 +106,11 @@ final class IndexWorker {
 
     private func indexed(
         _ picture: RenderedPicture, id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?, keywords: [String],
-        licence: String, file: FileStamp
+        license: String, file: FileStamp
     ) throws(LibraryError) -> IndexOutcome {
         let (embedding, top) = try embedder.describe(picture.raster)
         return .indexed(LibraryItem(
-            id: id, source: source, path: path, title: title, sourceTitle: sourceTitle, keywords: keywords, licence: licence,
+            id: id, source: source, path: path, title: title, sourceTitle: sourceTitle, keywords: keywords, license: license,
             thumbnail: Data(picture.thumbnailPNG), aspect: picture.aspect, raster: picture.raster, embedding: embedding, topClasses: top, file: file
         ))
     }

@@ -19,7 +19,7 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
     /// The title the source gives (clip-art: the cleaned `dc:title`; emoji: the Unicode name).
     public var sourceTitle: String?
     public var keywords: [String]
-    public var licence: String
+    public var license: String
     /// The colour picture as a PNG, fitted like ``raster``.
     public var thumbnail: Data
     /// The width of the picture's ink box over its height.
@@ -36,8 +36,15 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var fileModified: Double
     public var pipeline: String
 
+    /// The column names of table `item`: ``license`` is stored in the column `licence`, its name
+    /// before identifiers were spelled in US English, so existing indexes still read.
+    enum CodingKeys: String, CodingKey {
+        case id, source, path, title, sourceTitle, keywords, license = "licence", thumbnail, aspect, raster, rasterSize, embedding
+        case topClasses, fileHash, fileSize, fileModified, pipeline
+    }
+
     public init(
-        id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?, keywords: [String], licence: String,
+        id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?, keywords: [String], license: String,
         thumbnail: Data, aspect: Double, raster: GrayImage, embedding: [Float], topClasses: [Guess], file: FileStamp
     ) {
         self.id = id
@@ -46,7 +53,7 @@ public struct LibraryItem: Codable, Sendable, Equatable, Identifiable, Fetchable
         self.title = title
         self.sourceTitle = sourceTitle
         self.keywords = keywords
-        self.licence = licence
+        self.license = license
         self.thumbnail = thumbnail
         self.aspect = aspect
         self.raster = Data(raster.pixels)

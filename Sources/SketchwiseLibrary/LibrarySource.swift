@@ -64,7 +64,7 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The style's sources as a set of ``LibrarySource/bit``s: ranking tests it per candidate
     /// without building a set.
-    var sourceBits: UInt8 {
+    package var sourceBits: UInt8 {
         switch self {
         case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit
         case .emoji: LibrarySource.emoji.bit
@@ -140,7 +140,7 @@ public struct LibraryLocations: Sendable, Equatable {
 }
 
 /// The licence texts recorded with each item (see `/usr/share/doc/<package>/copyright`).
-enum Licence {
+enum License {
     /// Debian's `openclipart-svg`: every drawing is dedicated to the public domain.
     static let openClipArt = "public domain (Open Clip Art Library dedication, as CC0; Debian openclipart-svg)"
     /// Debian's `fonts-noto-color-emoji`: the font is under the SIL Open Font License 1.1.

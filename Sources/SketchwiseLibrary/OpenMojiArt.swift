@@ -19,8 +19,8 @@ enum OpenMojiArt {
 
     /// The SVG bytes of a picture of `source` as the library draws them: OpenMoji as line art
     /// unless `colour` asks for its colour layers too, other sources as they are.
-    static func drawn(_ svg: [UInt8], of source: LibrarySource, colour: Bool = false) -> [UInt8] {
-        source == .openmoji && !colour ? lineDrawing(svg) : svg
+    static func drawn(_ svg: [UInt8], of source: LibrarySource, color: Bool = false) -> [UInt8] {
+        source == .openmoji && !color ? lineDrawing(svg) : svg
     }
 
     /// The id prefixes of the fill groups.

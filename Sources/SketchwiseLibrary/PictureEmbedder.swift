@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwiseRecognition
 
 /// The raster model's view of a rendered picture: its embedding and most probable classes.

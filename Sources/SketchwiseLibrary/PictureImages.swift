@@ -30,15 +30,15 @@ public final class PictureImages: @unchecked Sendable {
     /// The picture of an item drawn at ``maxSide``, or nil for an unknown id. OpenMoji pictures
     /// are line art, as in the index, unless `colour` asks for their colour layers too.
     /// - Throws: ``LibraryError`` when the source file is gone or no longer renders.
-    public func picture(id: String, colour: Bool = false) throws(LibraryError) -> PicturePNG? {
-        let key = colour ? "\(id) colour" : id
+    public func picture(id: String, color: Bool = false) throws(LibraryError) -> PicturePNG? {
+        let key = color ? "\(id) colour" : id
         if let cached = lock.withLock({ cache[key] }) { return cached }
         let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT source, path FROM item WHERE id = ?", arguments: [id]) }
         guard let row, let source = LibrarySource(rawValue: row["source"]) else { return nil }
         let path: String = row["path"]
         lock.lock()
         defer { lock.unlock() }
-        let picture = try render(id: id, source: source, path: path, colour: colour)
+        let picture = try render(id: id, source: source, path: path, color: color)
         cache[key] = picture
         cacheOrder.append(key)
         if cacheOrder.count > cacheLimit { cache[cacheOrder.removeFirst()] = nil }
@@ -46,13 +46,13 @@ public final class PictureImages: @unchecked Sendable {
     }
 
     /// Draws one item from its file; called under the lock.
-    private func render(id: String, source: LibrarySource, path: String, colour: Bool) throws(LibraryError) -> PicturePNG {
+    private func render(id: String, source: LibrarySource, path: String, color: Bool) throws(LibraryError) -> PicturePNG {
         do {
             switch source {
             case .clipart, .openmoji, .lucide:
                 guard let data = FileManager.default.contents(atPath: path) else { throw LibraryError("\(path): cannot be read") }
                 if svg == nil { svg = try SVGRasterizer(size: 28) }
-                let bytes = OpenMojiArt.drawn([UInt8](data), of: source, colour: colour)
+                let bytes = OpenMojiArt.drawn([UInt8](data), of: source, color: color)
                 return try svg!.picture(bytes, maxSide: maxSide)
             case .emoji:
                 guard let hex = id.split(separator: "+").last, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {

@@ -1,9 +1,9 @@
 /// Vectors scaled to unit length, so that the cosine of two of them is one dot product: the
 /// ranker compares a sketch with hundreds of pictures per request. Kept in double precision, so
 /// that near-identical embeddings still order as their exact cosines do.
-enum UnitVector {
+package enum UnitVector {
     /// `vector / |vector|`; empty when the vector has no direction (empty, zero or not finite).
-    static func normalized(_ vector: [Float]) -> [Double] {
+    package static func normalized(_ vector: [Float]) -> [Double] {
         let wide = vector.map(Double.init)
         let length = dot(wide, wide).squareRoot()
         guard length.isFinite, length > 0 else { return [] }
@@ -11,7 +11,7 @@ enum UnitVector {
     }
 
     /// The dot product of two vectors of one length, summed in four lanes.
-    static func dot(_ a: [Double], _ b: [Double]) -> Double {
+    package static func dot(_ a: [Double], _ b: [Double]) -> Double {
         precondition(a.count == b.count, "vectors of different lengths")
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in

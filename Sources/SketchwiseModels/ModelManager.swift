@@ -1,4 +1,5 @@
 import Foundation
+import SketchwiseNN
 import SketchwiseRecognition
 
 /// When a download may run (ML Kit's download conditions).

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Any JSON value, kept as read (integers apart from other numbers).
-public enum JSONValue: Sendable, Hashable, Codable {
+/// Any JSON value of a model file, kept as read (integers apart from other numbers). Internal:
+/// the runtime does not depend on SketchwiseFormats, whose public `JSONValue` is the one the
+/// other targets use.
+enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -10,7 +12,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -29,7 +31,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

@@ -15,7 +15,7 @@ public struct ModelSpec: Sendable, Decodable {
     public let outputs: OutputNames
     public let layers: [LayerSpec]
     /// Free-form training notes, kept as read.
-    public let training: JSONValue?
+    let training: JSONValue?
 
     /// The labels the model was trained on, as its `training.labels` lists them (an embedding
     /// model's classes; empty when not listed).
@@ -165,7 +165,7 @@ public struct LayerSpec: Sendable, Decodable {
     public let type: String
     /// The layers read (earlier names or `"input"`); nil means the previous layer.
     public let inputs: [String]?
-    public let params: JSONValue?
+    let params: JSONValue?
     /// Weight role (`weight`, `gamma`, ...) → tensor name in the weights file.
     public let weights: [String: String]?
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwiseRecognition
 import SketchwiseShortcuts
 

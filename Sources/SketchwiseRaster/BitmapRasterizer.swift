@@ -77,7 +77,7 @@ public final class BitmapRasterizer {
     }
 
     /// The image decoded into a Cairo surface (premultiplied ARGB).
-    private static func decode(_ bytes: [UInt8]) throws(PictureError) -> ColourSurface {
+    private static func decode(_ bytes: [UInt8]) throws(PictureError) -> ColorSurface {
         guard looksLikeImage(bytes) else { throw PictureError(.unreadable, "not an image file") }
         guard isComplete(bytes) else { throw PictureError(.unreadable, "the image file is cut off") }
         guard let loader = gdk_pixbuf_loader_new() else { throw PictureError(.unreadable, "gdk-pixbuf has no loader") }
@@ -102,8 +102,8 @@ public final class BitmapRasterizer {
         guard channels == (hasAlpha ? 4 : 3), let source = gdk_pixbuf_read_pixels(pixbuf) else {
             throw PictureError(.unreadable, "unsupported pixel layout")
         }
-        let image: ColourSurface
-        do { image = try ColourSurface(width: width, height: height) } catch { throw PictureError(.renderFailed, error.description) }
+        let image: ColorSurface
+        do { image = try ColorSurface(width: width, height: height) } catch { throw PictureError(.renderFailed, error.description) }
         let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(image.surface)!).assumingMemoryBound(to: UInt32.self)
         let targetRow = image.stride / 4
         for y in 0..<height {

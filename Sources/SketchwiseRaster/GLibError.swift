@@ -1,3 +1,4 @@
+import CGdkPixbuf
 import CRSVG
 
 /// GLib's error reports, as librsvg and gdk-pixbuf give them.

@@ -8,9 +8,9 @@ import SketchwiseCore
 final class PictureCanvas {
     let size: Int
     let recipe: PictureRecipe
-    private let probe: ColourSurface
-    private let work: ColourSurface
-    private let thumbnail: ColourSurface
+    private let probe: ColorSurface
+    private let work: ColorSurface
+    private let thumbnail: ColorSurface
     /// Edge marks at the working resolution.
     private var marks: [UInt8]
     /// The outline at the working resolution, 1 where the pen passes.
@@ -34,9 +34,9 @@ final class PictureCanvas {
         else { throw RasterError("picture recipe geometry out of range: \(geometry)") }
         self.size = size
         self.recipe = recipe
-        probe = try ColourSurface(side: recipe.probeSize)
-        work = try ColourSurface(side: size * recipe.supersampling)
-        thumbnail = try ColourSurface(side: thumbnailSize)
+        probe = try ColorSurface(side: recipe.probeSize)
+        work = try ColorSurface(side: size * recipe.supersampling)
+        thumbnail = try ColorSurface(side: thumbnailSize)
         marks = [UInt8](repeating: 0, count: work.side * work.side)
         ink = marks
         // An edge is marked about `edgeSpan` pixels wide; the pen adds the rest of its width.
@@ -72,7 +72,7 @@ final class PictureCanvas {
         let scale = Double(maxSide) / max(box.width, box.height)
         let (w, h) = (max(1, Int((box.width * scale).rounded())), max(1, Int((box.height * scale).rounded())))
         do {
-            let surface = try ColourSurface(width: w, height: h)
+            let surface = try ColorSurface(width: w, height: h)
             try drawChecked(on: surface) { cr throws(PictureError) in
                 cairo_scale(cr, scale, scale)
                 cairo_translate(cr, -box.minX, -box.minY)
@@ -103,7 +103,7 @@ final class PictureCanvas {
             for y in 0..<n {
                 let row = pixels + y * rowLength
                 for x in 0..<n {
-                    let d = ColourSurface.darkness(row[x])
+                    let d = ColorSurface.darkness(row[x])
                     if max(d.r, d.g, d.b) > threshold {
                         minX = min(minX, x); maxX = max(maxX, x)
                         minY = min(minY, y); maxY = max(maxY, y)
@@ -136,7 +136,7 @@ final class PictureCanvas {
         }
     }
 
-    private func drawChecked(on surface: ColourSurface, _ body: (OpaquePointer) throws(PictureError) -> Void) throws(PictureError) {
+    private func drawChecked(on surface: ColorSurface, _ body: (OpaquePointer) throws(PictureError) -> Void) throws(PictureError) {
         guard try surface.draw(body) else { throw PictureError(.renderFailed, "cairo reported an error while drawing") }
     }
 
@@ -157,7 +157,7 @@ final class PictureCanvas {
                 var strongest: Int32 = 0
                 for y in 0..<n {
                     for x in 0..<n {
-                        let d = ColourSurface.darkness(pixels[y * rowLength + x])
+                        let d = ColorSurface.darkness(pixels[y * rowLength + x])
                         strongest = max(strongest, d.r, d.g, d.b)
                     }
                 }
@@ -165,11 +165,11 @@ final class PictureCanvas {
                 for y in 0..<n {
                     let row = pixels + y * rowLength
                     for x in 0..<n {
-                        let here = ColourSurface.darkness(row[x])
-                        if x + span < n, Self.differ(here, ColourSurface.darkness(row[x + span]), by: threshold) {
+                        let here = ColorSurface.darkness(row[x])
+                        if x + span < n, Self.differ(here, ColorSurface.darkness(row[x + span]), by: threshold) {
                             marks[y * n + x + half] = 1
                         }
-                        if y + span < n, Self.differ(here, ColourSurface.darkness(row[x + span * rowLength]), by: threshold) {
+                        if y + span < n, Self.differ(here, ColorSurface.darkness(row[x + span * rowLength]), by: threshold) {
                             marks[(y + half) * n + x] = 1
                         }
                     }

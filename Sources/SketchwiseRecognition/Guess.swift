@@ -1,3 +1,5 @@
+import Foundation
+
 /// One guess of what a sketch shows.
 public struct Guess: Hashable, Sendable, Codable {
     public var label: String
@@ -69,5 +71,3 @@ extension Float {
     func exp() -> Float { Float(Foundation.exp(Double(self))) }
     func log() -> Float { Float(Foundation.log(Double(self))) }
 }
-
-import Foundation

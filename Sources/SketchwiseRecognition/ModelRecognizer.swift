@@ -4,6 +4,7 @@ import SketchwiseCore
 import SketchwiseNN
 import SketchwisePreprocess
 import SketchwiseRaster
+import SketchwiseWork
 
 /// Recognises sketches with one model: prepares the model's input exactly as its spec says
 /// (Google simplification, then the project's raster recipe or the stroke sequence encoding) and

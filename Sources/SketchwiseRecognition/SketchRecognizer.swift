@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwisePreprocess
 
 /// Which recogniser answers: one of the three roles of a models folder, or any model of the

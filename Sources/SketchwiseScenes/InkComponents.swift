@@ -82,11 +82,11 @@ extension GrayImage {
         var out = pooled
         for y in 0..<side {
             for x in 0..<side {
-                var neighbour: UInt8 = 0
+                var neighbor: UInt8 = 0
                 for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] where (0..<side).contains(x + dx) && (0..<side).contains(y + dy) {
-                    neighbour = max(neighbour, pooled[x + dx, y + dy])
+                    neighbor = max(neighbor, pooled[x + dx, y + dy])
                 }
-                out[x, y] = max(pooled[x, y], UInt8(Double(neighbour) * 0.6))
+                out[x, y] = max(pooled[x, y], UInt8(Double(neighbor) * 0.6))
             }
         }
         return out

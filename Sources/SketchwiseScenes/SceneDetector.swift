@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwiseRecognition
 
 /// How a ``SceneDetector`` works (ML Kit's object detector options, for drawings).
@@ -108,7 +109,7 @@ public final class SceneDetector: @unchecked Sendable {
     /// canvas is the next state of the one given before: IDs follow the objects. `labelled`
     /// false skips classification (a state whose labels are not needed).
     /// - Throws: for unusable coordinates (``SketchwiseCore/SketchError``).
-    public func detect(_ sketch: StrokeSketch, labelled: Bool = true) throws -> [DetectedObject] {
+    public func detect(_ sketch: StrokeSketch, labeled: Bool = true) throws -> [DetectedObject] {
         let strokes = sketch.strokes.enumerated().filter { !$0.element.points.isEmpty }
         for (s, stroke) in strokes {
             for (p, point) in stroke.points.enumerated() where !point.x.isFinite || !point.y.isFinite {
@@ -132,7 +133,7 @@ public final class SceneDetector: @unchecked Sendable {
             }).map { $0 }
         }
         return try objects.enumerated().map { index, object in
-            DetectedObject(frame: object.frame, trackingID: ids[index], labels: labelled ? try labels(for: object.sketch) : [], strokes: object.strokes.sorted())
+            DetectedObject(frame: object.frame, trackingID: ids[index], labels: labeled ? try labels(for: object.sketch) : [], strokes: object.strokes.sorted())
         }
     }
 
@@ -140,7 +141,7 @@ public final class SceneDetector: @unchecked Sendable {
     /// `BitmapRasterizer.inkImage` gives): its marks found (binarised, connected components, specks
     /// left out), nearby ones merged as strokes are, each object boxed in pixels and classified on
     /// its fitted bitmap. In stream mode IDs follow the objects by overlap and embedding.
-    public func detect(_ image: GrayImage, labelled: Bool = true) throws -> [DetectedObject] {
+    public func detect(_ image: GrayImage, labeled: Bool = true) throws -> [DetectedObject] {
         let marks = InkComponents(image).boxes
         var frames = grouper.group(boxes: marks, ordered: false).map { group in
             group.dropFirst().reduce(marks[group[0]]) { box, index in
@@ -158,7 +159,7 @@ public final class SceneDetector: @unchecked Sendable {
         }
         return try frames.indices.map { index in
             var labels: [ObjectLabel] = []
-            if labelled, options.classification, let recognizer, let side = recognizer.members.first(where: \.readsBitmaps).flatMap(Self.side) {
+            if labeled, options.classification, let recognizer, let side = recognizer.members.first(where: \.readsBitmaps).flatMap(Self.side) {
                 labels = self.labels(try recognizer.logProbabilities(image.fitted(frames[index], side: side)), names: recognizer.labels)
             }
             return DetectedObject(frame: frames[index], trackingID: ids[index], labels: labels, strokes: [])
@@ -204,7 +205,7 @@ extension SceneDetector {
         guard options.mode == .stream else { return try detect(scene) }
         reset()
         for count in 1..<max(1, scene.strokes.count) {
-            _ = try detect(StrokeSketch(strokes: Array(scene.strokes.prefix(count))), labelled: false)
+            _ = try detect(StrokeSketch(strokes: Array(scene.strokes.prefix(count))), labeled: false)
         }
         return try detect(scene)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import SketchwiseCore
 import SketchwisePersonal
 import SketchwiseWork

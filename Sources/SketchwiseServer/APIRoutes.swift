@@ -5,9 +5,10 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseModels
-import SketchwiseShortcuts
+import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseScenes
+import SketchwiseShortcuts
 import SketchwiseSuggestions
 import SketchwiseWork
 
@@ -48,9 +49,11 @@ struct APIRoutes: Sendable {
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.post("detect") { request, _ in try await detect(request) }
         api.get("library/:id/image") { request, context in
-            try await picture(context, thumbnail: false, colour: ["1", "true"].contains(request.uri.queryParameters.get("colour")))
+            // `colour` is the parameter's first name, still accepted.
+            let color = request.uri.queryParameters.get("color") ?? request.uri.queryParameters.get("colour")
+            return try await picture(context, thumbnail: false, color: ["1", "true"].contains(color))
         }
-        api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, colour: false) }
+        api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, color: false) }
         api.get("live") { _, _ -> Response in
             _ = try serving.snapshot
             var error = APIError(.upgradeRequired, "/api/live is a WebSocket: ask for it with Connection: Upgrade and Upgrade: websocket")
@@ -175,7 +178,7 @@ struct APIRoutes: Sendable {
 
     /// A picture as PNG: its thumbnail (stored in the index), or drawn at full size on the work
     /// queue (OpenMoji line art in colour when `colour` is set).
-    private func picture(_ context: some RequestContext, thumbnail: Bool, colour: Bool) async throws -> Response {
+    private func picture(_ context: some RequestContext, thumbnail: Bool, color: Bool) async throws -> Response {
         guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
             throw APIError(.notFound, "no such picture")
         }
@@ -185,7 +188,7 @@ struct APIRoutes: Sendable {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)
         } else {
-            guard let picture = try await work.run(deadline: limits.requestDeadline, { try images.picture(id: id, colour: colour) }) else {
+            guard let picture = try await work.run(deadline: limits.requestDeadline, { try images.picture(id: id, color: color) }) else {
                 throw APIError(.notFound, "no picture \(id)")
             }
             bytes = picture.bytes

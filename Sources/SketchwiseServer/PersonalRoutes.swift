@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SketchwiseCore
+import SketchwiseFormats
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseShortcuts

@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Prometheus
+import SketchwiseModels
 import SketchwiseWork
 
 /// The server's metrics, for `GET /metrics` in Prometheus' text format.

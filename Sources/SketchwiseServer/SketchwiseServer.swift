@@ -227,11 +227,9 @@ public struct SketchwiseServer: Sendable {
             library.finder.warmUp(threads: 1)
             logger.info("found the library candidates of every class in \(ContinuousClock.now - start)")
         }
-        var providers: [any SuggestionProvider] = [library]
-        if let web = WebImageSearchConfiguration.fromEnvironment() {
-            providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
-        }
-        let service = SuggestionService(recognizer: try recognizers.recognizer(configuration.defaultModel), providers: providers, work: work)
+        let service = try SuggestionService.composed(
+            library: library, web: WebImageSearchConfiguration.fromEnvironment(), recognizers: recognizers,
+            model: configuration.defaultModel, work: work)
         let registry = try ModelRegistry(folder: recognizers.folder, store: configuration.modelStore).models(overrides: recognizers.overrides)
         return ServingSnapshot(
             recognizers: recognizers, service: service, database: database, images: PictureImages(database: database),

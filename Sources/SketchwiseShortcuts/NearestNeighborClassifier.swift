@@ -84,10 +84,10 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         guard known || embeddings.count >= configuration.minimumExamples else {
             throw ShortcutError("a new label needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(embeddings.count)")
         }
-        let normalised = try embeddings.enumerated().map { (index, embedding) throws(ShortcutError) in
-            try normalise(embedding, what: "example \(index + 1) of \"\(label)\"")
+        let normalized = try embeddings.enumerated().map { (index, embedding) throws(ShortcutError) in
+            try normalize(embedding, what: "example \(index + 1) of \"\(label)\"")
         }
-        examples += normalised.map { Example(label: label, embedding: $0) }
+        examples += normalized.map { Example(label: label, embedding: $0) }
     }
 
     /// Removes every example of `label`; returns how many there were.
@@ -101,7 +101,7 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
     /// The label of `embedding`, or unknown.
     /// - Throws: ``ShortcutError`` for an embedding of the wrong size, non-finite or zero.
     public func predict(_ embedding: [Float]) throws(ShortcutError) -> Prediction {
-        let query = try normalise(embedding, what: "the query")
+        let query = try normalize(embedding, what: "the query")
         guard !examples.isEmpty else { return Prediction(label: nil, distance: 2) }
         let nearest = examples.map { (label: $0.label, distance: Self.distance(query, $0.embedding)) }
             .sorted { $0.distance < $1.distance }
@@ -110,8 +110,8 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
             return Prediction(label: nil, distance: nearest.first?.distance ?? 2)
         }
         var votes: [String: Float] = [:]
-        for neighbour in nearest {
-            votes[neighbour.label, default: 0] += configuration.weighting == .uniform ? 1 : 1 / (neighbour.distance + 0.01)
+        for neighbor in nearest {
+            votes[neighbor.label, default: 0] += configuration.weighting == .uniform ? 1 : 1 / (neighbor.distance + 0.01)
         }
         // Ties go to the label with the nearer example.
         let winner = votes.max { a, b in
@@ -120,8 +120,8 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         return Prediction(label: winner, distance: distance(of: winner, in: nearest))
     }
 
-    private func distance(of label: String, in neighbours: ArraySlice<(label: String, distance: Float)>) -> Float {
-        neighbours.first { $0.label == label }?.distance ?? 2
+    private func distance(of label: String, in neighbors: ArraySlice<(label: String, distance: Float)>) -> Float {
+        neighbors.first { $0.label == label }?.distance ?? 2
     }
 
     /// Cosine distance of two unit vectors.
@@ -131,7 +131,7 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         return max(0, 1 - dot)
     }
 
-    private func normalise(_ embedding: [Float], what: String) throws(ShortcutError) -> [Float] {
+    private func normalize(_ embedding: [Float], what: String) throws(ShortcutError) -> [Float] {
         guard embedding.count == dimension else { throw ShortcutError("\(what) has \(embedding.count) values; the embedding has \(dimension)") }
         guard embedding.allSatisfy(\.isFinite) else { throw ShortcutError("\(what) holds a value that is not finite") }
         let length = embedding.reduce(0) { $0 + $1 * $1 }.squareRoot()

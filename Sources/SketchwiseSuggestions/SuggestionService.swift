@@ -38,6 +38,20 @@ public struct SuggestionService: Sendable {
         self.work = work
     }
 
+    /// The service the server and `sketchwise suggest` answer with: pictures from `library`, plus
+    /// web image search when `web` is configured (ranked by the raster model's embedding), and
+    /// guesses from the `model` recogniser of `recognizers`.
+    public static func composed(
+        library: LibraryProvider, web: WebImageSearchConfiguration?, recognizers: RecognizerSet, model: RecognizerKind,
+        work: WorkQueue? = nil
+    ) throws -> SuggestionService {
+        var providers: [any SuggestionProvider] = [library]
+        if let web {
+            providers.append(WebImageSearchProvider(configuration: web, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
+        }
+        return SuggestionService(recognizer: try recognizers.recognizer(model), providers: providers, work: work)
+    }
+
     /// The same service answering with another recogniser.
     public func answering(with recognizer: SketchRecognizer) -> SuggestionService {
         var service = SuggestionService(recognizer: recognizer, providers: providers, work: work)

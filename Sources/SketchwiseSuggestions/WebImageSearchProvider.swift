@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwiseLibrary
 import SketchwiseRaster
 import SketchwiseRecognition
+import SketchwiseWork
 
 /// Where and how to search the web for pictures: an endpoint that answers like Bing Image
 /// Search v7 (`GET endpoint?q=…&count=…` with the key in `Ocp-Apim-Subscription-Key`, a JSON

@@ -5,7 +5,7 @@ public enum TestModels {
     /// Writes `<name>.json` and `<name>.safetensors` into `folder`: a 4×4 raster model (flatten,
     /// dense with zero weights) over `labels` whose answer is always `labels[favourite]`, with
     /// probability ≈ 0.9 when there are few labels.
-    public static func writeConstantRaster(name: String, labels: [String], favourite: Int = 0, in folder: URL) throws {
+    public static func writeConstantRaster(name: String, labels: [String], favorite: Int = 0, in folder: URL) throws {
         let spec: [String: Any] = [
             "format": "sketchwise-model", "formatVersion": 1, "name": name, "version": "1",
             "input": ["kind": "raster", "shape": [1, 4, 4], "raster": ["size": 4, "recipe": "quickdraw", "scale": 1.0 / 255]],
@@ -19,7 +19,7 @@ public enum TestModels {
         ]
         try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys]).write(to: folder.appendingPathComponent("\(name).json"))
         var bias = [Float](repeating: 0, count: labels.count)
-        bias[favourite] = 5
+        bias[favorite] = 5
         try safetensors([("fc.weight", [labels.count, 16], [Float](repeating: 0, count: 16 * labels.count)), ("fc.bias", [labels.count], bias)])
             .write(to: folder.appendingPathComponent("\(name).safetensors"))
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SketchwiseCore
 import SketchwiseEvaluation
+import SketchwiseFormats
 import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseScenes

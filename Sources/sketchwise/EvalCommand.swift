@@ -3,6 +3,7 @@ import Foundation
 import SketchwiseConversion
 import SketchwiseEvaluation
 import SketchwiseFormats
+import SketchwiseRaster
 import SketchwiseRecognition
 
 struct EvalCommand: AsyncParsableCommand {

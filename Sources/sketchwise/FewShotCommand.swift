@@ -3,6 +3,7 @@ import Foundation
 import SketchwiseConversion
 import SketchwiseEvaluation
 import SketchwiseFormats
+import SketchwiseNN
 import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseShortcuts

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SketchwiseLibrary
+import SketchwiseRecognition
 
 struct IndexBuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

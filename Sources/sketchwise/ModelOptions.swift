@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import SketchwiseModels
+import SketchwiseEvaluation
 import SketchwiseLibrary
+import SketchwiseModels
 import SketchwiseRecognition
 
 extension RecognizerKind: ExpressibleByArgument {}
@@ -31,8 +32,6 @@ struct ModelOptions: ParsableArguments {
         return noModelStore ? bundled : bundled.replacing(overrides: store(dataDirectory: dataDirectory).activeFolders())
     }
 }
-import ArgumentParser
-import SketchwiseEvaluation
 
 extension ValidationSplit.Subset: ExpressibleByArgument {}
 extension PictureStyle: ExpressibleByArgument {}

@@ -4,6 +4,7 @@ import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwisePersonal
+import SketchwiseRecognition
 import SketchwiseShortcuts
 
 struct ShortcutsCommand: ParsableCommand {

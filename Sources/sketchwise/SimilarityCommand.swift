@@ -6,6 +6,7 @@ import SketchwiseLibrary
 import SketchwisePreprocess
 import SketchwiseRaster
 import SketchwiseRecognition
+import SketchwiseSuggestions
 
 struct SimilarityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchwiseModels
 import SketchwiseServer
 
 @main
@@ -12,6 +13,7 @@ struct Sketchwise: AsyncParsableCommand {
         Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
         else the file name).
         """,
+        version: SketchwiseVersion.current,
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
             ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,

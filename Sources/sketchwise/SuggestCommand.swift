@@ -72,14 +72,9 @@ struct SuggestCommand: AsyncParsableCommand {
         let warmStart = ContinuousClock.now
         library.finder.warmUp()
         StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")
-        var providers: [any SuggestionProvider] = [library]
-        if web {
-            guard let configuration = WebImageSearchConfiguration.fromEnvironment() else {
-                throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT")
-            }
-            providers.append(WebImageSearchProvider(configuration: configuration, embedder: try PictureEmbedder(recognizer: try recognizers.raster)))
-        }
-        let service = SuggestionService(recognizer: try recognizers.recognizer(model), providers: providers)
+        let webSearch = web ? WebImageSearchConfiguration.fromEnvironment() : nil
+        if web, webSearch == nil { throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT") }
+        let service = try SuggestionService.composed(library: library, web: webSearch, recognizers: recognizers, model: model)
         let policy = input.policy
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

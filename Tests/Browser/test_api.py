@@ -391,6 +391,7 @@ def test_library_images(server, known_drawing):
     status, headers, colour = server.get(sources["openmoji"]["image"] + "?colour=true")
     assert status == 200 and headers.get("content-type", "").startswith("image/png")
     assert max(png_size(colour)) == 512 and colour != line
+    assert server.get(sources["openmoji"]["image"] + "?color=true")[2] == colour, "color is the parameter's US name"
     print(f"\n[library] fetched {sorted(sources)}", file=sys.stderr)
 
 

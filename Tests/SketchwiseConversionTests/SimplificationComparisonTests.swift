@@ -1,3 +1,4 @@
+import Foundation
 import SketchwiseConversion
 import SketchwiseFormats
 import SketchwiseTestSupport

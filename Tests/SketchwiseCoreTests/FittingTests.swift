@@ -8,7 +8,7 @@ import Testing
         StrokeSketch(strokes: [Stroke(points: points.map { Point(x: $0.0, y: $0.1) })], label: "cat")
     }
 
-    @Test func aWidePictureFillsTheWidthOfASquareBoxAndIsCentred() throws {
+    @Test func aWidePictureFillsTheWidthOfASquareBoxAndIsCentered() throws {
         let s = sketch([(0, 0), (100, 100)])
         let image = try #require(ImageSketch.replacing(s, imageReference: "x", imageSize: Size(width: 200, height: 100)))
         #expect(image.size == Size(width: 100, height: 50))

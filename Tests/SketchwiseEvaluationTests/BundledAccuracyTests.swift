@@ -2,6 +2,7 @@ import Foundation
 import SketchwiseConversion
 import SketchwiseEvaluation
 import SketchwiseFormats
+import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing

@@ -12,7 +12,7 @@ import Testing
     @Test func aModelOfSomeClassesIsScoredOnItsClassesOnly() throws {
         let folder = TemporaryFolder()
         // Always answers "dog" (its index 1); "airplane" comes first among the official names but is unknown to it.
-        try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog", "pig"], favourite: 1, in: folder.url)
+        try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog", "pig"], favorite: 1, in: folder.url)
         let line = { (word: String) in #"{"word":"\#(word)","drawing":[[[0,40,80],[0,60,10]]]}"# }
         try ["cat", "airplane", "dog", "dog", "airplane", "pig"].map(line).joined(separator: "\n")
             .write(toFile: folder.path("drawings.ndjson"), atomically: true, encoding: .utf8)

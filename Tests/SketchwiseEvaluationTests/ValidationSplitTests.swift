@@ -1,9 +1,9 @@
 import Foundation
-@testable import SketchwiseEvaluation
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseEvaluation
 
 @Suite struct ValidationSplitTests {
     func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -1,7 +1,7 @@
 import Foundation
-@testable import SketchwiseFormats
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseFormats
 
 /// Files that are not what they claim fail on their first bytes, whatever their size (issue 14:
 /// a 1 GB non-ZIP `.npz` was scanned for 10 minutes; a 1 GB `.npy` was read whole before its

@@ -39,9 +39,9 @@ import Testing
     }
 
     @Test func svgExportDrawsOnePolylinePerStroke() {
-        var labelled = sketch
-        labelled.label = "a <b> & \"c\""
-        let svg = labelled.svgDocument(padding: 2)
+        var labeled = sketch
+        labeled.label = "a <b> & \"c\""
+        let svg = labeled.svgDocument(padding: 2)
         #expect(svg.components(separatedBy: "<polyline").count == 3)
         #expect(svg.contains(#"viewBox="3 3 29 24""#))
         #expect(svg.contains("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>"))

@@ -1,7 +1,7 @@
 import Foundation
-@testable import SketchwiseFormats
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseFormats
 
 /// The ZIP container under `.npz` and the Omniglot archives: what we write is a valid archive
 /// for other tools, what Python/NumPy write (ZIP64) reads, and damaged archives fail at once

@@ -1,18 +1,18 @@
 import Foundation
-@testable import SketchwiseLibrary
 import Testing
+@testable import SketchwiseLibrary
 
 @Suite struct ClipArtMetadataTests {
     func parse(_ text: String) throws -> ClipArtMetadata {
         try ClipArtMetadata.parse(Array(text.utf8))
     }
 
-    @Test func theWorkTitleKeywordsAndLicenceAreRead() throws {
+    @Test func theWorkTitleKeywordsAndLicenseAreRead() throws {
         let metadata = try parse(LibraryFixtures.svg("<rect width='1' height='1'/>", title: "Red  ball", keywords: ["Ball", "toy", "ball", ""]))
         #expect(metadata.title == "Red ball")
         #expect(metadata.keywords == ["ball", "toy"])
-        #expect(metadata.licenceURL == "http://web.resource.org/cc/PublicDomain")
-        #expect(Licence.clipart(declared: metadata.licenceURL) == Licence.openClipArt)
+        #expect(metadata.licenseURL == "http://web.resource.org/cc/PublicDomain")
+        #expect(License.clipart(declared: metadata.licenseURL) == License.openClipArt)
     }
 
     @Test func aCreatorsNameIsNotTheTitle() throws {
@@ -34,10 +34,10 @@ import Testing
         #expect(try parse(LibraryFixtures.svg("<circle r='3'/>")) == ClipArtMetadata())
     }
 
-    @Test func anotherDeclaredLicenceIsRecordedAsDeclared() {
-        #expect(Licence.clipart(declared: "http://creativecommons.org/licenses/GPL/2.0/") == "declared in the file: http://creativecommons.org/licenses/GPL/2.0/")
-        #expect(Licence.clipart(declared: "") == Licence.openClipArt)
-        #expect(Licence.clipart(declared: "http://creativecommons.org/licenses/publicdomain/") == Licence.openClipArt)
+    @Test func anotherDeclaredLicenseIsRecordedAsDeclared() {
+        #expect(License.clipart(declared: "http://creativecommons.org/licenses/GPL/2.0/") == "declared in the file: http://creativecommons.org/licenses/GPL/2.0/")
+        #expect(License.clipart(declared: "") == License.openClipArt)
+        #expect(License.clipart(declared: "http://creativecommons.org/licenses/publicdomain/") == License.openClipArt)
     }
 
     @Test(arguments: [
@@ -82,6 +82,6 @@ import Testing
         let metadata = try ClipArtMetadata.parse(bytes)
         #expect(metadata.title == "pear", "the credit 'Clipart by Nicu Buculei - ' is cut")
         #expect(metadata.keywords == ["hash", "food", "fruit"])
-        #expect(Licence.clipart(declared: metadata.licenceURL) == Licence.openClipArt)
+        #expect(License.clipart(declared: metadata.licenseURL) == License.openClipArt)
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
+import GRDB
 import SketchwiseLibrary
+import SketchwiseNN
+import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing
 
@@ -30,7 +33,7 @@ import Testing
         let ball = try #require(try database.read { try LibraryItem.fetchOne($0, key: "clipart:things/circle.svg") })
         #expect(ball.title == "Red ball")
         #expect(ball.keywords == ["ball", "toy", "things"])
-        #expect(ball.licence.hasPrefix("public domain"))
+        #expect(ball.license.hasPrefix("public domain"))
         #expect(ball.path == clipart.appendingPathComponent("things/circle.svg").path)
         #expect(ball.rasterSize == embedder.inputSize && ball.raster.count == 400)
         #expect(ball.embeddingVector.count == embedder.recognizer.model.embeddingCount)
@@ -135,7 +138,7 @@ import Testing
         #expect(counts.found > 1300 && counts.indexed == counts.found)
         let apple = try #require(try database.read { try LibraryItem.fetchOne($0, key: "emoji:U+1F34E") })
         #expect(apple.title == "red apple" && apple.keywords == ["red", "apple"], "Unicode names without CLDR")
-        #expect(apple.licence.contains("SIL Open Font License 1.1"))
+        #expect(apple.license.contains("SIL Open Font License 1.1"))
         #expect(try builder.build(into: database, embedder: embedder).sources[.emoji]?.unchanged == counts.found)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
-@testable import SketchwiseLibrary
+import GRDB
+import SketchwiseRaster
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseLibrary
 
 /// The line-art sources: OpenMoji without its fill layers, Lucide named by file name, and the
 /// style a suggestion is drawn from.
@@ -39,7 +41,7 @@ import Testing
         #expect(PictureName.lucide(fileName: "tree-pine.svg") == PictureName(title: "tree pine", keywords: []))
     }
 
-    @Test func aBuildIndexesLineArtFromLinkedFoldersWithNamesAndLicences() throws {
+    @Test func aBuildIndexesLineArtFromLinkedFoldersWithNamesAndLicenses() throws {
         let folder = TemporaryFolder()
         let openmoji = folder.url.appendingPathComponent("openmoji-17"), lucide = folder.url.appendingPathComponent("lucide-1")
         try LibraryFixtures.write(["1F34E.svg": Self.openMoji, "1F44D-1F3FB.svg": Self.openMoji, "E0A1.svg": Self.openMoji], in: openmoji)
@@ -52,29 +54,12 @@ import Testing
         #expect(report.items == [.openmoji: 1, .lucide: 1])
         #expect(report.sources[.openmoji]?.unnamed == 2)
         let apple = try #require(try database.read { try LibraryItem.fetchOne($0, key: "openmoji:1F34E.svg") })
-        #expect(apple.title == "red apple" && apple.licence.hasPrefix("CC BY-SA 4.0"))
+        #expect(apple.title == "red apple" && apple.license.hasPrefix("CC BY-SA 4.0"))
         let cat = try #require(try database.read { try LibraryItem.fetchOne($0, key: "lucide:cat.svg") })
-        #expect(cat.title == "cat" && cat.licence.hasPrefix("ISC") && cat.raster.contains { $0 > 128 })
+        #expect(cat.title == "cat" && cat.license.hasPrefix("ISC") && cat.raster.contains { $0 > 128 })
 
         let images = PictureImages(database: database)
-        let line = try #require(try images.picture(id: apple.id)), colour = try #require(try images.picture(id: apple.id, colour: true))
-        #expect(line.bytes != colour.bytes, "the colour mode draws the fill layers too")
-    }
-
-    @Test func aStyleLimitsTheSuggestionsToItsSources() {
-        let pictures = [("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji), ("clipart:cat.svg", .clipart)].map {
-            IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: [1, 0], topClasses: [])
-        }
-        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
-        ranker.perGuess = 10
-        ranker.duplicateSimilarity = 2
-        func sources(_ style: PictureStyle) -> Set<String> {
-            ranker.style = style
-            return Set(ranker.suggestions(guesses: [.init(label: "cat", probability: 1)], embedding: [1, 0]).map(\.source))
-        }
-        #expect(sources(.line) == ["openmoji", "lucide"])
-        #expect(sources(.emoji) == ["emoji"] && sources(.clipart) == ["clipart"])
-        #expect(sources(.all).count == 4)
-        #expect(CandidateFinder(pictures: Array(pictures.suffix(2))).has(.line) == false)
+        let line = try #require(try images.picture(id: apple.id)), color = try #require(try images.picture(id: apple.id, color: true))
+        #expect(line.bytes != color.bytes, "the colour mode draws the fill layers too")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SketchwiseLibrary
 import SketchwiseRaster
 import SketchwiseTestSupport

@@ -39,7 +39,7 @@ import Testing
         try bar.write(toFile: svgPath, atomically: true, encoding: .utf8)
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
         let item = LibraryItem(
-            id: "clipart:bar.svg", source: .clipart, path: svgPath, title: "bar", sourceTitle: nil, keywords: [], licence: "public domain",
+            id: "clipart:bar.svg", source: .clipart, path: svgPath, title: "bar", sourceTitle: nil, keywords: [], license: "public domain",
             thumbnail: Data([0x89, 0x50]), aspect: 3, raster: GrayImage(width: 1, height: 1, pixels: [0]), embedding: [1],
             topClasses: [], file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
         )

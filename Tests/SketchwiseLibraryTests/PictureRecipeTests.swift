@@ -29,7 +29,7 @@ import Testing
         #expect(image[14, 2] > 100 && image[2, 14] > 100 && image[25, 14] > 100, "the border is inked")
     }
 
-    @Test func theInkBoxIsFittedLikeASketchAspectKeptAndCentred() throws {
+    @Test func theInkBoxIsFittedLikeASketchAspectKeptAndCentered() throws {
         let image = try render(#"<rect x="0" y="40" width="200" height="50" fill="black"/>"#, width: 200, height: 100)
         let (columns, rows) = extent(image)
         #expect((23...26).contains(columns.count), "the long side spans 255/304 of the frame: \(columns)")
@@ -60,7 +60,7 @@ import Testing
         #expect(try rasterizer.render(Array(noPage.utf8)).raster == render(square))
     }
 
-    @Test func colourBoundariesAreEdges() throws {
+    @Test func colorBoundariesAreEdges() throws {
         let image = try render(##"<rect width="50" height="100" fill="#ff0000"/><rect x="50" width="50" height="100" fill="#00ff00"/>"##)
         #expect((12...15).contains { image[$0, 14] > 100 }, "the red–green border is a line")
     }

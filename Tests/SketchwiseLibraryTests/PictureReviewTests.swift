@@ -1,7 +1,7 @@
 import Foundation
-@testable import SketchwiseLibrary
 import SketchwiseTestSupport
 import Testing
+@testable import SketchwiseLibrary
 
 /// The review list that ships (issue 13): read, applied, and never undone by the rules.
 @Suite struct PictureReviewTests {

@@ -1,18 +1,19 @@
 import Foundation
+import GRDB
 import SketchwiseCore
 import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing
 
-/// Candidates, ranking and coverage over a fresh database per test, with injected embeddings.
+/// Candidates and coverage over a fresh database per test, with injected embeddings.
 @Suite struct SuggestionTests {
     let folder = TemporaryFolder()
 
     func item(_ id: String, title: String, keywords: [String] = [], embedding: [Float], top: [Guess] = []) -> LibraryItem {
         LibraryItem(
             id: id, source: id.hasPrefix("emoji") ? .emoji : .clipart, path: "/x/\(id)", title: title, sourceTitle: nil,
-            keywords: keywords, licence: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
+            keywords: keywords, license: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
             embedding: embedding, topClasses: top, file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
         )
     }
@@ -25,15 +26,10 @@ import Testing
     }
 
     var boats: [LibraryItem] {
-        [
-            item("clipart:a.svg", title: "Red sailboat", embedding: [1, 0, 0]),
-            item("clipart:b.svg", title: "Ships in harbour", keywords: ["transport"], embedding: [0.9, 0.43, 0]),
-            item("clipart:c.svg", title: "Boat", embedding: [0.995, 0.099, 0.001]),
-            item("clipart:d.svg", title: "Scatter plot", keywords: ["category"], embedding: [0, 1, 0]),
-            item("emoji:U+1F408", title: "cat", embedding: [0, 0, 1], top: [Guess(label: "cat", probability: 0.9)]),
-            item("clipart:e.svg", title: "Something", embedding: [0, 0.6, 0.8], top: [Guess(label: "cat", probability: 0.95)]),
-            item("clipart:f.svg", title: "Other", embedding: [0, 0.8, 0.6], top: [Guess(label: "cat", probability: 0.3)]),
-        ]
+        PictureFixtures.boats.map { picture in
+            let top = picture.top.map { Guess(label: $0.label, probability: $0.probability) }
+            return item(picture.id, title: picture.title, keywords: picture.keywords, embedding: picture.embedding, top: top)
+        }
     }
 
     @Test func wordsMatchAtWordBoundariesIgnoringCaseAndPlurals() {
@@ -125,64 +121,6 @@ import Testing
         #expect(finder.candidates(for: "arm").isEmpty)
     }
 
-    /// Issue 13: how directly a picture is named orders a guess's pictures; look only within one strength.
-    @Test func namedPicturesComeBeforeLookAlikes() throws {
-        let finder = CandidateFinder(pictures: try pictures([
-            item("clipart:a.svg", title: "Cat", embedding: [0.2, 1, 0]),
-            item("clipart:b.svg", title: "Sleeping cat", embedding: [0.5, 1, 0]),
-            item("clipart:c.svg", title: "Kitten", embedding: [0.8, 1, 0]),
-            item("clipart:d.svg", title: "Animal", keywords: ["cat"], embedding: [0.9, 0.1, 0]),
-            item("clipart:e.svg", title: "Blob", embedding: [1, 0, 0], top: [Guess(label: "cat", probability: 0.99)]),
-        ]), weakest: .prediction)
-        #expect(finder.candidates(for: "cat").map(\.strength) == [.exactTitle, .nameInTitle, .synonymInTitle, .keyword, .prediction])
-        var ranker = SuggestionRanker(finder: finder)
-        (ranker.perGuess, ranker.duplicateSimilarity) = (5, 1.01)
-        // The sketch looks most like the model-only blob and least like the exact title.
-        let suggestions = ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0])
-        #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg", "clipart:c.svg", "clipart:d.svg", "clipart:e.svg"])
-        #expect(suggestions.allSatisfy { $0.score <= 0.9 })
-        ranker.perGuess = 2
-        #expect(ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0]).map(\.itemID)
-                == ["clipart:a.svg", "clipart:b.svg"], "look-alikes never push out named pictures")
-    }
-
-    @Test func rankingOrdersBySimilarityAndSkipsNearDuplicates() throws {
-        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
-        ranker.perGuess = 2
-        let suggestions = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
-        // c is a near duplicate of a (cosine > 0.97), so the less similar b comes second.
-        #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg"])
-        #expect(suggestions[0].score == Suggestion.score(probability: 0.8, similarity: 1, strength: .nameInTitle))
-        #expect(suggestions[0].label == "sailboat" && suggestions[0].title == "Red sailboat")
-        ranker.duplicateSimilarity = 1.01
-        let withDuplicates = ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 0.8)], embedding: [1, 0, 0])
-        #expect(withDuplicates.map(\.itemID) == ["clipart:a.svg", "clipart:c.svg"])
-    }
-
-    @Test func guessesAreMergedByScoreWithProvenance() throws {
-        let ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats), weakest: .prediction))
-        let guesses = [
-            Guess(label: "cat", probability: 0.5), Guess(label: "sailboat", probability: 0.3),
-            Guess(label: "giraffe", probability: 0.1), Guess(label: "dog", probability: 0.06), Guess(label: "boat", probability: 0.05),
-        ]
-        let suggestions = ranker.suggestions(guesses: guesses, embedding: [0.5, 0, 0.5])
-        #expect(suggestions.map(\.score) == suggestions.map(\.score).sorted(by: >))
-        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == "emoji")
-        #expect(Set(suggestions.map(\.label)) == ["cat", "sailboat"])
-        #expect(Set(suggestions.map(\.itemID)).count == suggestions.count)
-        #expect(suggestions.contains { $0.reason == .predictedClass(0.95) })
-    }
-
-    @Test func badInputGivesNoSuggestionsRatherThanACrash() throws {
-        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: try pictures(boats)))
-        #expect(ranker.suggestions(guesses: [], embedding: [1, 0, 0]).isEmpty)
-        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [1, 0]).isEmpty)
-        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [0, 0, 0]).isEmpty)
-        ranker.guessCount = -3
-        ranker.perGuess = -1
-        #expect(ranker.suggestions(guesses: [Guess(label: "sailboat", probability: 1)], embedding: [1, 0, 0]).isEmpty)
-    }
-
     @Test func coverageCountsAndNamesTheThinClasses() throws {
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
         try database.pool.write { db in for item in boats { try item.insert(db) } }
@@ -196,21 +134,5 @@ import Testing
         #expect(coverage.summary.contains("thin (< 5): "))
         let json = try coverage.json()
         #expect(json.contains("\"classesWithAtLeastFive\" : 0") && json.contains("\"bySynonym\" : 3"))
-    }
-
-    @Test func realEmbeddingsFromTheFixtureModelRankTheirOwnPictureFirst() throws {
-        let embedder = try LibraryFixtures.embedder()
-        let size = embedder.inputSize
-        func image(_ draw: (Int, Int) -> Bool) -> GrayImage {
-            GrayImage(width: size, height: size, pixels: (0..<size * size).map { draw($0 % size, $0 / size) ? 255 : 0 })
-        }
-        let bar = try embedder.describe(image { x, _ in x == size / 2 }).embedding
-        let box = try embedder.describe(image { x, y in [2, size - 3].contains(x) || [2, size - 3].contains(y) }).embedding
-        let finder = CandidateFinder(pictures: try pictures([
-            item("clipart:bar.svg", title: "line", embedding: bar), item("clipart:box.svg", title: "lines", embedding: box),
-        ]))
-        let suggestions = SuggestionRanker(finder: finder).suggestions(guesses: [Guess(label: "line", probability: 1)], embedding: box)
-        #expect(suggestions.first?.itemID == "clipart:box.svg")
-        #expect(abs((suggestions.first?.similarity ?? 0) - 1) < 1e-5)
     }
 }

@@ -22,7 +22,7 @@ import Testing
             data.initialize(from: input.1, count: input.1.count)
             return Tensor(data: data, shape: input.0)
         }
-        defer { tensors.forEach { $0.data.deallocate() } }
+        defer { for tensor in tensors { tensor.data.deallocate() } }
         var output = [Float](repeating: .nan, count: shape.count)
         var scratch = [Float](repeating: .nan, count: max(scratchCount, 1))
         output.withUnsafeMutableBufferPointer { out in

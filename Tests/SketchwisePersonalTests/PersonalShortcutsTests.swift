@@ -1,7 +1,9 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseNN
 import SketchwisePersonal
 import SketchwiseRecognition
+import SketchwiseShortcuts
 import SketchwiseTestSupport
 import Testing
 

@@ -62,7 +62,7 @@ import Testing
         #expect(points.first == Point(x: 0, y: 0) && points.last?.y == 255)
     }
 
-    @Test func simplifiedDrawingsAreRecognised() throws {
+    @Test func simplifiedDrawingsAreRecognized() throws {
         let result = try simplifier.simplify(sketch([[(0, 0), (7, 3)]]))
         #expect(GoogleSimplifier.isSimplified(result))
         #expect(!GoogleSimplifier.isSimplified(sketch([[(0, 0), (7, 3)]])))

@@ -8,7 +8,7 @@ import Testing
         Stroke(points: [Point(x: 0, y: 20), Point(x: 5, y: 10)]),
     ])
 
-    @Test func rowsAreNormalisedOffsetsWithPenUpOnEachStrokesLastPoint() {
+    @Test func rowsAreNormalizedOffsetsWithPenUpOnEachStrokesLastPoint() {
         let sequence = StrokeSequenceEncoder(length: 6, normalization: .perAxis).encode(sketch)
         #expect(sequence.validRows == 4)
         #expect(sequence.rows == 6)
@@ -16,7 +16,7 @@ import Testing
         #expect(sequence.values.suffix(6).allSatisfy { $0 == 0 })
     }
 
-    @Test func uniformNormalisationKeepsTheAspect() {
+    @Test func uniformNormalizationKeepsTheAspect() {
         let sequence = StrokeSequenceEncoder(length: 4, normalization: .uniform).encode(sketch)
         #expect(Array(sequence.values.prefix(6)) == [0.5, 0, 0, 0, 1, 1])
     }
@@ -28,7 +28,7 @@ import Testing
         #expect(sequence.validRows == 75)
     }
 
-    @Test func decodingGivesBackTheNormalisedDrawing() {
+    @Test func decodingGivesBackTheNormalizedDrawing() {
         let encoder = StrokeSequenceEncoder(length: 10, normalization: .uniform)
         let decoded = StrokeSequenceEncoder.decode(encoder.encode(sketch))
         #expect(decoded.strokes.count == 2)

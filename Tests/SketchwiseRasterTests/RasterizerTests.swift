@@ -15,7 +15,7 @@ import Testing
         #expect(image.pixels.allSatisfy { $0 == 0 })
     }
 
-    @Test func aDotIsARoundBlobInTheCentre() throws {
+    @Test func aDotIsARoundBlobInTheCenter() throws {
         let image = try SketchRasterizer(size: 28).render(sketch([[(5, 5)]]))
         let inked = image.pixels.enumerated().filter { $0.element > 0 }.map(\.offset)
         #expect(!inked.isEmpty)
@@ -23,7 +23,7 @@ import Testing
         #expect(Set(xs).isSubset(of: 12...15) && Set(ys).isSubset(of: 12...15))
     }
 
-    @Test func theDrawingIsFittedWithItsAspectKeptAndCentred() throws {
+    @Test func theDrawingIsFittedWithItsAspectKeptAndCentered() throws {
         let image = try SketchRasterizer(size: 28).render(sketch([[(0, 0), (1000, 0)]]))
         let rows = (0..<28).filter { y in (0..<28).contains { image[$0, y] > 127 } }
         let columns = (0..<28).filter { x in (0..<28).contains { image[x, $0] > 127 } }
@@ -70,7 +70,7 @@ import Testing
         #expect(throws: RasterError.self) { try image.writePNG(to: "/nonexistent/dir/a.png") }
     }
 
-    @Test func displayPNGUsesTheStrokeColours() throws {
+    @Test func displayPNGUsesTheStrokeColors() throws {
         let folder = TemporaryFolder()
         var s = sketch([[(0, 0), (100, 50)]])
         s.strokes[0].color = Color(red: 1, green: 0, blue: 0)

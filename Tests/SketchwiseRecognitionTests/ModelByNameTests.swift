@@ -65,7 +65,7 @@ import Testing
 
     @Test func aModelOfSomeClassesAnswersWithItsLabels() throws {
         let folder = TemporaryFolder()
-        try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog", "pig"], favourite: 1, in: folder.url)
+        try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog", "pig"], favorite: 1, in: folder.url)
         let recognizer = try RecognizerSet.load(from: folder.url).recognizer(RecognizerKind.named("few")!)
         #expect(recognizer.labels == ["cat", "dog", "pig"])
         let guesses = try recognizer.classify(sketch, top: 5)

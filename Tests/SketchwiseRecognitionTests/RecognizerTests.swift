@@ -2,8 +2,8 @@ import Foundation
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseNN
-import SketchwiseRecognition
 import SketchwiseRaster
+import SketchwiseRecognition
 import SketchwiseTestSupport
 import Testing
 
@@ -17,7 +17,7 @@ import Testing
         })])
     }
 
-    @Test func everyRecognizerGivesNormalisedRankedGuesses() throws {
+    @Test func everyRecognizerGivesNormalizedRankedGuesses() throws {
         for kind in RecognizerKind.roles {
             let guesses = try models.recognizer(kind).classify(circle(), top: 5)
             #expect(guesses.count == 5)
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test func aHundredThousandPointSketchIsRecognisedInBoundedTime() throws {
+    @Test func aHundredThousandPointSketchIsRecognizedInBoundedTime() throws {
         let start = ContinuousClock.now
         let guesses = try models.recognizer(.ensemble).classify(circle(points: 100_000), top: 1)
         #expect(guesses.count == 1)
@@ -74,17 +74,6 @@ import Testing
         }
         #expect(results.count == 16)
         #expect(results.allSatisfy { $0 == expected })
-    }
-
-    @Test func liveRecognitionAnswersAfterEveryStrokeAndUndo() throws {
-        var live = LiveRecognition(recognizer: try models.recognizer(.ensemble), top: 3)
-        let first = try live.add(Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 100, y: 0, t: 100)]))
-        #expect(first.count == 3)
-        let second = try live.add(Stroke(points: [Point(x: 0, y: 50, t: 300), Point(x: 100, y: 50, t: 400)]))
-        #expect(second.count == 3)
-        #expect(try live.add(Stroke(points: [])) == second)
-        #expect(try live.removeLastStroke() == first)
-        #expect(try live.removeLastStroke() == [])
     }
 
     @Test func aModelOfTheWrongKindIsRejectedWhenLoading() throws {

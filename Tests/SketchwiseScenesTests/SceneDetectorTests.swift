@@ -49,8 +49,8 @@ import Testing
 
     @Test func labelsAreSortedLimitedAndThresholded() throws {
         let scene = StrokeSketch(strokes: [Self.circle(300, 300, 100)])
-        let labelled = try detector(.init(maxLabelsPerObject: 4)).detect(scene)
-        let labels = try #require(labelled.first).labels
+        let labeled = try detector(.init(maxLabelsPerObject: 4)).detect(scene)
+        let labels = try #require(labeled.first).labels
         #expect(labels.count == 4 && labels.map(\.confidence) == labels.map(\.confidence).sorted(by: >))
         #expect(labels.allSatisfy { Self.models.folder.path.isEmpty || $0.index >= 0 && $0.index < 345 })
         let strict = try detector(.init(classificationConfidenceThreshold: 0.999)).detect(scene)

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
-@testable import SketchwiseServer
 import SketchwiseCore
 import SketchwiseTestSupport
 import SketchwiseWork
 import Testing
+@testable import SketchwiseServer
 
 /// The errors the API answers, and the OpenAPI document that lists them.
 @Suite struct APIErrorTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
-@testable import SketchwiseServer
+import SketchwiseCore
 import Testing
+@testable import SketchwiseServer
 
 /// What `/api/live` messages do to a connection's sketch, and the limits on them.
 @Suite struct LiveSessionTests {

@@ -1,5 +1,5 @@
-@testable import SketchwiseShortcuts
 import Testing
+@testable import SketchwiseShortcuts
 
 /// The updatable k-NN of personal shortcuts (issue 16): at least three examples for a new label,
 /// unknown when nothing is near, examples added and removed, votes by distance.

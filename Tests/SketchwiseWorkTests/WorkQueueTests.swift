@@ -40,9 +40,9 @@ import Testing
     @Test func runsWorkOnItsOwnThreads() async throws {
         let queue = WorkQueue(threads: 2, queueLimit: 4)
         defer { queue.close() }
-        let (inTask, signalled) = try await queue.run { (withUnsafeCurrentTask { $0 != nil }, StopSignal.current != nil) }
+        let (inTask, signaled) = try await queue.run { (withUnsafeCurrentTask { $0 != nil }, StopSignal.current != nil) }
         #expect(!inTask, "work runs on a plain thread, outside Swift's task executors")
-        #expect(signalled, "work sees its job's stop signal")
+        #expect(signaled, "work sees its job's stop signal")
         #expect(try await queue.run { 6 * 7 } == 42)
     }
 

@@ -1,3 +1,4 @@
+import SketchwiseLibrary
 import SketchwiseRecognition
 
 /// One suggested picture for a sketch, with where it came from.

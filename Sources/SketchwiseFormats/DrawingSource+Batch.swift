@@ -1,5 +1,3 @@
-import SketchwiseFormats
-
 /// What to do with a bad drawing or file in a batch: stop at the first one, or skip it, count it
 /// and go on.
 public struct BadInputPolicy: Sendable {

@@ -3,7 +3,7 @@ import CCairo
 /// A Cairo ARGB32 image surface (square unless made otherwise) reused from drawing to drawing.
 /// Each drawing gets a fresh Cairo context, so an error a drawing leaves in its context never
 /// reaches the next one.
-final class ColourSurface {
+final class ColorSurface {
     /// The width (the side of a square surface).
     let side: Int
     let height: Int
