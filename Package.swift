@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
         .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
         .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
+        .library(name: "SketchwisePostgres", targets: ["SketchwisePostgres"]),
         .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
         .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
         .library(name: "SketchwiseScenes", targets: ["SketchwiseScenes"]),
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The sketch model and its geometry. No I/O.
@@ -48,6 +50,16 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseRecognition", "SketchwiseShortcuts",
                 "SketchwiseWork", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The personal store in PostgreSQL (PostgresNIO), for replicas that share one database,
+        // and `PersonalDatabase`, which opens either backend from a `--database` path or URL.
+        .target(
+            name: "SketchwisePostgres",
+            dependencies: [
+                "SketchwisePersonal", "SketchwiseCore", "SketchwiseDigest",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
@@ -129,7 +141,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -144,7 +156,10 @@ let package = Package(
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
-            dependencies: ["SketchwisePersonal", "SketchwiseRecognition", "SketchwiseTestSupport"]
+            dependencies: [
+                "SketchwisePersonal", "SketchwisePostgres", "SketchwiseRecognition", "SketchwiseTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),
         .testTarget(name: "SketchwiseFormatsTests", dependencies: ["SketchwiseFormats", "SketchwiseTestSupport"]),

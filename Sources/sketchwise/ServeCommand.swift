@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePostgres
 import SketchwiseRecognition
 import SketchwiseServer
 
@@ -27,8 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 8080
 
-    @Option(help: "The folder for the library index.")
+    @Option(help: "The folder for the library index (and personal.sqlite, unless --database says otherwise).")
     var dataDir = "out"
+
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "The web app folder (default: $SKETCHWISE_WEB or the package's Sources/SketchwiseServer/Web).")
     var webDir: String?
@@ -88,6 +91,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.librarySources = sources
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
-        try await SketchwiseServer(configuration: configuration, logger: logger).run()
+        let location = try database.location(fallback: URL(fileURLWithPath: dataDir).appendingPathComponent("personal.sqlite").path)
+        logger.info("personal database: \(location.description)")
+        try await location.withStore(logger: logger) { store in
+            configuration.personalStore = store
+            try await SketchwiseServer(configuration: configuration, logger: logger).run()
+        }
     }
 }
