@@ -74,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "sketchwise")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location = try database.location(fallback: URL(fileURLWithPath: dataDir).appendingPathComponent("personal.sqlite").path)
         let folders = webDir.map { [URL(fileURLWithPath: $0)] } ?? SketchwiseServer.defaultWebFolders
         guard let web = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }) else {
             throw ValidationError("no web app (index.html) in \(folders.map(\.path).joined(separator: ", ")); pass --web-dir")
@@ -91,7 +92,6 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.librarySources = sources
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
-        let location = try database.location(fallback: URL(fileURLWithPath: dataDir).appendingPathComponent("personal.sqlite").path)
         logger.info("personal database: \(location.description)")
         try await location.withStore(logger: logger) { store in
             configuration.personalStore = store

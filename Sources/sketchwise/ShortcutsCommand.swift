@@ -174,17 +174,11 @@ struct DatabaseOption: ParsableArguments {
         valueName: "path-or-url"))
     var value: String?
 
-    func validate() throws {
-        _ = try location()
-    }
-
     /// Where the database is, given `fallback` when neither the option nor the environment says.
+    /// - Throws: ``PersonalError`` for a malformed URL (the command stops with exit code 1, as
+    ///   for a database that cannot be reached).
     func location(fallback: String = SQLitePersonalStore.defaultPath) throws -> PersonalDatabase {
-        do {
-            return try PersonalDatabase.resolve(value, fallback: fallback)
-        } catch let error as PersonalError {
-            throw ValidationError(error.description)
-        }
+        try PersonalDatabase.resolve(value, fallback: fallback)
     }
 
     /// Opens the store, runs `body`, closes it.
