@@ -19,8 +19,8 @@ public struct SketchwiseServer: Sendable {
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
-        /// Holds the library index (`library.sqlite`), built on first start, and people's
-        /// shortcuts and corrections (`personal.sqlite`).
+        /// Holds the library index (`library.sqlite`), built on first start, and, unless
+        /// ``personalStore`` is set, people's shortcuts and corrections (`personal.sqlite`).
         public var dataDirectory = URL(fileURLWithPath: "out")
         /// Users, tokens, shortcuts, corrections and A/B counts (nil: `personal.sqlite` in
         /// ``dataDirectory``); replicas share one PostgreSQL store.
