@@ -76,6 +76,10 @@ http {
     uwsgi_temp_path $dir/nginx/tmp/uwsgi;
     scgi_temp_path $dir/nginx/tmp/scgi;
     client_max_body_size 16m;
+    # Bodies and answers stay in memory: under root nginx's workers run as another user, who
+    # may not reach temporary files inside a private cluster folder.
+    client_body_buffer_size 16m;
+    proxy_max_temp_file_size 0;
     map \$http_upgrade \$connection_upgrade { default upgrade; '' ''; }
 EOF
     # Requests reuse kept-alive connections; /api/live gets a fresh one (the replicas upgrade
