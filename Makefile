@@ -26,13 +26,18 @@ install: deps
 deb: deps
 	scripts/make-deb.sh
 
-# Swift tests, the training tests (PyTorch), then the server's API and browser tests against the
-# debug binary (Debian's Python has Selenium; its index is kept in out/test-server), then every
-# fuzz target for a short while (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
-FUZZ_SECONDS ?= 15
+# Swift tests (the personal store's suite also against a throwaway PostgreSQL, scripts/postgres.sh),
+# the training tests (PyTorch), then the server's API and browser tests against the debug binary
+# (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
+# scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
+# (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
+FUZZ_SECONDS ?= 10
+TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
 test: deps-test
+	scripts/format-check.sh
 	swift build --build-tests
-	swift test --skip-build
+	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
+	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs Tests/Browser
 	scripts/fuzz.sh all $(FUZZ_SECONDS)

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
         .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
         .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
+        .library(name: "SketchwisePostgres", targets: ["SketchwisePostgres"]),
         .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
         .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
         .library(name: "SketchwiseScenes", targets: ["SketchwiseScenes"]),
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.7.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
@@ -56,6 +58,16 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseDigest", "SketchwiseFormats", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts",
                 "SketchwiseWork", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The personal store in PostgreSQL (PostgresNIO), for replicas that share one database,
+        // and `PersonalDatabase`, which opens either backend from a `--database` path or URL.
+        .target(
+            name: "SketchwisePostgres",
+            dependencies: [
+                "SketchwisePersonal", "SketchwiseCore", "SketchwiseDigest",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
@@ -146,7 +158,7 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -166,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "SketchwisePersonalTests",
             dependencies: [
-                "SketchwisePersonal", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseTestSupport",
+                "SketchwisePersonal", "SketchwisePostgres", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "SketchwiseFuzzingTests", dependencies: ["SketchwiseFuzzing", "SketchwiseTestSupport"]),

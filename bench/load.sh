@@ -5,7 +5,12 @@
 # --model`: ensemble, raster, strokes or a model's name); `--minute no` skips the minute;
 # `--binary PATH` serves with that build instead of building `.build/release/sketchwise`.
 #
-#   bench/load.sh [--model ensemble] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH]
+# `--cluster yes` measures scale-out instead: scripts/cluster.sh (PostgreSQL, nginx) with one,
+# then two replicas, each with a copy of DATA_DIR's index, and wrk through nginx at 64 connections
+# with a mix of 70 % POST /api/suggest, 20 % POST /api/classify and 10 % POST /api/corrections
+# (a write to PostgreSQL, as one user).
+#
+#   bench/load.sh [--model ensemble] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH] [--cluster yes]
 #
 # Needs wrk (Debian package `wrk`) and a release build; builds the index on first use.
 set -euo pipefail
@@ -16,6 +21,7 @@ data_dir=out/bench-server
 model=ensemble
 minute=yes
 binary=
+cluster=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=$2; shift 2 ;;
@@ -24,6 +30,7 @@ while [ $# -gt 0 ]; do
     --model) model=$2; shift 2 ;;
     --minute) minute=$2; shift 2 ;;
     --binary) binary=$2; shift 2 ;;
+    --cluster) cluster=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +64,32 @@ print("done = function(summary, latency, requests)")
 print("  io.write(string.format('RESULT requests/s %.0f  p50 %.2f ms  p99 %.2f ms  errors %d\\n', summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))")
 print("end")
 PY
+if [ "$cluster" = yes ]; then
+  if [ ! -f "$data_dir/library.sqlite" ]; then  # one server builds the index the replicas copy
+    start_server "$binary" "$data_dir" "$work/server.log" --model "$model"
+    kill "$server"; wait "$server" || true
+  fi
+  # The mix: suggest, classify, and a correction kept for one user (Lua's math.random, seeded).
+  sed -e "s|^request = .*|request = function() counter = counter + 1; local body = bodies[counter % #bodies + 1]; local r = math.random(10); if r <= 7 then return wrk.format(nil, '/api/suggest', nil, body) elseif r <= 9 then return wrk.format(nil, '/api/classify', nil, body) else return wrk.format(nil, '/api/corrections', {['Authorization'] = 'Bearer ' .. token, ['Content-Type'] = 'application/json'}, string.sub(body, 1, -2) .. ',\"label\":\"bench\"}') end end|" \
+    "$work/suggest.lua" > "$work/mix.lua"
+  postgres_dir=$(mktemp -d /tmp/sketchwise-bench-postgres.XXXXXX)  # reachable by the postgres user under root
+  trap 'scripts/cluster.sh stop --dir "$work/cluster" >/dev/null 2>&1 || true; rm -rf "$work" "$postgres_dir"' EXIT
+  nginx_port=$((20000 + RANDOM % 20000))
+  for replicas in 1 2; do
+    scripts/cluster.sh start --replicas "$replicas" --port "$nginx_port" --dir "$work/cluster" --binary "$binary" \
+      --library "$data_dir/library.sqlite" --postgres-dir "$postgres_dir" --model "$model" > "$work/cluster.txt"
+    token=$(curl -sf -X POST "http://127.0.0.1:$nginx_port/api/users" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    { echo "token = '$token'"; cat "$work/mix.lua"; } > "$work/mix-token.lua"
+    sleep 5  # the library candidates are found in the background after start
+    echo "== $replicas replica(s) behind nginx, 64 connections, 2 threads, ${duration}s, mix suggest/classify/corrections"
+    wrk -t2 -c64 -d"${duration}s" --latency -s "$work/mix-token.lua" "http://127.0.0.1:$nginx_port" | grep -E "RESULT|Non-2xx|Socket errors" || true
+    source "$work/cluster/cluster.env"
+    echo "corrections stored: $(psql "$DATABASE_URL" -tAc 'SELECT count(*) FROM correction')"
+    scripts/cluster.sh stop --dir "$work/cluster"
+    rm -rf "$work/cluster"
+  done
+  exit 0
+fi
 start_server "$binary" "$data_dir" "$work/server.log" --model "$model"
 echo "server: pid $server, model $model, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
 for connections in 8 64; do

@@ -4,14 +4,15 @@
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
-# for Debian's Python, and the axe-core accessibility engine (from the PyPI wheel
+# for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
+# scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, and the axe-core accessibility engine (from the PyPI wheel
 # axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
   zlib1g-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk)
 fi
 missing=()
 for p in "${packages[@]}"; do

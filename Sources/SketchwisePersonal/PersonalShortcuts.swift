@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwiseNN
 import SketchwiseRecognition
 import SketchwiseShortcuts
+import SketchwiseWork
 
 /// How much one person may teach.
 public struct ShortcutLimits: Sendable, Equatable {
@@ -19,19 +20,23 @@ public struct ShortcutLimits: Sendable, Equatable {
 }
 
 /// People's shortcuts: each person's k-NN classifier over the shortcut embedding, built from the
-/// store and kept in memory until the stored version changes. Thread-safe.
+/// store and kept in memory until the stored version changes. Thread-safe. The store is awaited
+/// on the calling task; embedding and building classifiers run on ``work`` when there is one.
 public final class PersonalShortcuts: @unchecked Sendable {
     public let store: any PersonalStore
     public let embedder: ModelRecognizer
+    /// Where the CPU-heavy steps run (the server's bounded pool); nil runs them on the calling task.
+    public let work: WorkQueue?
     public let limits: ShortcutLimits
     public let configuration: NearestNeighborClassifier.Configuration
     private let lock = NSLock()
     private var classifiers: [Int64: (version: Int64, classifier: NearestNeighborClassifier)] = [:]
 
-    public init(store: any PersonalStore, embedder: ModelRecognizer, limits: ShortcutLimits = ShortcutLimits(),
+    public init(store: any PersonalStore, embedder: ModelRecognizer, work: WorkQueue? = nil, limits: ShortcutLimits = ShortcutLimits(),
                 configuration: NearestNeighborClassifier.Configuration = NearestNeighborClassifier.Configuration()) {
         self.store = store
         self.embedder = embedder
+        self.work = work
         self.limits = limits
         self.configuration = configuration
     }
@@ -40,25 +45,31 @@ public final class PersonalShortcuts: @unchecked Sendable {
     public var embedderIdentity: String { "\(embedder.name)@\(embedder.model.spec.version)" }
 
     /// The person's labels and how many examples each has.
-    public func labels(user: Int64) throws -> [(label: String, examples: Int)] {
-        let model = try store.model(user: user)
+    public func labels(user: Int64) async throws -> [(label: String, examples: Int)] {
+        let model = try await store.model(user: user)
         return model.labels.map { label in (label, model.examples.count { $0.label == label }) }
     }
 
     /// The person's shortcut for a sketch, or unknown (`label` nil), with the distance.
-    public func predict(user: Int64, sketch: StrokeSketch) throws -> NearestNeighborClassifier.Prediction {
-        let classifier = try classifier(user: user)
+    /// - Parameter deadline: when the work queue gives up on the embedding (nil: never).
+    public func predict(user: Int64, sketch: StrokeSketch, deadline: ContinuousClock.Instant? = nil) async throws -> NearestNeighborClassifier.Prediction {
+        let classifier = try await classifier(user: user, deadline: deadline)
         guard !classifier.examples.isEmpty, !sketch.isEmpty else { return .init(label: nil, distance: 2) }
-        return try classifier.predict(try embedder.embedding(sketch))
+        return try await compute(deadline) { try classifier.predict(try self.embedder.embedding(sketch)) }
     }
 
-    /// Runs an update task to the end on the calling thread, reporting its events.
+    /// Runs an update task to the end, reporting its events: reads the stored model, embeds on
+    /// ``work``, writes the new model over the version it read.
     /// - Returns: the new version of the person's shortcuts.
     /// - Throws: ``PersonalError`` (also reported as `failed` or `cancelled`).
     @discardableResult
-    public func apply(_ task: ShortcutUpdateTask, events: (ShortcutUpdateTask.Event) -> Void = { _ in }) throws -> Int64 {
+    public func apply(_ task: ShortcutUpdateTask, deadline: ContinuousClock.Instant? = nil,
+                      events: @escaping @Sendable (ShortcutUpdateTask.Event) -> Void = { _ in }) async throws -> Int64 {
         do {
-            let version = try run(task, events: events)
+            let stored = try await store.model(user: task.user)
+            let (model, classifier) = try await compute(deadline) { try self.update(stored, by: task, events: events) }
+            let version = try await store.save(model, user: task.user, expectedVersion: stored.version)
+            lock.withLock { classifiers[task.user] = (version, classifier) }
             events(.completed(version: version))
             return version
         } catch let error as PersonalError where error.kind == .cancelled {
@@ -70,8 +81,9 @@ public final class PersonalShortcuts: @unchecked Sendable {
         }
     }
 
-    private func run(_ task: ShortcutUpdateTask, events: (ShortcutUpdateTask.Event) -> Void) throws -> Int64 {
-        let stored = try store.model(user: task.user)
+    /// The new model and its classifier: `stored` changed by `task` (the CPU-heavy part of an update).
+    private func update(_ stored: PersonalModel, by task: ShortcutUpdateTask,
+                        events: (ShortcutUpdateTask.Event) -> Void) throws -> (PersonalModel, NearestNeighborClassifier) {
         var examples = try current(stored)
         switch task.change {
         case let .teach(label, sketches):
@@ -92,10 +104,13 @@ public final class PersonalShortcuts: @unchecked Sendable {
         }
         guard !task.isCancelled else { throw PersonalError(.cancelled, "the update was cancelled") }
         let classifier = try makeClassifier(examples)
-        let model = PersonalModel(version: stored.version, embedder: embedderIdentity, examples: examples)
-        let version = try store.save(model, user: task.user, expectedVersion: stored.version)
-        lock.withLock { classifiers[task.user] = (version, classifier) }
-        return version
+        return (PersonalModel(version: stored.version, embedder: embedderIdentity, examples: examples), classifier)
+    }
+
+    /// Runs a CPU-heavy step on ``work``, or on the calling task when there is none.
+    private func compute<T: Sendable>(_ deadline: ContinuousClock.Instant?, _ step: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let work else { return try step() }
+        return try await work.run(deadline: deadline, step)
     }
 
     /// The stored examples, embedded again when another model made them.
@@ -124,11 +139,11 @@ public final class PersonalShortcuts: @unchecked Sendable {
     }
 
     /// The person's classifier, rebuilt when the store holds a newer version.
-    private func classifier(user: Int64) throws -> NearestNeighborClassifier {
-        let version = try store.modelVersion(user: user)
+    private func classifier(user: Int64, deadline: ContinuousClock.Instant?) async throws -> NearestNeighborClassifier {
+        let version = try await store.modelVersion(user: user)
         if let cached = lock.withLock({ classifiers[user] }), cached.version == version { return cached.classifier }
-        let model = try store.model(user: user)
-        let classifier = try makeClassifier(try current(model))
+        let model = try await store.model(user: user)
+        let classifier = try await compute(deadline) { try self.makeClassifier(try self.current(model)) }
         lock.withLock { classifiers[user] = (model.version, classifier) }
         return classifier
     }

@@ -8,6 +8,12 @@ public struct PersonalUser: Sendable, Equatable {
     public let name: String
     /// Whether the sketches behind picked suggestions are kept as corrections.
     public var keepsCorrections: Bool
+
+    public init(id: Int64, name: String, keepsCorrections: Bool) {
+        self.id = id
+        self.name = name
+        self.keepsCorrections = keepsCorrections
+    }
 }
 
 /// One taught example of a shortcut: the drawing and its embedding by the named model.
@@ -66,34 +72,37 @@ public struct Correction: Sendable, Equatable {
     }
 }
 
-/// Where users, their tokens, shortcuts and corrections live. Every change is one transaction:
-/// a crash leaves the state before it or after it, never a mix.
+/// Where users, their tokens, shortcuts, corrections and A/B counts live: ``SQLitePersonalStore``
+/// (one file, one server) or `PostgresPersonalStore` (one database shared by several replicas).
+/// Every change is one transaction: a crash leaves the state before it or after it, never a mix.
+/// The methods are `async` because a networked backend waits on I/O: callers await them on
+/// Swift's concurrency pool instead of holding a thread of the work queue.
 public protocol PersonalStore: Sendable {
     /// A new user with a fresh random bearer token; `name` nil gives `user-<id>`.
-    func createUser(name: String?) throws -> (user: PersonalUser, token: String)
+    func createUser(name: String?) async throws -> (user: PersonalUser, token: String)
     /// The user a bearer token belongs to, if any.
-    func user(token: String) throws -> PersonalUser?
+    func user(token: String) async throws -> PersonalUser?
     /// The user of that name, if any.
-    func user(named name: String) throws -> PersonalUser?
+    func user(named name: String) async throws -> PersonalUser?
     /// Turns keeping corrections on or off.
-    func setKeepsCorrections(_ keeps: Bool, user: Int64) throws
+    func setKeepsCorrections(_ keeps: Bool, user: Int64) async throws
     /// The version of the user's shortcuts (a cheap check before ``model(user:)``).
-    func modelVersion(user: Int64) throws -> Int64
+    func modelVersion(user: Int64) async throws -> Int64
     /// The user's shortcuts (version 0 and no examples for a user who taught none).
-    func model(user: Int64) throws -> PersonalModel
+    func model(user: Int64) async throws -> PersonalModel
     /// Replaces the examples of `label` (all of them with the same label) and, when the
     /// embedder changed, re-stores every example: `model` is the whole new personal model,
     /// written only if the stored version is still `expectedVersion`.
     /// - Returns: the new version.
-    func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) throws -> Int64
+    func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) async throws -> Int64
     /// Keeps a correction (when the user keeps them).
-    func addCorrection(user: Int64, label: String, sketch: StrokeSketch) throws
+    func addCorrection(user: Int64, label: String, sketch: StrokeSketch) async throws
     /// Every kept correction, of one user (by name) or of all, oldest first.
-    func corrections(user: String?) throws -> [Correction]
+    func corrections(user: String?) async throws -> [Correction]
     /// Adds to an A/B experiment's counts for one arm: suggestions answered and accepted.
-    func count(experiment: String, arm: String, served: Int, accepted: Int) throws
+    func count(experiment: String, arm: String, served: Int, accepted: Int) async throws
     /// The counts of every arm of `experiment`.
-    func counts(experiment: String) throws -> [ExperimentCount]
+    func counts(experiment: String) async throws -> [ExperimentCount]
 }
 
 /// The counts of one arm of an A/B experiment.

@@ -1,8 +1,6 @@
 import Foundation
 import GRDB
 import SketchwiseCore
-import SketchwiseDigest
-import SketchwiseFormats
 
 /// ``PersonalStore`` in one SQLite file (GRDB, WAL mode, synchronous writes). Every change is
 /// one transaction, so a process killed at any moment leaves the file as it was before the
@@ -76,10 +74,10 @@ public final class SQLitePersonalStore: PersonalStore {
         return migrator
     }
 
-    public func createUser(name: String?) throws -> (user: PersonalUser, token: String) {
-        let token = Self.newToken()
-        let digest = SHA256.hex(token.utf8)
-        return try pool.write { db in
+    public func createUser(name: String?) async throws -> (user: PersonalUser, token: String) {
+        let token = StoredForms.newToken()
+        let digest = StoredForms.digest(token: token)
+        return try await pool.write { db in
             let placeholder = name ?? "pending-\(digest)"
             if name != nil, try Row.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [placeholder]) != nil {
                 throw PersonalError(.conflict, "a user named \(placeholder) exists")
@@ -92,12 +90,12 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func user(token: String) throws -> PersonalUser? {
-        try pool.read { db in try Self.user(db, where: "tokenDigest = ?", SHA256.hex(token.utf8)) }
+    public func user(token: String) async throws -> PersonalUser? {
+        try await pool.read { db in try Self.user(db, where: "tokenDigest = ?", StoredForms.digest(token: token)) }
     }
 
-    public func user(named name: String) throws -> PersonalUser? {
-        try pool.read { db in try Self.user(db, where: "name = ?", name) }
+    public func user(named name: String) async throws -> PersonalUser? {
+        try await pool.read { db in try Self.user(db, where: "name = ?", name) }
     }
 
     private static func user(_ db: Database, where condition: String, _ value: String) throws -> PersonalUser? {
@@ -106,12 +104,12 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func setKeepsCorrections(_ keeps: Bool, user: Int64) throws {
-        try pool.write { db in try db.execute(sql: "UPDATE user SET keepsCorrections = ? WHERE id = ?", arguments: [keeps, user]) }
+    public func setKeepsCorrections(_ keeps: Bool, user: Int64) async throws {
+        try await pool.write { db in try db.execute(sql: "UPDATE user SET keepsCorrections = ? WHERE id = ?", arguments: [keeps, user]) }
     }
 
-    public func modelVersion(user: Int64) throws -> Int64 {
-        try pool.read { db in try Self.storedVersion(db, user: user) }
+    public func modelVersion(user: Int64) async throws -> Int64 {
+        try await pool.read { db in try Self.storedVersion(db, user: user) }
     }
 
     /// The version of a user's shortcuts in `db`.
@@ -123,21 +121,21 @@ public final class SQLitePersonalStore: PersonalStore {
         return version
     }
 
-    public func model(user: Int64) throws -> PersonalModel {
-        try pool.read { db in
+    public func model(user: Int64) async throws -> PersonalModel {
+        try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT modelVersion, embedder FROM user WHERE id = ?", arguments: [user]) else {
                 throw PersonalError(.notFound, "no user \(user)")
             }
             let examples = try Row.fetchAll(db, sql: "SELECT label, strokes, embedding FROM example WHERE userId = ? ORDER BY id", arguments: [user])
                 .map { row in
-                    ShortcutExample(label: row["label"], sketch: try Self.sketch(row["strokes"]), embedding: Self.floats(row["embedding"]))
+                    ShortcutExample(label: row["label"], sketch: try StoredForms.sketch(row["strokes"]), embedding: StoredForms.floats(row["embedding"]))
                 }
             return PersonalModel(version: row["modelVersion"], embedder: row["embedder"], examples: examples)
         }
     }
 
-    public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) throws -> Int64 {
-        try pool.write { db in
+    public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) async throws -> Int64 {
+        try await pool.write { db in
             let stored = try Self.storedVersion(db, user: user)
             guard stored == expectedVersion else {
                 throw PersonalError(.conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
@@ -146,7 +144,7 @@ public final class SQLitePersonalStore: PersonalStore {
             for example in model.examples {
                 try db.execute(
                     sql: "INSERT INTO example (userId, label, strokes, embedding) VALUES (?, ?, ?, ?)",
-                    arguments: [user, example.label, Self.json(example.sketch), Self.data(example.embedding)])
+                    arguments: [user, example.label, StoredForms.json(example.sketch), StoredForms.data(example.embedding)])
             }
             let version = stored + 1
             try db.execute(sql: "UPDATE user SET modelVersion = ?, embedder = ? WHERE id = ?", arguments: [version, model.embedder, user])
@@ -154,16 +152,16 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch) throws {
-        try pool.write { db in
+    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch) async throws {
+        try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
-                arguments: [user, label, Self.json(sketch), Date().timeIntervalSince1970])
+                arguments: [user, label, StoredForms.json(sketch), Date().timeIntervalSince1970])
         }
     }
 
-    public func count(experiment: String, arm: String, served: Int, accepted: Int) throws {
-        try pool.write { db in
+    public func count(experiment: String, arm: String, served: Int, accepted: Int) async throws {
+        try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO experimentCount (experiment, arm, served, accepted) VALUES (?, ?, ?, ?)
                 ON CONFLICT (experiment, arm) DO UPDATE SET served = served + excluded.served, accepted = accepted + excluded.accepted
@@ -171,16 +169,16 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func counts(experiment: String) throws -> [ExperimentCount] {
-        try pool.read { db in
+    public func counts(experiment: String) async throws -> [ExperimentCount] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT arm, served, accepted FROM experimentCount WHERE experiment = ? ORDER BY arm", arguments: [experiment]).map {
                 ExperimentCount(arm: $0["arm"], served: $0["served"], accepted: $0["accepted"])
             }
         }
     }
 
-    public func corrections(user: String?) throws -> [Correction] {
-        try pool.read { db in
+    public func corrections(user: String?) async throws -> [Correction] {
+        try await pool.read { db in
             var sql = "SELECT user.name AS name, label, strokes, created FROM correction JOIN user ON user.id = correction.userId"
             var arguments: StatementArguments = []
             if let user {
@@ -188,31 +186,8 @@ public final class SQLitePersonalStore: PersonalStore {
                 arguments = [user]
             }
             return try Row.fetchAll(db, sql: sql + " ORDER BY correction.id", arguments: arguments).map { row in
-                Correction(user: row["name"], label: row["label"], sketch: try Self.sketch(row["strokes"]), created: row["created"])
+                Correction(user: row["name"], label: row["label"], sketch: try StoredForms.sketch(row["strokes"]), created: row["created"])
             }
         }
-    }
-
-    /// 32 random bytes as 64 hexadecimal digits.
-    static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-    }
-
-    /// A sketch as a Quick, Draw! record (with times when it has them).
-    static func json(_ sketch: StrokeSketch) -> String {
-        QuickDrawRecord(word: "sketch", drawing: sketch).ndjsonLine
-    }
-
-    static func sketch(_ json: String) throws -> StrokeSketch {
-        StrokeSketch(strokes: try QuickDrawRecord(json: Data(json.utf8)).drawing.strokes)
-    }
-
-    static func data(_ floats: [Float]) -> Data {
-        floats.withUnsafeBufferPointer { Data(buffer: $0) }
-    }
-
-    static func floats(_ data: Data) -> [Float] {
-        data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 }

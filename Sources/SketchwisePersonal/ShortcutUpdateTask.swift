@@ -4,8 +4,8 @@ import SketchwiseWork
 
 /// One change to a person's shortcuts, after Core ML's `MLUpdateTask`: it embeds the new
 /// examples, builds the new personal model and writes it in one transaction, reporting
-/// progress as it goes. Run it off the request path (``PersonalShortcuts/apply(_:)`` on a work
-/// queue); ``cancel()`` stops it before anything is written.
+/// progress as it goes. ``PersonalShortcuts/apply(_:deadline:events:)`` runs it (the embedding on
+/// the work queue); ``cancel()`` stops it before anything is written.
 public final class ShortcutUpdateTask: Sendable {
     /// What a task reports, in this order: `began`, one `exampleEmbedded` per new example (the
     /// k-NN's "epochs"), then `completed`, `failed` or `cancelled`.

@@ -6,14 +6,12 @@ import SketchwiseFormats
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseShortcuts
-import SketchwiseWork
 
 /// The per-person API: users and their bearer tokens, shortcuts, corrections. Every call but
 /// `POST /api/users` needs `Authorization: Bearer TOKEN`; a person reaches only their own data.
 struct PersonalRoutes: Sendable {
     let shortcuts: PersonalShortcuts
     let limits: ServerLimits
-    let work: WorkQueue
     /// The A/B test whose accepted suggestions are counted, if one runs.
     let experiment: ModelExperiment?
 
@@ -28,8 +26,7 @@ struct PersonalRoutes: Sendable {
 
     func add(to api: RouterGroup<some RequestContext>) {
         api.post("users") { _, _ in
-            let store = store
-            let (user, token) = try await work.run(deadline: limits.requestDeadline) { try store.createUser(name: nil) }
+            let (user, token) = try await store.createUser(name: nil)
             return try json(UserCreatedBody(token: token, user: user.name), status: .created)
         }
         api.get("users/me") { request, _ in
@@ -42,14 +39,12 @@ struct PersonalRoutes: Sendable {
             guard case let .bool(keep)? = object["keepCorrections"] else {
                 throw APIError(.badRequest, "expected {\"keepCorrections\": true or false}")
             }
-            let store = store
-            try await work.run(deadline: limits.requestDeadline) { try store.setKeepsCorrections(keep, user: user.id) }
+            try await store.setKeepsCorrections(keep, user: user.id)
             return try json(UserBody(user: user.name, keepCorrections: keep, experiments: experiments(of: user)))
         }
         api.get("shortcuts") { request, _ in
             let user = try await user(request)
-            let shortcuts = shortcuts
-            let labels = try await work.run(deadline: limits.requestDeadline) { try shortcuts.labels(user: user.id) }
+            let labels = try await shortcuts.labels(user: user.id)
             return try json(ShortcutListBody(shortcuts: labels.map { .init(label: $0.label, examples: $0.examples) }))
         }
         api.post("shortcuts") { request, _ in try await teach(request) }
@@ -80,8 +75,7 @@ struct PersonalRoutes: Sendable {
             }
             if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), served: 0, accepted: 1) }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
-            let store = store
-            try await work.run(deadline: limits.requestDeadline) { try store.addCorrection(user: user.id, label: label, sketch: sketch) }
+            try await store.addCorrection(user: user.id, label: label, sketch: sketch)
             return try json(CorrectionBody(kept: true), status: .created)
         }
     }
@@ -106,11 +100,10 @@ struct PersonalRoutes: Sendable {
         return try json(ShortcutChangedBody(label: label, examples: sketches.count, version: version), status: .created)
     }
 
-    /// Runs an update task on the work queue; a request that goes away cancels it.
+    /// Runs an update task (its embedding on the work queue); a request that goes away cancels it.
     private func update(_ task: ShortcutUpdateTask) async throws -> Int64 {
-        let shortcuts = shortcuts
-        return try await withTaskCancellationHandler {
-            try await work.run(deadline: limits.requestDeadline) { try shortcuts.apply(task) }
+        try await withTaskCancellationHandler {
+            try await shortcuts.apply(task, deadline: limits.requestDeadline)
         } onCancel: {
             task.cancel()
         }
@@ -118,8 +111,7 @@ struct PersonalRoutes: Sendable {
 
     /// The person's shortcut for a sketch (label nil: none is close), found on the work queue.
     func prediction(for sketch: StrokeSketch, user: PersonalUser) async throws -> NearestNeighborClassifier.Prediction {
-        let shortcuts = shortcuts
-        return try await work.run(deadline: limits.requestDeadline) { try shortcuts.predict(user: user.id, sketch: sketch) }
+        try await shortcuts.predict(user: user.id, sketch: sketch, deadline: limits.requestDeadline)
     }
 
     /// The person the request's bearer token belongs to.
@@ -128,8 +120,7 @@ struct PersonalRoutes: Sendable {
         guard let token = Self.bearerToken(request) else {
             throw unauthorized("this call needs Authorization: Bearer TOKEN (POST /api/users gives a token)")
         }
-        let store = store
-        guard let user = try await work.run(deadline: limits.requestDeadline, { try store.user(token: token) }) else {
+        guard let user = try await store.user(token: token) else {
             throw unauthorized("the bearer token is not known here")
         }
         return user
@@ -142,7 +133,7 @@ struct PersonalRoutes: Sendable {
         let store = store
         Task.detached(priority: .utility) {
             do {
-                try store.count(experiment: experiment.name, arm: arm.rawValue, served: served, accepted: accepted)
+                try await store.count(experiment: experiment.name, arm: arm.rawValue, served: served, accepted: accepted)
             } catch {
                 Logger(label: "sketchwise").warning("A/B counts of \(experiment.name) not stored: \(error)")
             }
@@ -156,8 +147,7 @@ struct PersonalRoutes: Sendable {
 
     /// The stored counts of every arm of `experiment`.
     func counts(_ experiment: ModelExperiment) async throws -> [ExperimentCount] {
-        let store = store
-        return try await work.run(deadline: limits.requestDeadline) { try store.counts(experiment: experiment.name) }
+        try await store.counts(experiment: experiment.name)
     }
 
     static func bearerToken(_ request: Request) -> String? {

@@ -19,9 +19,12 @@ public struct SketchwiseServer: Sendable {
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
-        /// Holds the library index (`library.sqlite`), built on first start, and people's
-        /// shortcuts and corrections (`personal.sqlite`).
+        /// Holds the library index (`library.sqlite`), built on first start, and, unless
+        /// ``personalStore`` is set, people's shortcuts and corrections (`personal.sqlite`).
         public var dataDirectory = URL(fileURLWithPath: "out")
+        /// Users, tokens, shortcuts, corrections and A/B counts (nil: `personal.sqlite` in
+        /// ``dataDirectory``); replicas share one PostgreSQL store.
+        public var personalStore: (any PersonalStore)?
         /// The web app (`index.html`, modules, `openapi.yaml`).
         public var webFolder: URL
         public var recognizers: RecognizerSet
@@ -270,12 +273,13 @@ public struct SketchwiseServer: Sendable {
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ControlCharacterPathMiddleware())
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
-        let personalStore = try SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
-        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding)
-        logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)", "db": "\(personalStore.path)"])
+        let personalStore = try configuration.personalStore
+            ?? SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
+        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work)
+        logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)"])
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, work: work, experiment: configuration.experiment),
+            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, experiment: configuration.experiment),
             metrics: configuration.metrics
         ).add(to: router)
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SketchwiseFormats
 import SketchwisePersonal
+import SketchwisePostgres
 
 struct CorrectionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +12,7 @@ struct CorrectionsCommand: ParsableCommand {
     )
 }
 
-struct CorrectionsExportCommand: ParsableCommand {
+struct CorrectionsExportCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument { case ndjson }
 
     static let configuration = CommandConfiguration(
@@ -24,8 +25,7 @@ struct CorrectionsExportCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "The personal database (the server's DIR/personal.sqlite).")
-    var database = SQLitePersonalStore.defaultPath
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "Only this user's corrections (default: everyone's).")
     var user: String?
@@ -33,8 +33,9 @@ struct CorrectionsExportCommand: ParsableCommand {
     @Option(help: "The output format.")
     var format: Format = .ndjson
 
-    func run() throws {
-        let corrections = try SQLitePersonalStore(path: database).corrections(user: user)
+    func run() async throws {
+        let user = user
+        let corrections = try await database.withStore { store in try await store.corrections(user: user) }
         let formatter = ISO8601DateFormatter()
         for correction in corrections {
             let record = QuickDrawRecord(

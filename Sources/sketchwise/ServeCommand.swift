@@ -4,6 +4,7 @@ import Logging
 import SketchwiseInstallation
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePostgres
 import SketchwiseRecognition
 import SketchwiseServer
 
@@ -33,8 +34,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 8080
 
-    @Option(help: "The folder for the library index.")
+    @Option(help: "The folder for the library index (and personal.sqlite, unless --database says otherwise).")
     var dataDir = "out"
+
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "The web app folder (default: $SKETCHWISE_WEB, the installation's share/sketchwise/web, or the source tree's).")
     var webDir: String?
@@ -82,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "sketchwise")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location = try database.location(fallback: URL(fileURLWithPath: dataDir).appendingPathComponent("personal.sqlite").path)
         let web = try webDir.map { URL(fileURLWithPath: $0) } ?? InstalledResource.web.folder()
         guard FileManager.default.fileExists(atPath: web.appendingPathComponent("index.html").path) else {
             throw ValidationError("no web app (index.html) in \(web.path)")
@@ -100,6 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.librarySources = sources
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
-        try await SketchwiseServer(configuration: configuration, logger: logger).run()
+        logger.info("personal database: \(location.description)")
+        try await location.withStore(logger: logger) { store in
+            configuration.personalStore = store
+            try await SketchwiseServer(configuration: configuration, logger: logger).run()
+        }
     }
 }

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwisePersonal
+import SketchwisePostgres
 import SketchwiseRecognition
 import SketchwiseShortcuts
 
@@ -13,8 +15,8 @@ struct ShortcutsCommand: ParsableCommand {
         abstract: "Personal shortcuts: teach a drawing from a few examples, list, ask, remove.",
         discussion: """
         Shortcuts live in the personal database the server uses (DIR/personal.sqlite of \
-        `serve --data-dir`), one set per user; a user named with --user is made on first use. \
-        Every change is written in one transaction.
+        `serve --data-dir`, or the PostgreSQL database of `serve --database`), one set per user; \
+        a user named with --user is made on first use. Every change is written in one transaction.
         """,
         subcommands: [ShortcutsAddCommand.self, ShortcutsListCommand.self, ShortcutsPredictCommand.self, ShortcutsRemoveCommand.self]
     )
@@ -22,30 +24,31 @@ struct ShortcutsCommand: ParsableCommand {
 
 /// The personal database and the user a shortcuts command works for.
 struct PersonalOptions: ParsableArguments {
-    @Option(help: "The personal database (the server's DIR/personal.sqlite).")
-    var database = SQLitePersonalStore.defaultPath
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "Whose shortcuts.")
     var user: String
 
     @OptionGroup var modelOptions: ModelOptions
 
-    func store() throws -> SQLitePersonalStore { try SQLitePersonalStore(path: database) }
-
-    /// The shortcuts service over the folder's shortcut embedding.
-    func shortcuts() throws -> PersonalShortcuts {
-        PersonalShortcuts(store: try store(), embedder: try modelOptions.load().shortcutEmbedding)
-    }
-
-    /// The user's id; made when `create` is set and the user is new.
-    func userID(in store: any PersonalStore, create: Bool) throws -> Int64 {
-        if let found = try store.user(named: user) { return found.id }
-        guard create else { throw ValidationError("no user \(user) in \(database)") }
-        return try store.createUser(name: user).user.id
+    /// Runs `body` with the shortcuts service over the folder's shortcut embedding and the user's
+    /// id (the user is made when `create` is set and new).
+    func withShortcuts<T>(createUser create: Bool, _ body: (PersonalShortcuts, Int64) async throws -> T) async throws -> T {
+        let embedder = try modelOptions.load().shortcutEmbedding
+        return try await database.withStore { store in
+            let id: Int64
+            if let found = try await store.user(named: user) {
+                id = found.id
+            } else {
+                guard create else { throw ValidationError("no user \(user) in \(try database.location().description)") }
+                id = try await store.createUser(name: user).user.id
+            }
+            return try await body(PersonalShortcuts(store: store, embedder: embedder), id)
+        }
     }
 }
 
-struct ShortcutsAddCommand: ParsableCommand {
+struct ShortcutsAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Teach a shortcut from example drawings (every drawing of every EXAMPLE file).",
@@ -63,7 +66,7 @@ struct ShortcutsAddCommand: ParsableCommand {
     @Flag(help: "Print the update task's events as JSON lines: began, exampleEmbedded, completed, failed, cancelled.")
     var events = false
 
-    func run() throws {
+    func run() async throws {
         var sketches: [StrokeSketch] = []
         for path in examples {
             _ = try forEachDrawing(in: try DrawingSource(path: path), policy: BadInputPolicy(skipBad: false) { _ in }, progress: { _ in }) { drawing in
@@ -73,18 +76,19 @@ struct ShortcutsAddCommand: ParsableCommand {
                 sketches.append(record.drawing)
             }
         }
-        let shortcuts = try personal.shortcuts()
-        let task = ShortcutUpdateTask(user: try personal.userID(in: shortcuts.store, create: true), change: .teach(label: label, examples: sketches))
-        let version = try shortcuts.apply(task) { event in
-            if events { printEvent(event) }
-            if case let .exampleEmbedded(done, total) = event { StandardError.progress("embedded \(done)/\(total) examples") }
+        let printsEvents = events
+        let version = try await personal.withShortcuts(createUser: true) { shortcuts, user in
+            try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: label, examples: sketches))) { event in
+                if printsEvents { printEvent(event) }
+                if case let .exampleEmbedded(done, total) = event { StandardError.progress("embedded \(done)/\(total) examples") }
+            }
         }
         StandardError.progress("")
         print("taught \(label) to \(personal.user) from \(sketches.count) examples (version \(version))")
     }
 }
 
-struct ShortcutsListCommand: ParsableCommand {
+struct ShortcutsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's shortcuts.")
 
     @OptionGroup var personal: PersonalOptions
@@ -92,9 +96,8 @@ struct ShortcutsListCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    func run() throws {
-        let store = try personal.store()
-        let model = try store.model(user: try personal.userID(in: store, create: false))
+    func run() async throws {
+        let model = try await personal.withShortcuts(createUser: false) { shortcuts, user in try await shortcuts.store.model(user: user) }
         let labels = model.labels.map { label in ShortcutItem(label: label, examples: model.examples.count { $0.label == label }) }
         if json {
             try printJSON(ShortcutList(user: personal.user, version: model.version, shortcuts: labels))
@@ -107,7 +110,7 @@ struct ShortcutsListCommand: ParsableCommand {
     struct ShortcutList: Encodable { let user: String; let version: Int64; let shortcuts: [ShortcutItem] }
 }
 
-struct ShortcutsPredictCommand: ParsableCommand {
+struct ShortcutsPredictCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict", abstract: "The user's shortcut for each drawing of IN, or unknown.")
 
@@ -117,22 +120,25 @@ struct ShortcutsPredictCommand: ParsableCommand {
     @Flag(help: "Print one JSON line per drawing: {\"label\": … or null, \"distance\": …}.")
     var json = false
 
-    func run() throws {
-        let shortcuts = try personal.shortcuts()
-        let user = try personal.userID(in: shortcuts.store, create: false)
+    func run() async throws {
+        var drawings: [(origin: String, sketch: StrokeSketch)] = []
         _ = try forEachDrawing(in: try input.source(), policy: input.policy, progress: { _ in }) { drawing in
-            guard case let .strokes(record) = drawing.content else { return }
-            let prediction = try shortcuts.predict(user: user, sketch: record.drawing)
-            if json {
-                try printJSON(prediction)
-            } else {
-                print("\(drawing.origin)\t\(prediction.label ?? "unknown")\t\(String(format: "%.3f", prediction.distance))")
+            if case let .strokes(record) = drawing.content { drawings.append(("\(drawing.origin)", record.drawing)) }
+        }
+        try await personal.withShortcuts(createUser: false) { shortcuts, user in
+            for drawing in drawings {
+                let prediction = try await shortcuts.predict(user: user, sketch: drawing.sketch)
+                if json {
+                    try printJSON(prediction)
+                } else {
+                    print("\(drawing.origin)\t\(prediction.label ?? "unknown")\t\(String(format: "%.3f", prediction.distance))")
+                }
             }
         }
     }
 }
 
-struct ShortcutsRemoveCommand: ParsableCommand {
+struct ShortcutsRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Forget one of a user's shortcuts.")
 
     @OptionGroup var personal: PersonalOptions
@@ -140,10 +146,10 @@ struct ShortcutsRemoveCommand: ParsableCommand {
     @Option(help: "The shortcut's label.")
     var label: String
 
-    func run() throws {
-        let shortcuts = try personal.shortcuts()
-        let task = ShortcutUpdateTask(user: try personal.userID(in: shortcuts.store, create: false), change: .remove(label: label))
-        let version = try shortcuts.apply(task)
+    func run() async throws {
+        let version = try await personal.withShortcuts(createUser: false) { shortcuts, user in
+            try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .remove(label: label)))
+        }
         print("removed \(label) from \(personal.user) (version \(version))")
     }
 }
@@ -161,3 +167,23 @@ func printEvent(_ event: ShortcutUpdateTask.Event) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+
+/// `--database`: the personal database of the server and of these commands.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "The personal database: a SQLite file path or postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: $SKETCHWISE_DATABASE, else personal.sqlite in serve's --data-dir, out).",
+        valueName: "path-or-url"))
+    var value: String?
+
+    /// Where the database is, given `fallback` when neither the option nor the environment says.
+    /// - Throws: ``PersonalError`` for a malformed URL (the command stops with exit code 1, as
+    ///   for a database that cannot be reached).
+    func location(fallback: String = SQLitePersonalStore.defaultPath) throws -> PersonalDatabase {
+        try PersonalDatabase.resolve(value, fallback: fallback)
+    }
+
+    /// Opens the store, runs `body`, closes it.
+    func withStore<T>(fallback: String = SQLitePersonalStore.defaultPath, _ body: (any PersonalStore) async throws -> T) async throws -> T {
+        try await location(fallback: fallback).withStore(logger: Logger(label: "sketchwise"), body)
+    }
+}

@@ -152,3 +152,18 @@ struct CLI {
         #expect(ensemble.status != 0 && ensemble.stderr.contains("no ensemble.json in"))
     }
 }
+
+/// `--database` that names no usable database stops the command with a message and exit code 1.
+@Suite struct DatabaseOptionTests {
+    @Test(arguments: [
+        (["corrections", "export", "--database", "mysql://db.example/x"], "must be a file path (SQLite) or a postgres:// URL"),
+        (["corrections", "export", "--database", "postgres://sketchwise:hunter2@127.0.0.1:1/sketchwise?sslmode=disable"], "cannot open PostgreSQL"),
+        (["shortcuts", "list", "--user", "ann", "--database", "postgres://127.0.0.1/a/b"], "must name one database"),
+    ])
+    func aBadDatabaseIsAClearError(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("hunter2"), "the password is not printed")
+    }
+}

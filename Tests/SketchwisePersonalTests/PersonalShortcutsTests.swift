@@ -7,8 +7,8 @@ import SketchwiseShortcuts
 import SketchwiseTestSupport
 import Testing
 
-/// The personal store in a real SQLite file and the update task over the bundled shortcut
-/// embedding.
+/// The shortcuts service and its update task over the bundled shortcut embedding, on a personal
+/// store in a real SQLite file (PersonalStoreContractTests checks the stores themselves).
 @Suite struct PersonalShortcutsTests {
     static let embedder: ModelRecognizer? = try? RecognizerSet.load(from: SharedData.packageRoot.appendingPathComponent("Models")).shortcutEmbedding
 
@@ -42,70 +42,65 @@ import Testing
         PersonalShortcuts(store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder))
     }
 
-    @Test func aTaughtShortcutIsFoundAndSurvivesReopening() throws {
+    /// Events of an update task, collected across threads.
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [ShortcutUpdateTask.Event] = []
+        func append(_ event: ShortcutUpdateTask.Event) { lock.withLock { events.append(event) } }
+        var all: [ShortcutUpdateTask.Event] { lock.withLock { events } }
+    }
+
+    @Test func aTaughtShortcutIsFoundAndSurvivesReopening() async throws {
         let folder = TemporaryFolder()
         let shortcuts = try service(folder)
-        let (user, token) = try shortcuts.store.createUser(name: nil)
-        #expect(token.count == 64 && user.name == "user-\(user.id)")
-        #expect(try shortcuts.store.user(token: token) == user)
-        #expect(try shortcuts.store.user(token: "not-a-token") == nil)
+        let (user, token) = try await shortcuts.store.createUser(name: nil)
         let file = try Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite")))
             + ((try? Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite-wal")))) ?? Data())
         #expect(file.range(of: Data(token.utf8)) == nil, "the token itself is never stored")
 
-        var events: [ShortcutUpdateTask.Event] = []
-        let version = try shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) }))) {
-            events.append($0)
-        }
+        let events = Events()
+        let version = try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })),
+                                                events: events.append)
         #expect(version == 1)
-        #expect(events == [.began(examples: 3), .exampleEmbedded(1, of: 3), .exampleEmbedded(2, of: 3), .exampleEmbedded(3, of: 3), .completed(version: 1)])
-        #expect(try shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 9)).label == "🌀")
+        #expect(events.all == [.began(examples: 3), .exampleEmbedded(1, of: 3), .exampleEmbedded(2, of: 3), .exampleEmbedded(3, of: 3), .completed(version: 1)])
+        #expect(try await shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 9)).label == "🌀")
 
         let reopened = try service(folder)
-        #expect(try reopened.labels(user: user.id).map(\.label) == ["🌀"])
-        #expect(try reopened.predict(user: user.id, sketch: Self.drawing("spiral", seed: 10)).label == "🌀")
-        let stored = try reopened.store.model(user: user.id)
+        #expect(try await reopened.labels(user: user.id).map(\.label) == ["🌀"])
+        #expect(try await reopened.predict(user: user.id, sketch: Self.drawing("spiral", seed: 10)).label == "🌀")
+        let stored = try await reopened.store.model(user: user.id)
         #expect(stored.version == 1 && stored.examples.count == 3 && stored.embedder == shortcuts.embedderIdentity)
         #expect(stored.examples[0].sketch == Self.drawing("spiral", seed: 1), "the drawing is kept as taught (with its times)")
     }
 
-    @Test func aCancelledOrRefusedUpdateWritesNothingAndSaysSo() throws {
+    @Test func aCancelledOrRefusedUpdateWritesNothingAndSaysSo() async throws {
         let folder = TemporaryFolder()
         let shortcuts = try service(folder)
-        let user = try shortcuts.store.createUser(name: "ann").user
+        let user = try await shortcuts.store.createUser(name: "ann").user
         let task = ShortcutUpdateTask(user: user.id, change: .teach(label: "x", examples: (1...3).map { Self.drawing("spiral", seed: $0) }))
         task.cancel()
-        var events: [ShortcutUpdateTask.Event] = []
-        #expect(throws: PersonalError.self) { try shortcuts.apply(task) { events.append($0) } }
-        #expect(events.last == .cancelled)
+        let cancelled = Events()
+        await #expect(throws: PersonalError.self) { try await shortcuts.apply(task, events: cancelled.append) }
+        #expect(cancelled.all.last == .cancelled)
 
-        events = []
+        let refused = Events()
         let tooFew = ShortcutUpdateTask(user: user.id, change: .teach(label: "x", examples: [Self.drawing("spiral", seed: 1)]))
-        #expect(throws: PersonalError(.invalid, "a shortcut needs at least 3 examples; \"x\" has 1")) { try shortcuts.apply(tooFew) { events.append($0) } }
-        #expect(events == [.failed("a shortcut needs at least 3 examples; \"x\" has 1")])
-        #expect(throws: PersonalError.self) { try shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .remove(label: "x"))) }
-        #expect(try shortcuts.store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
-        #expect(throws: PersonalError.self) { try shortcuts.store.createUser(name: "ann") }
+        await #expect(throws: PersonalError(.invalid, "a shortcut needs at least 3 examples; \"x\" has 1")) {
+            try await shortcuts.apply(tooFew, events: refused.append)
+        }
+        #expect(refused.all == [.failed("a shortcut needs at least 3 examples; \"x\" has 1")])
+        await #expect(throws: PersonalError.self) { try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .remove(label: "x"))) }
+        #expect(try await shortcuts.store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
     }
 
-    @Test func aStaleWriteIsRefused() throws {
-        let folder = TemporaryFolder()
-        let store = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
-        let user = try store.createUser(name: nil).user
-        let model = PersonalModel(version: 0, embedder: "m@1", examples: [])
-        #expect(try store.save(model, user: user.id, expectedVersion: 0) == 1)
-        #expect(throws: PersonalError.self) { try store.save(model, user: user.id, expectedVersion: 0) }
-        #expect(try store.modelVersion(user: user.id) == 1)
-    }
-
-    @Test func examplesOfAnotherEmbedderAreEmbeddedAgain() throws {
+    @Test func examplesOfAnotherEmbedderAreEmbeddedAgain() async throws {
         let folder = TemporaryFolder()
         let shortcuts = try service(folder)
-        let user = try shortcuts.store.createUser(name: nil).user
+        let user = try await shortcuts.store.createUser(name: nil).user
         let dimension = try #require(shortcuts.embedder.model.embeddingCount)
         let stale = (1...3).map { ShortcutExample(label: "🌀", sketch: Self.drawing("spiral", seed: $0), embedding: [Float](repeating: 1, count: dimension)) }
-        _ = try shortcuts.store.save(PersonalModel(version: 0, embedder: "an-older-model@0.9", examples: stale), user: user.id, expectedVersion: 0)
-        let match = try shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 1))
+        _ = try await shortcuts.store.save(PersonalModel(version: 0, embedder: "an-older-model@0.9", examples: stale), user: user.id, expectedVersion: 0)
+        let match = try await shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 1))
         #expect(match.label == "🌀" && match.distance < 0.01, "the stored drawing was embedded again by the current model")
     }
 
@@ -113,33 +108,5 @@ import Testing
         let folder = TemporaryFolder()
         try Data("not sqlite at all".utf8).write(to: URL(fileURLWithPath: folder.path("personal.sqlite")))
         #expect(throws: PersonalError.self) { try SQLitePersonalStore(path: folder.path("personal.sqlite")) }
-    }
-
-    @Test func experimentCountsAddUpPerArmAndSurviveReopening() throws {
-        let folder = TemporaryFolder()
-        do {
-            let store = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
-            try store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 0)
-            try store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 1)
-            try store.count(experiment: "m@2", arm: "control", served: 3, accepted: 0)
-            try store.count(experiment: "other@1", arm: "control", served: 9, accepted: 9)
-        }
-        let reopened = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
-        #expect(try reopened.counts(experiment: "m@2") == [
-            ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
-        ])
-    }
-
-    @Test func correctionsAreKeptPerUserOldestFirst() throws {
-        let folder = TemporaryFolder()
-        let store = try SQLitePersonalStore(path: folder.path("personal.sqlite"))
-        let ann = try store.createUser(name: "ann").user, bob = try store.createUser(name: "bob").user
-        try store.addCorrection(user: ann.id, label: "snail", sketch: Self.drawing("spiral", seed: 1))
-        try store.addCorrection(user: bob.id, label: "saw", sketch: Self.drawing("zigzag", seed: 1))
-        try store.addCorrection(user: ann.id, label: "spring", sketch: Self.drawing("spiral", seed: 2))
-        #expect(try store.corrections(user: "ann").map(\.label) == ["snail", "spring"])
-        #expect(try store.corrections(user: nil).map(\.user) == ["ann", "bob", "ann"])
-        try store.setKeepsCorrections(false, user: ann.id)
-        #expect(try store.user(named: "ann")?.keepsCorrections == false)
     }
 }

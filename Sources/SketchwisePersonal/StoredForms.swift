@@ -1,0 +1,38 @@
+import Foundation
+import SketchwiseCore
+import SketchwiseDigest
+import SketchwiseFormats
+
+/// How every ``PersonalStore`` backend keeps values: bearer tokens as digests, drawings as
+/// Quick, Draw! records, embeddings as raw little-endian floats. One place, so that the backends
+/// store the same bytes.
+public enum StoredForms {
+    /// A fresh bearer token: 32 random bytes as 64 hexadecimal digits.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+
+    /// What is stored of a token: its SHA-256, hexadecimal.
+    public static func digest(token: String) -> String { SHA256.hex(token.utf8) }
+
+    /// A sketch as a Quick, Draw! record (with times when it has them).
+    public static func json(_ sketch: StrokeSketch) -> String {
+        QuickDrawRecord(word: "sketch", drawing: sketch).ndjsonLine
+    }
+
+    /// The sketch of a record made by ``json(_:)``.
+    public static func sketch(_ json: String) throws -> StrokeSketch {
+        StrokeSketch(strokes: try QuickDrawRecord(json: Data(json.utf8)).drawing.strokes)
+    }
+
+    /// An embedding's floats as bytes.
+    public static func data(_ floats: [Float]) -> Data {
+        floats.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    /// The floats of bytes made by ``data(_:)``.
+    public static func floats(_ data: Data) -> [Float] {
+        data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SketchwiseCore
+import SketchwisePersonal
+import SketchwiseTestSupport
+import Testing
+
+@testable import SketchwisePostgres
+
+/// What every ``PersonalStore`` backend must do, written once and run against each: SQLite
+/// always, PostgreSQL when `SKETCHWISE_TEST_POSTGRES_URL` names a server (`make test` starts one
+/// with scripts/postgres.sh). Each check gets a fresh, empty database, opened the way
+/// `--database` opens it.
+struct StoreCheck: Sendable, CustomTestStringConvertible {
+    let name: String
+    let run: @Sendable (PersonalDatabase) async throws -> Void
+
+    var testDescription: String { name }
+
+    static let logger = Logger(label: "sketchwise-tests")
+
+    static func open<T>(_ database: PersonalDatabase, _ body: (any PersonalStore) async throws -> T) async throws -> T {
+        try await database.withStore(logger: logger, body)
+    }
+
+    static let all: [StoreCheck] = [
+        StoreCheck(name: "users are found by token and by name, never by a wrong token") { database in
+            try await open(database) { store async throws in
+                let (user, token) = try await store.createUser(name: nil)
+                #expect(token.count == 64 && user.name == "user-\(user.id)" && user.keepsCorrections)
+                #expect(try await store.user(token: token) == user)
+                #expect(try await store.user(token: "not-a-token") == nil)
+                let ann = try await store.createUser(name: "ann")
+                #expect(ann.token != token && ann.user.id != user.id)
+                #expect(try await store.user(named: "ann") == ann.user)
+                #expect(try await store.user(named: "nobody") == nil)
+                await #expect(throws: PersonalError.self) { try await store.createUser(name: "ann") }
+                try await store.setKeepsCorrections(false, user: ann.user.id)
+                #expect(try await store.user(token: ann.token)?.keepsCorrections == false)
+            }
+        },
+        StoreCheck(name: "a model is saved whole over the version it was read at, and survives reopening") { database in
+            let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 2, t: 0), Point(x: 30, y: 40, t: 16)]), Stroke(points: [Point(x: 5, y: 5)])])
+            let examples = [
+                ShortcutExample(label: "🌀", sketch: sketch, embedding: [0.5, -1, 3.25]),
+                ShortcutExample(label: "🌀", sketch: sketch, embedding: [1, 2, 3]),
+                ShortcutExample(label: "saw", sketch: sketch, embedding: [-0.125, 0, 9]),
+            ]
+            let user = try await open(database) { store async throws in
+                let user = try await store.createUser(name: nil).user
+                #expect(try await store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
+                #expect(try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: examples), user: user.id, expectedVersion: 0) == 1)
+                await #expect(throws: PersonalError(.conflict, "the shortcuts changed meanwhile (version 1, expected 0); try again")) {
+                    try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: []), user: user.id, expectedVersion: 0)
+                }
+                await #expect(throws: PersonalError(.notFound, "no user 999999")) { try await store.model(user: 999_999) }
+                await #expect(throws: PersonalError.self) { try await store.modelVersion(user: 999_999) }
+                return user
+            }
+            try await open(database) { store async throws in
+                #expect(try await store.modelVersion(user: user.id) == 1)
+                #expect(try await store.model(user: user.id) == PersonalModel(version: 1, embedder: "m@1", examples: examples))
+                #expect(try await store.save(PersonalModel(version: 1, embedder: "m@2", examples: [examples[2]]), user: user.id, expectedVersion: 1) == 2)
+                #expect(try await store.model(user: user.id) == PersonalModel(version: 2, embedder: "m@2", examples: [examples[2]]))
+            }
+        },
+        StoreCheck(name: "of two saves over the same version, one wins and the other is a conflict") { database in
+            try await open(database) { store async throws in
+                let user = try await store.createUser(name: nil).user
+                let outcomes = await withTaskGroup(of: Bool.self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            let example = ShortcutExample(label: "l\(index)", sketch: StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0)])]), embedding: [Float(index)])
+                            do {
+                                _ = try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: [example]), user: user.id, expectedVersion: 0)
+                                return true
+                            } catch {
+                                #expect(error as? PersonalError == PersonalError(.conflict, "the shortcuts changed meanwhile (version 1, expected 0); try again"))
+                                return false
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.filter { $0 }.count == 1)
+                let model = try await store.model(user: user.id)
+                #expect(model.version == 1 && model.examples.count == 1)
+            }
+        },
+        StoreCheck(name: "corrections are kept per user, oldest first") { database in
+            try await open(database) { store async throws in
+                let ann = try await store.createUser(name: "ann").user, bob = try await store.createUser(name: "bob").user
+                let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 1, t: 0), Point(x: 9, y: 9, t: 20)])])
+                try await store.addCorrection(user: ann.id, label: "snail", sketch: sketch)
+                try await store.addCorrection(user: bob.id, label: "saw", sketch: sketch)
+                try await store.addCorrection(user: ann.id, label: "spring", sketch: sketch)
+                #expect(try await store.corrections(user: "ann").map(\.label) == ["snail", "spring"])
+                let all = try await store.corrections(user: nil)
+                #expect(all.map(\.user) == ["ann", "bob", "ann"] && all.allSatisfy { $0.sketch == sketch })
+                #expect(all[0].created <= all[2].created && abs(all[0].created - Date().timeIntervalSince1970) < 60)
+                #expect(try await store.corrections(user: "nobody").isEmpty)
+            }
+        },
+        StoreCheck(name: "experiment counts add up per arm and survive reopening") { database in
+            try await open(database) { store async throws in
+                try await store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 0)
+                try await store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 1)
+                try await store.count(experiment: "m@2", arm: "control", served: 3, accepted: 0)
+                try await store.count(experiment: "other@1", arm: "control", served: 9, accepted: 9)
+            }
+            try await open(database) { store async throws in
+                #expect(try await store.counts(experiment: "m@2") == [
+                    ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
+                ])
+                #expect(try await store.counts(experiment: "none@0").isEmpty)
+            }
+        },
+    ]
+}
+
+@Suite struct SQLitePersonalStoreContractTests {
+    @Test(arguments: StoreCheck.all) func sqlite(_ check: StoreCheck) async throws {
+        let folder = TemporaryFolder()
+        try await check.run(.sqlite(path: folder.path("personal.sqlite")))
+    }
+}
+
+/// The same checks on a real PostgreSQL server, each in a database of its own (made and dropped here).
+@Suite(.enabled(
+    if: PostgresTestServer.url != nil,
+    "SKETCHWISE_TEST_POSTGRES_URL is not set: the PostgreSQL store is not tested (make test starts a server with scripts/postgres.sh)"))
+struct PostgresPersonalStoreContractTests {
+    @Test(arguments: StoreCheck.all) func postgres(_ check: StoreCheck) async throws {
+        try await PostgresTestServer.withFreshDatabase { try await check.run($0) }
+    }
+
+    @Test func anUnreachableServerIsAClearError() async throws {
+        var location = try PostgresLocation(url: "postgres://sketchwise@127.0.0.1:1/sketchwise?sslmode=disable")
+        location.connectTimeout = .seconds(5)
+        // Refused at once; a server that does not answer at all fails after connectTimeout.
+        let error = await #expect(throws: PersonalError.self) {
+            try await PersonalDatabase.postgres(location).withStore(logger: StoreCheck.logger) { _ in }
+        }
+        #expect(error?.description.contains("cannot open PostgreSQL at postgres://sketchwise@127.0.0.1:1/sketchwise") == true,
+                "\(String(describing: error))")
+    }
+
+    @Test func aWrongPasswordIsAClearError() async throws {
+        let url = try #require(PostgresTestServer.url)
+        var components = try #require(URLComponents(string: url))
+        components.password = "wrong"
+        let error = await #expect(throws: PersonalError.self) {
+            try await PersonalDatabase(parsing: try #require(components.string)).withStore(logger: StoreCheck.logger) { _ in }
+        }
+        #expect(error?.description.contains("password") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("wrong") == false, "the password is not repeated")
+    }
+}
+
+/// The PostgreSQL server of `SKETCHWISE_TEST_POSTGRES_URL`.
+enum PostgresTestServer {
+    static let url = ProcessInfo.processInfo.environment["SKETCHWISE_TEST_POSTGRES_URL"]
+
+    /// Runs `body` with a new empty database on the server, dropped afterwards.
+    static func withFreshDatabase(_ body: (PersonalDatabase) async throws -> Void) async throws {
+        let url = try #require(url)
+        let name = "sketchwise_test_\(UInt64.random(in: 0...UInt64.max))"
+        var components = try #require(URLComponents(string: url))
+        components.path = "/\(name)"
+        try await admin(url, "CREATE DATABASE \(name)")
+        do {
+            try await body(try PersonalDatabase(parsing: try #require(components.string)))
+        } catch {
+            try await admin(url, "DROP DATABASE \(name) WITH (FORCE)")
+            throw error
+        }
+        try await admin(url, "DROP DATABASE \(name) WITH (FORCE)")
+    }
+
+    private static func admin(_ url: String, _ sql: String) async throws {
+        let client = PostgresClient(configuration: try PostgresLocation(url: url).configuration, backgroundLogger: StoreCheck.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query(PostgresQuery(unsafeSQL: sql))
+        }
+    }
+}
