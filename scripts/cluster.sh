@@ -151,7 +151,7 @@ case "$command" in
     } > "$dir/cluster.env"
     for i in "${!ports[@]}"; do
       for _ in $(seq 1 1200); do
-        curl -sf "http://127.0.0.1:${ports[$i]}/api/health" >/dev/null 2>&1 && break
+        curl -sf "http://127.0.0.1:${ports[$i]}/api/ready" >/dev/null 2>&1 && break
         kill -0 "${pids[$i]}" 2>/dev/null || { echo "replica $((i + 1)) exited:" >&2; tail -n 30 "$dir/replica-$((i + 1))/server.log" >&2; stop; exit 1; }
         sleep 0.5
       done
@@ -160,8 +160,8 @@ case "$command" in
     nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
     "$nginx_bin" -c "$dir/nginx/nginx.conf" -p "$dir/nginx" -e "$dir/nginx/error.log" > "$dir/nginx/stdout.log" 2>&1 &
     echo "NGINX_PID=$!" >> "$dir/cluster.env"
-    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break; sleep 0.1; done
-    curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "nginx did not start:" >&2; cat "$dir/nginx/error.log" >&2; stop; exit 1; }
+    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/api/ready" >/dev/null 2>&1 && break; sleep 0.1; done
+    curl -sf "http://127.0.0.1:$port/api/ready" >/dev/null || { echo "nginx did not start:" >&2; cat "$dir/nginx/error.log" >&2; stop; exit 1; }
     echo "nginx:    http://127.0.0.1:$port"
     echo "database: $database"
     for i in "${!ports[@]}"; do echo "replica $((i + 1)): http://127.0.0.1:${ports[$i]} (pid ${pids[$i]}, log $dir/replica-$((i + 1))/server.log)"; done
