@@ -31,7 +31,7 @@ deb: deps
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
 # (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
 test: deps-test
 	scripts/format-check.sh
