@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf,
-# FreeType, OpenBLAS, SQLite, zlib) and the suggestion library's pictures: Open Clip Art SVGs,
+# FreeType, OpenBLAS, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
-  zlib1g-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
+  zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk)
 fi
