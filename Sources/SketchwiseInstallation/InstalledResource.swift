@@ -44,7 +44,7 @@ public enum InstalledResource: String, CaseIterable, Sendable {
             folders.append(URL(fileURLWithPath: override))
         }
         let binaryFolder = Self.executable.deletingLastPathComponent()
-        folders.append(Self.shareFolder.appendingPathComponent(rawValue))
+        folders.append(Self.shareFolder(besideBinaryIn: binaryFolder).appendingPathComponent(rawValue))
         folders.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(sourceTreePath))
         var folder = binaryFolder
         for _ in 0..<4 {
@@ -65,8 +65,11 @@ public enum InstalledResource: String, CaseIterable, Sendable {
     }
 
     /// The installation's own folder, `PREFIX/share/sketchwise` for `PREFIX/bin/sketchwise`.
-    public static var shareFolder: URL {
-        executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/sketchwise")
+    public static var shareFolder: URL { shareFolder(besideBinaryIn: executable.deletingLastPathComponent()) }
+
+    /// `PREFIX/share/sketchwise` for the binary folder `PREFIX/bin`.
+    private static func shareFolder(besideBinaryIn binaryFolder: URL) -> URL {
+        binaryFolder.deletingLastPathComponent().appendingPathComponent("share/sketchwise")
     }
 
     /// The running binary, symbolic links resolved (so `/usr/bin/sketchwise` linked to
