@@ -12,7 +12,7 @@ public struct RegisteredModel: Sendable, Equatable, Encodable {
     public let sha256: String
     /// Bytes of the spec and the weights together.
     public let size: Int
-    /// `raster` or `strokes`.
+    /// `raster`, `strokes` or `image` (photos).
     public let input: String
     /// The labels it answers (0 for an embedding-only model).
     public let labels: Int
@@ -92,7 +92,11 @@ public struct ModelRegistry: Sendable {
         let specData = try Data(contentsOf: spec)
         let decoded = try JSONDecoder().decode(ModelSpec.self, from: specData)
         let weightsSize = try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int ?? 0
-        let input: String = if case .raster = decoded.input.kind { "raster" } else { "strokes" }
+        let input: String = switch decoded.input.kind {
+        case .raster: "raster"
+        case .strokes: "strokes"
+        case .image: "image"
+        }
         return RegisteredModel(
             name: name, version: decoded.version, sha256: try Self.sha256(of: weights), size: specData.count + weightsSize,
             input: input, labels: decoded.labels.count, source: source, status: status, roles: roles)

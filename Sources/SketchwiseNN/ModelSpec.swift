@@ -33,6 +33,9 @@ public struct InputSpec: Sendable, Decodable {
         case raster(RasterInput)
         /// A `(Δx, Δy, pen-up)` sequence `[T, 3]`, `1 ≤ T ≤ maxLength`, fed unpadded.
         case strokes(StrokeInput)
+        /// A photo `[3, size, size]` (RGB planes), scaled, centre-cropped and normalised as
+        /// `ImageInput` says. Such a model classifies photos, not drawings.
+        case image(ImageInput)
     }
 
     public let kind: Kind
@@ -42,7 +45,7 @@ public struct InputSpec: Sendable, Decodable {
     /// view gives the embedding. `[.original]` when the spec names none.
     public let views: [InputView]
 
-    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes, views }
+    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes, image, views }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,9 +78,16 @@ public struct InputSpec: Sendable, Decodable {
                 || !(dims[0] == nil || dims[0] == -1 || dims[0] == strokes.maxLength) {
                 throw invalid("must be [\(strokes.maxLength), 3] (or [null, 3]) for strokes")
             }
+        case "image":
+            let image = try container.decode(ImageInput.self, forKey: .image)
+            kind = .image(image)
+            shape = .image(channels: 3, height: image.size, width: image.size)
+            if let dims, dims != [3, image.size, image.size] {
+                throw invalid("must be [3, \(image.size), \(image.size)] for an RGB image of size \(image.size)")
+            }
         default:
             throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: container, debugDescription: "unknown input kind '\(kindName)' (raster, strokes)")
+                forKey: .kind, in: container, debugDescription: "unknown input kind '\(kindName)' (raster, strokes, image)")
         }
     }
 
@@ -134,6 +144,41 @@ public struct RasterInput: Sendable, Equatable, Decodable {
         guard !channels.isEmpty, Set(channels).count == channels.count else {
             throw DecodingError.dataCorruptedError(
                 forKey: .channels, in: container, debugDescription: "raster.channels must list each channel at most once, and at least one")
+        }
+    }
+}
+
+/// How a photo becomes the model's input: scaled (keeping its aspect ratio) so that its shorter
+/// side is `resize` pixels, the centre `size`×`size` square cut out, and each 8-bit RGB value `v`
+/// of channel `c` fed as `(v / 255 − mean[c]) / std[c]`.
+public struct ImageInput: Sendable, Equatable, Decodable {
+    /// Width and height of the input in pixels.
+    public let size: Int
+    /// The shorter side after scaling, at least `size`.
+    public let resize: Int
+    /// Per-channel mean and standard deviation (R, G, B) on the 0…1 scale.
+    public let mean: [Double]
+    public let std: [Double]
+
+    public init(size: Int, resize: Int, mean: [Double], std: [Double]) {
+        (self.size, self.resize, self.mean, self.std) = (size, resize, mean, std)
+    }
+
+    private enum CodingKeys: String, CodingKey { case size, resize, mean, std }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        size = try container.decode(Int.self, forKey: .size)
+        resize = try container.decodeIfPresent(Int.self, forKey: .resize) ?? size
+        mean = try container.decode([Double].self, forKey: .mean)
+        std = try container.decode([Double].self, forKey: .std)
+        guard (1...4096).contains(size), (size...8192).contains(resize) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .size, in: container, debugDescription: "image.size must be in 1...4096 and image.resize in size...8192")
+        }
+        guard mean.count == 3, std.count == 3, (mean + std).allSatisfy(\.isFinite), std.allSatisfy({ $0 > 0 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .mean, in: container, debugDescription: "image.mean and image.std must have 3 finite values each, std positive")
         }
     }
 }

@@ -178,6 +178,8 @@ public final class ModelRecognizer: Sendable {
             }
             for i in 0..<(sequence.validRows * 3) { worker.input[i] = sequence.values[i] }
             return .sequence(length: sequence.validRows, channels: 3)
+        case .image:
+            throw RecognitionError("model \(name) classifies photos, not drawings")
         }
     }
 
