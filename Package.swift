@@ -115,12 +115,21 @@ let package = Package(
             name: "SketchwiseSuggestions",
             dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"]
         ),
+        // Photos: PNG/JPEG decoding with limits, the image classifier (EfficientNet-Lite0 imported
+        // from PyTorch), the ImageNet → drawing class table and the photo's pictures.
+        .target(
+            name: "SketchwisePhotos",
+            dependencies: [
+                "CGdkPixbuf", "SketchwiseCore", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork", "SketchwiseLibrary", "SketchwiseRecognition",
+                "SketchwiseSuggestions", "SketchwiseInstallation", .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
         // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
         .target(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
-                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes",
+                "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes", "SketchwisePhotos",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -159,7 +168,7 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SketchwisePhotos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,6 +178,10 @@ let package = Package(
         .target(name: "SketchwiseTestSupport"),
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
+        .testTarget(
+            name: "SketchwisePhotosTests",
+            dependencies: ["SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "CGdkPixbuf"]
+        ),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(
             name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]

@@ -64,6 +64,19 @@ public enum InstalledResource: String, CaseIterable, Sendable {
         return found
     }
 
+    /// A folder of third-party files fetched at install time rather than shipped in the source
+    /// tree (`pictures`, `photo-models`): `$SKETCHWISE_<NAME>` (dashes as underscores) when set,
+    /// else the installation's `share/sketchwise/<name>` when it exists (the Debian package
+    /// carries them there), else `/usr/local/share/sketchwise/<name>`, where
+    /// `scripts/install-deps.sh` puts them.
+    public static func fetchedFolder(_ name: String) -> URL {
+        let variable = "SKETCHWISE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        if let folder = ProcessInfo.processInfo.environment[variable], !folder.isEmpty { return URL(fileURLWithPath: folder) }
+        let installed = shareFolder.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: installed.path) { return installed }
+        return URL(fileURLWithPath: "/usr/local/share/sketchwise").appendingPathComponent(name)
+    }
+
     /// The installation's own folder, `PREFIX/share/sketchwise` for `PREFIX/bin/sketchwise`.
     public static var shareFolder: URL { shareFolder(besideBinaryIn: executable.deletingLastPathComponent()) }
 

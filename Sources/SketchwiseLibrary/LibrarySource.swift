@@ -107,12 +107,7 @@ public struct LibraryLocations: Sendable, Equatable {
     /// installation's `share/sketchwise/pictures` (the Debian package carries them there) when it
     /// exists, else `/usr/local/share/sketchwise/pictures`, where `scripts/install-deps.sh`
     /// unpacks them.
-    public static let picturesFolder: URL = {
-        if let folder = ProcessInfo.processInfo.environment["SKETCHWISE_PICTURES"] { return URL(fileURLWithPath: folder) }
-        let installed = InstalledResource.shareFolder.appendingPathComponent("pictures")
-        if FileManager.default.fileExists(atPath: installed.path) { return installed }
-        return URL(fileURLWithPath: "/usr/local/share/sketchwise/pictures")
-    }()
+    public static let picturesFolder = InstalledResource.fetchedFolder("pictures")
     /// Debian's `unicode-cldr-core`: emoji names and keywords, and those of emoji sequences.
     public static let debianEmojiAnnotations = ["annotations", "annotationsDerived"].map {
         URL(fileURLWithPath: "/usr/share/unicode/cldr/common/\($0)/en.xml")

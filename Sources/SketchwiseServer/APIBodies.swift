@@ -3,6 +3,7 @@ import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseModels
 import SketchwisePersonal
+import SketchwisePhotos
 import SketchwiseRecognition
 import SketchwiseScenes
 import SketchwiseSuggestions
@@ -115,7 +116,7 @@ struct SuggestBody: Sendable {
 }
 
 /// One suggested picture as the API shows it.
-struct SuggestionBody: Sendable {
+struct SuggestionBody: Sendable, Encodable {
     var id: String
     var label: String
     var score: Double
@@ -221,4 +222,19 @@ func jsonData(_ value: some Encodable) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .withoutEscapingSlashes
     return try encoder.encode(value)
+}
+
+/// `POST /api/photo`'s answer: the photo model's labels (`index`, `text`, `confidence`), the
+/// drawing classes they map to (`label`, `probability`: the labels' summed confidence) and the
+/// pictures for those.
+struct PhotoBody: Encodable, Sendable {
+    let model: String
+    let labels: [PhotoLabel]
+    let classes: [Guess]
+    let suggestions: [SuggestionBody]
+
+    init(_ result: PhotoResult, model: String) {
+        (self.model, labels, classes) = (model, result.labels, result.classes)
+        suggestions = result.suggestions.map(SuggestionBody.init)
+    }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import SketchwiseCore
 import SketchwisePersonal
+import SketchwisePhotos
 import SketchwiseWork
 
 /// An error answered as JSON: `{"error": {"code", "message"}}` with its HTTP status.
@@ -55,7 +56,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The answer to an error of the work behind a request: unusable coordinates (`400`), a full
+    /// The answer to an error of the work behind a request: unusable coordinates (`400`), an
+    /// unusable photo (`415` not PNG or JPEG, `413` too large, `400` corrupt), a full
     /// work queue (`503 busy`, `Retry-After: 1`), a deadline passed (`503 timeout`); nil for others.
     public init?(work error: any Error) {
         switch error {
@@ -69,6 +71,13 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .invalid: self.init(.badRequest, error.description)
             case .notFound: self.init(.notFound, error.description)
             case .limit, .conflict, .cancelled: self.init(.conflict, error.description)
+            }
+        case let error as PhotoError:
+            switch error.kind {
+            case .unsupportedFormat: self.init(.unsupportedMediaType, error.message)
+            case .tooLarge: self.init(.tooLarge, error.message)
+            case .unreadable: self.init(.badRequest, error.message)
+            case .wrongModel: self.init(.internalError, error.message)
             }
         case is DeadlineExceeded:
             self.init(.timeout, "the request was not answered within its time limit")

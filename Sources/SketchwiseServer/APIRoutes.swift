@@ -22,6 +22,8 @@ struct APIRoutes: Sendable {
     let work: WorkQueue
     /// Users, shortcuts and corrections.
     let personal: PersonalRoutes
+    /// `POST /api/photo`.
+    let photos: PhotoRoutes
     /// What `GET /metrics` reports (nil: no metrics).
     let metrics: ServerMetrics?
 
@@ -35,7 +37,7 @@ struct APIRoutes: Sendable {
 
     func add(to router: Router<some RequestContext>) {
         let api = router.group("api")
-        for (path, allowed) in Self.methods + PersonalRoutes.methods {
+        for (path, allowed) in Self.methods + PersonalRoutes.methods + PhotoRoutes.methods {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {
                 api.on(path, method: method) { request, _ -> Response in
                     var error = APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
@@ -45,6 +47,7 @@ struct APIRoutes: Sendable {
             }
         }
         personal.add(to: api)
+        photos.add(to: api)
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.post("detect") { request, _ in try await detect(request) }

@@ -1,10 +1,13 @@
 import Foundation
 import SketchwiseCore
+import SketchwisePhotos
 
 /// What one request or connection may ask of the server.
 public struct ServerLimits: Sendable, Equatable {
     /// Largest request body, in bytes.
     public var maximumBodyBytes = 1 << 20
+    /// Largest photo (`POST /api/photo`), in bytes and in declared pixels, checked before decoding.
+    public var photo = PhotoLimits()
     /// Most strokes in one sketch.
     public var maximumStrokes = SketchSizeLimits().maximumStrokes
     /// Most points in one sketch, all strokes together.

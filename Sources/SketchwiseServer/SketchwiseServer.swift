@@ -8,6 +8,7 @@ import NIOPosix
 import SketchwiseLibrary
 import SketchwiseModels
 import SketchwisePersonal
+import SketchwisePhotos
 import SketchwiseRecognition
 import SketchwiseSuggestions
 import SketchwiseWork
@@ -52,6 +53,9 @@ public struct SketchwiseServer: Sendable {
         public var indexerExecutable: URL?
         /// Where `GET /metrics` reads from (nil: no `/metrics`); see ``ServerMetrics``.
         public var metrics: ServerMetrics?
+        /// The photo model's spec (`POST /api/photo`); nil, or a file that is not there, leaves
+        /// photos out (the API answers `404` saying why).
+        public var photoModel: URL?
 
         public init(webFolder: URL, recognizers: RecognizerSet) {
             self.webFolder = webFolder
@@ -280,6 +284,7 @@ public struct SketchwiseServer: Sendable {
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
             personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, experiment: configuration.experiment),
+            photos: PhotoRoutes(photos: loadPhotoModel(), serving: serving, limits: limits, work: work),
             metrics: configuration.metrics
         ).add(to: router)
 
@@ -317,5 +322,24 @@ public struct SketchwiseServer: Sendable {
             logger: logger
         )
         return application
+    }
+}
+
+extension SketchwiseServer {
+    /// The photo model and its label table, or why photos are left out (logged).
+    func loadPhotoModel() -> PhotoModelState {
+        guard let spec = configuration.photoModel else { return .unavailable("no photo model is configured") }
+        guard FileManager.default.fileExists(atPath: spec.path) else {
+            logger.warning("photos left out: no photo model at \(spec.path) (scripts/fetch-photo-model.sh installs it)")
+            return .unavailable("the photo model is not installed (scripts/fetch-photo-model.sh installs it)")
+        }
+        do {
+            let state = PhotoModelState.ready(try PhotoClassifier(contentsOf: spec), try PhotoModels.labelMapping())
+            logger.info("photos ready", metadata: ["model": "\(spec.path)"])
+            return state
+        } catch {
+            logger.error("photos left out: the photo model \(spec.path) does not load: \(error)")
+            return .unavailable("the photo model does not load")
+        }
     }
 }

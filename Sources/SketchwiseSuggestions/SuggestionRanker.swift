@@ -92,11 +92,13 @@ public struct SuggestionRanker: Sendable {
 
     /// The best `perGuess` candidates of one guess in ``style``: the most strongly named first
     /// (``MatchStrength``), the most similar first within one strength. Candidates are scored by
-    /// index and only the chosen ones are copied (a class may have hundreds).
+    /// index and only the chosen ones are copied (a class may have hundreds). Without an
+    /// embedding (a photo has no sketch to compare with) the most typical pictures of the guess
+    /// come first: those most similar to the mean direction of its candidates in ``style``.
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
-        let sketch = UnitVector.normalized(embedding)
         let sources = style.sourceBits
+        let sketch = embedding.isEmpty ? Self.typicalDirection(of: candidates, sources: sources) : UnitVector.normalized(embedding)
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
         for index in candidates.indices
@@ -125,6 +127,18 @@ public struct SuggestionRanker: Sendable {
                 reason: candidates[index].reason
             )
         }
+    }
+
+    /// The normalised mean of the unit embeddings of the candidates in `sources` (those of the
+    /// first one's length); empty when there are none.
+    private static func typicalDirection(of candidates: [Candidate], sources: UInt8) -> [Double] {
+        let chosen = candidates.filter { $0.sourceBit & sources != 0 && !$0.unitEmbedding.isEmpty }
+        guard let length = chosen.first?.unitEmbedding.count else { return [] }
+        var sum = [Double](repeating: 0, count: length)
+        for candidate in chosen where candidate.unitEmbedding.count == length {
+            for i in 0..<length { sum[i] += candidate.unitEmbedding[i] }
+        }
+        return UnitVector.normalized(sum.map(Float.init))
     }
 
     private static func score(_ candidate: Candidate, guess: Guess, similarity: Double) -> Double {

@@ -90,9 +90,16 @@ public struct SuggestionService: Sendable {
     /// Every provider's pictures for `request`, merged, best score first, each picture once, at
     /// most `labels × perLabel`; and the providers that failed, with their reasons.
     public func pictures(for request: SuggestionRequest) async -> (suggestions: [Suggestion], problems: [String]) {
+        await Self.pictures(from: providers, for: request)
+    }
+
+    /// The pictures of `providers` for `request`, as ``pictures(for:)`` merges them.
+    public static func pictures(
+        from providers: [any SuggestionProvider], for request: SuggestionRequest
+    ) async -> (suggestions: [Suggestion], problems: [String]) {
         var found: [Suggestion] = []
         var problems: [String] = []
-        for (index, answer) in await answers(to: request) {
+        for (index, answer) in await answers(of: providers, to: request) {
             switch answer {
             case let .success(suggestions): found += suggestions
             case let .failure(error): problems.append("\(providers[index].name): \(error)")
@@ -103,7 +110,9 @@ public struct SuggestionService: Sendable {
 
     /// Every provider's answer, in the providers' order; several providers are asked at the same
     /// time, a single one (the usual library) directly, without a child task.
-    private func answers(to request: SuggestionRequest) async -> [(Int, Result<[Suggestion], any Error>)] {
+    private static func answers(
+        of providers: [any SuggestionProvider], to request: SuggestionRequest
+    ) async -> [(Int, Result<[Suggestion], any Error>)] {
         if providers.count == 1 { return [(0, await Self.answer(of: providers[0], to: request))] }
         return await withTaskGroup(of: (Int, Result<[Suggestion], any Error>).self) { group in
             for (index, provider) in providers.enumerated() {

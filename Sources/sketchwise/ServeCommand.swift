@@ -4,6 +4,7 @@ import Logging
 import SketchwiseInstallation
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePhotos
 import SketchwisePostgres
 import SketchwiseRecognition
 import SketchwiseServer
@@ -41,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The web app folder (default: $SKETCHWISE_WEB, the installation's share/sketchwise/web, or the source tree's).")
     var webDir: String?
+
+    @Option(help: "The photo model's spec for POST /api/photo (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models, where scripts/fetch-photo-model.sh puts it).")
+    var photoModel: String?
 
     @Option(help: "Comma-separated library sources: \(LibrarySource.names) (default: every one installed).", transform: { try LibrarySource.list($0) })
     var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
@@ -102,6 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.dataDirectory = URL(fileURLWithPath: dataDir)
         configuration.librarySources = sources
+        configuration.photoModel = photoModel.map { URL(fileURLWithPath: $0) } ?? PhotoModels.defaultSpec
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
         logger.info("personal database: \(location.description)")

@@ -18,7 +18,7 @@ struct Sketchwise: AsyncParsableCommand {
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
             ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,
             SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self, DetectCommand.self,
-            ScenesEvalCommand.self, ServeCommand.self,
+            ScenesEvalCommand.self, PhotoCommand.self, ServeCommand.self,
         ]
     )
 

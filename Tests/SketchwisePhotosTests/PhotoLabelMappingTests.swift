@@ -1,0 +1,46 @@
+import SketchwiseRecognition
+import Testing
+
+@testable import SketchwisePhotos
+
+@Suite struct PhotoLabelMappingTests {
+    static let table = """
+        # test table
+        index\twnid\tname\tclasses\twords\tvia
+        0\tn02123045\ttabby cat\tcat\ttabby|cat\thypernym:cat
+        1\tn02123159\ttiger cat\tcat|tiger\ttiger cat|cat\thypernym:cat
+        2\tn07920052\tespresso\t\tespresso|coffee\t
+        3\tn09472597\tvolcano\t\t\t
+        """
+
+    @Test func parsesRowsAndLists() throws {
+        let mapping = try PhotoLabelMapping(tsv: Self.table)
+        #expect(mapping.entries.count == 4)
+        #expect(mapping.entries[1] == PhotoLabelMapping.Entry(name: "tiger cat", classes: ["cat", "tiger"], words: ["tiger cat", "cat"]))
+        #expect(mapping.entries[3]?.classes == [])
+        #expect(mapping.coverage(of: 4) == 0.5)
+    }
+
+    @Test func refusesMalformedLinesNamingThem() {
+        #expect(throws: PhotoError(.unreadable, "photo label table, line 2: expected index, wnid, name, classes, words")) {
+            try PhotoLabelMapping(tsv: "0\tn1\ta\tcat\tcat\n1\tn2\n")
+        }
+        #expect(throws: PhotoError.self) { try PhotoLabelMapping(tsv: "0\tn1\ta\tcat\tcat\n0\tn1\ta\tcat\tcat\n") }
+    }
+
+    @Test func sumsTheConfidenceOfLabelsPerClass() throws {
+        let mapping = try PhotoLabelMapping(tsv: Self.table)
+        let labels = [
+            PhotoLabel(index: 0, text: "tabby cat", confidence: 0.5), PhotoLabel(index: 1, text: "tiger cat", confidence: 0.3),
+            PhotoLabel(index: 2, text: "espresso", confidence: 0.02),
+        ]
+        let classes = mapping.classes(for: labels, minimumConfidence: 0.05)
+        #expect(classes.map(\.label) == ["cat", "tiger"])
+        #expect(abs(classes[0].probability - 0.8) < 1e-9)
+        #expect(mapping.pictureTopics(for: labels, classes: classes).map(\.label) == ["cat", "tiger", "espresso"])
+        // Nothing above the minimum: the best class is still given.
+        let weak = mapping.classes(for: [PhotoLabel(index: 1, text: "tiger cat", confidence: 0.01)], minimumConfidence: 0.05)
+        #expect(weak.map(\.label) == ["cat"])
+        #expect(mapping.classes(for: [PhotoLabel(index: 3, text: "volcano", confidence: 0.9)], minimumConfidence: 0.05).isEmpty)
+    }
+}
