@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 SYNONYMS_SWIFT = REPO / "Sources/SketchwiseLibrary/ClassSynonyms.swift"
 OVERRIDES = Path(__file__).resolve().with_name("imagenet_overrides.tsv")
 OUT = REPO / "Sources/SketchwiseLibrary/Resources/imagenet-classes.tsv"
-DATA_NOUN = Path("/usr/share/wordnet/data.noun")
+DATA_NOUN = Path("/usr/share/wordnet/data.noun")  # index.noun is read from the same folder
 
 # A hypernym matches a drawing class at most this many steps above the class's own synset
 # (fish sit six steps below "fish": tench → cyprinid → ... → bony fish → fish).
@@ -46,7 +46,7 @@ ABSTRACT = {
     "clothing", "garment", "headdress", "footwear", "tool", "mechanism", "machine", "electronic equipment",
     "apparatus", "means", "way", "facility", "establishment", "building", "area", "room",
     "surface", "sheet", "line", "support", "fixture", "durables", "appliance", "home appliance",
-    "utensil", "kitchen utensil", "dish", "nutriment", "course", "produce", "edible fruit",
+    "mercantile establishment", "utensil", "kitchen utensil", "dish", "nutriment", "course", "produce", "edible fruit",
     "vegetable", "fruit", "reproductive structure", "plant organ", "plant part", "toiletry",
     "game equipment", "sports equipment", "ball", "weapon", "weaponry", "arms", "public transport",
     "self-propelled vehicle", "motor vehicle", "insect", "mollusk",
@@ -78,9 +78,22 @@ def imagenet_dir(given):
     return Path(spec.origin).parent
 
 
+def singular(word):
+    """A simple singular, as WordMatcher.singular does it (`pants` → `pant`, `glass` stays)."""
+    if len(word) <= 3 or not word.endswith("s"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1]
+
+
 def norm(term):
-    """A lemma or word as compared: lowercase, underscores and hyphens as spaces."""
-    return re.sub(r"[_\s-]+", " ", term.strip().lower())
+    """A lemma or word as compared: lowercase singular words, split at non-alphanumerics."""
+    return " ".join(singular(w) for w in re.split(r"[^0-9a-z]+", term.lower()) if w)
 
 
 def load_drawing_classes(path=SYNONYMS_SWIFT):
@@ -129,6 +142,18 @@ def genus_names(synsets):
     return names
 
 
+def first_senses(index_path):
+    """Lemma (lowercase, spaces) → the offset of its most common noun sense, from index.noun."""
+    firsts = {}
+    with open(index_path, encoding="latin-1") as lines:
+        for line in lines:
+            if line.startswith("  "):
+                continue  # licence header
+            fields = line.split()
+            firsts[fields[0].replace("_", " ")] = fields[-int(fields[2])]
+    return firsts
+
+
 def load_overrides(path, classes):
     """Key (wnid or clean name) → (classes, reason) from the hand-curated overrides file."""
     overrides = {}
@@ -145,13 +170,13 @@ def load_overrides(path, classes):
 
 
 def term_index(classes):
-    """Normalised term → drawing classes; a term that is a class's name names only that class."""
-    by_name = {norm(name): [name] for name in classes}
-    by_word = {}
+    """Normalised term → (rank, classes): rank 0 for a class's own name, 1 for a library word."""
+    terms = {}
     for name, words in sorted(classes.items()):
         for word in words:
-            by_word.setdefault(norm(word), []).append(name)
-    return {**by_word, **by_name}
+            terms.setdefault(norm(word), (1, []))[1].append(name)
+    terms.update({norm(name): (0, [name]) for name in classes})
+    return terms
 
 
 def ancestors(offset, synsets):
@@ -161,7 +186,7 @@ def ancestors(offset, synsets):
     while queue:
         depth, current = queue.popleft()
         lemmas, hypernyms = synsets[current]
-        if norm(lemmas[0]) in ABSTRACT:
+        if depth > 0 and lemmas[0].lower() in ABSTRACT:
             continue
         order.append((depth, current))
         if depth < MAX_CLASS_DEPTH:
@@ -172,32 +197,41 @@ def ancestors(offset, synsets):
     return order
 
 
+def synset_classes(lemmas, terms):
+    """The classes one synset names: a lemma that is a class name beats one that is a library
+    word, and among equals the synset's first (most common) lemma wins."""
+    hits = [terms[norm(lemma)] for lemma in lemmas if norm(lemma) in terms]
+    return min(hits, key=lambda hit: hit[0])[1] if hits else []
+
+
 def match_classes(chain, synsets, terms):
-    """The drawing classes on the nearest matching level of `chain` and how they were found."""
+    """The drawing classes of the nearest matching synset on `chain` and how they were found."""
     for depth, offset in chain:
-        lemmas = synsets[offset][0]
-        found = [c for lemma in lemmas for c in terms.get(norm(lemma), [])]
+        found = synset_classes(synsets[offset][0], terms)
         if found:
-            via = "synset" if depth == 0 else f"hypernym:{norm(lemmas[0])}"
-            return list(dict.fromkeys(found)), via
+            return found, "synset" if depth == 0 else f"hypernym:{synsets[offset][0][0].lower()}"
     return [], ""
 
 
-def search_words(chain, synsets, genera):
-    """Picture-search words: the synset's lemmas and its near hypernyms', Latin names left out."""
+def search_words(chain, synsets, genera, firsts):
+    """Picture-search words: the synset's lemmas, then its near hypernyms' lemmas where that
+    hypernym is the lemma's most common sense ("rocket" yes, "depression" for a valley no);
+    Latin binomials are left out."""
     words = []
     for depth, offset in chain:
         if depth > MAX_WORD_DEPTH:
             break
         for lemma in synsets[offset][0]:
-            first = lemma.split()[0].lower()
-            if not (first in genera and len(lemma.split()) > 1):
-                words.append(norm(lemma))
+            lower = lemma.lower()
+            latin = lemma[0].isupper() and len(lemma.split()) > 1 and lemma.split()[0].lower() in genera
+            if not latin and (depth == 0 or firsts.get(lower) == offset):
+                words.append(lower)
     return list(dict.fromkeys(words))
 
 
-def build_rows(imagenet, synsets, classes, overrides):
+def build_rows(imagenet, wordnet, classes, overrides):
     """One row per ImageNet class: index, wnid, name, classes, words, via."""
+    synsets, firsts = wordnet
     terms, genera = term_index(classes), genus_names(synsets)
     rows = []
     for index, wnid, name in imagenet:
@@ -206,7 +240,7 @@ def build_rows(imagenet, synsets, classes, overrides):
         override = overrides.get(wnid, overrides.get(name))
         if override is not None:
             matched, via = override[0], "override"
-        rows.append((str(index), wnid, name, "|".join(matched), "|".join(search_words(chain, synsets, genera)), via))
+        rows.append((str(index), wnid, name, "|".join(matched), "|".join(search_words(chain, synsets, genera, firsts)), via))
     return rows
 
 
@@ -239,7 +273,7 @@ def main():
     args = parse_args()
     classes = load_drawing_classes()
     overrides = load_overrides(OVERRIDES, classes)
-    rows = build_rows(load_imagenet(imagenet_dir(args.imagenet)), load_wordnet(args.wordnet), classes, overrides)
+    rows = build_rows(load_imagenet(imagenet_dir(args.imagenet)), (load_wordnet(args.wordnet), first_senses(args.wordnet.with_name("index.noun"))), classes, overrides)
     write_table(rows, args.out)
     for key, value in coverage(rows, classes).items():
         print(f"{key}: {value}")
