@@ -169,6 +169,15 @@ def load_overrides(path, classes):
     return overrides
 
 
+def check_override_keys(overrides, imagenet):
+    """Exit unless every override key is a wnid or a clean name of exactly one ImageNet class."""
+    names = [name for _, _, name in imagenet]
+    wnids = {wnid for _, wnid, _ in imagenet}
+    bad = [key for key in overrides if key not in wnids and names.count(key) != 1]
+    if bad:
+        sys.exit(f"{OVERRIDES}: keys that name no single ImageNet class: {bad}")
+
+
 def term_index(classes):
     """Normalised term → (rank, classes): rank 0 for a class's own name, 1 for a library word."""
     terms = {}
@@ -272,8 +281,11 @@ def main():
     """Build, write and report."""
     args = parse_args()
     classes = load_drawing_classes()
+    imagenet = load_imagenet(imagenet_dir(args.imagenet))
     overrides = load_overrides(OVERRIDES, classes)
-    rows = build_rows(load_imagenet(imagenet_dir(args.imagenet)), (load_wordnet(args.wordnet), first_senses(args.wordnet.with_name("index.noun"))), classes, overrides)
+    check_override_keys(overrides, imagenet)
+    wordnet = load_wordnet(args.wordnet), first_senses(args.wordnet.with_name("index.noun"))
+    rows = build_rows(imagenet, wordnet, classes, overrides)
     write_table(rows, args.out)
     for key, value in coverage(rows, classes).items():
         print(f"{key}: {value}")
