@@ -32,26 +32,35 @@ DATA_NOUN = Path("/usr/share/wordnet/data.noun")  # index.noun is read from the 
 MAX_CLASS_DEPTH = 6
 # Hypernym lemmas up to this depth join a row's picture-search words.
 MAX_WORD_DEPTH = 2
-# Synsets (by first lemma) too general to name what a photo shows: the walk stops at them.
+# Synsets (by first lemma) too general to name what a photo shows, or whose lemmas are other
+# things' words (a store is an "outlet"): the walk stops at them.
 ABSTRACT = {
+    # top of the tree
     "entity", "physical entity", "abstraction", "object", "whole", "living thing", "organism",
-    "being", "animal", "chordate", "vertebrate", "mammal", "placental", "carnivore", "ungulate",
-    "invertebrate", "arthropod", "aquatic vertebrate", "artifact", "instrumentality", "device",
-    "container", "structure", "covering", "commodity", "consumer goods", "food", "solid food",
-    "foodstuff", "matter", "substance", "material", "part", "natural object", "geological formation",
-    "location", "region", "equipment", "implement", "system", "conveyance", "transport", "vehicle",
-    "wheeled vehicle", "craft", "vessel", "article", "creation", "product", "plant", "vascular plant",
-    "person", "causal agent", "group", "measure", "attribute", "psychological feature", "event",
-    "act", "communication", "decoration", "furnishing", "furniture", "protective covering",
-    "clothing", "garment", "headdress", "footwear", "tool", "mechanism", "machine", "electronic equipment",
-    "apparatus", "means", "way", "facility", "establishment", "building", "area", "room",
-    "surface", "sheet", "line", "support", "fixture", "durables", "appliance", "home appliance",
-    "mercantile establishment", "utensil", "kitchen utensil", "dish", "nutriment", "course", "produce", "edible fruit",
-    "vegetable", "fruit", "reproductive structure", "plant organ", "plant part", "toiletry",
-    "game equipment", "sports equipment", "ball", "weapon", "weaponry", "arms", "public transport",
-    "self-propelled vehicle", "motor vehicle", "insect", "mollusk",
-    "crustacean", "reptile", "diapsid", "amphibian", "primate", "rodent", "even-toed ungulate",
-    "odd-toed ungulate", "ruminant", "bovid", "canine", "feline", "big cat",
+    "being", "causal agent", "person", "group", "measure", "attribute", "psychological feature",
+    "event", "act", "communication", "matter", "substance", "material", "part", "location",
+    "region", "area", "surface", "sheet", "line", "natural object", "geological formation",
+    # animals and plants
+    "animal", "chordate", "vertebrate", "aquatic vertebrate", "mammal", "placental", "carnivore",
+    "canine", "feline", "big cat", "primate", "rodent", "ungulate", "even-toed ungulate",
+    "odd-toed ungulate", "ruminant", "bovid", "reptile", "diapsid", "amphibian", "invertebrate",
+    "arthropod", "insect", "crustacean", "mollusk", "plant", "vascular plant",
+    "reproductive structure", "plant organ", "plant part",
+    # artifacts
+    "artifact", "instrumentality", "device", "container", "structure", "covering",
+    "protective covering", "commodity", "consumer goods", "durables", "article", "creation",
+    "product", "decoration", "equipment", "implement", "tool", "mechanism", "machine",
+    "apparatus", "electronic equipment", "system", "means", "way", "facility", "establishment",
+    "mercantile establishment", "building", "room", "support", "fixture", "furnishing",
+    "furniture", "appliance", "home appliance", "utensil", "kitchen utensil", "toiletry",
+    "clothing", "garment", "headdress", "footwear", "game equipment", "sports equipment", "ball",
+    "weapon", "weaponry",
+    # vehicles
+    "conveyance", "transport", "public transport", "vehicle", "wheeled vehicle",
+    "self-propelled vehicle", "motor vehicle", "craft", "vessel",
+    # food
+    "food", "foodstuff", "nutriment", "dish", "course", "produce", "edible fruit", "vegetable",
+    "fruit",
 }
 FIELDS = ("index", "wnid", "name", "classes", "words", "via")
 
@@ -123,7 +132,7 @@ def load_wordnet(path):
                 continue  # licence header
             fields = line.split(" | ", 1)[0].split()
             count = int(fields[3], 16)
-            lemmas = [re.sub(r"\(\w+\)$", "", fields[4 + 2 * k]) for k in range(count)]
+            lemmas = [fields[4 + 2 * k] for k in range(count)]
             at = 4 + 2 * count
             pointers = [fields[at + 1 + 4 * k: at + 5 + 4 * k] for k in range(int(fields[at]))]
             hypernyms = [p[1] for p in pointers if p[0] in ("@", "@i") and p[2] == "n"]
