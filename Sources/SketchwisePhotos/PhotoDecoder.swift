@@ -15,7 +15,7 @@ public struct RGBImage: Sendable, Equatable {
 
 /// Decodes PNG and JPEG photos with gdk-pixbuf. Only those two loaders are ever used on the bytes
 /// (never one chosen by sniffing, such as SVG or TIFF); the size the header declares is checked
-/// against the limits before decoding; a JPEG that will be scaled down is decoded at a reduced
+/// against the limits before decoding, and a cut-off file is refused; a JPEG that will be scaled down is decoded at a reduced
 /// scale; EXIF orientation is applied (phone photos are stored sideways); transparent pixels are
 /// laid on white. Thread-safe.
 public enum PhotoDecoder {
@@ -30,6 +30,8 @@ public enum PhotoDecoder {
         guard header.width <= limits.maximumPixels / header.height else {
             throw PhotoError(.tooLarge, "the photo is \(header.width)×\(header.height) pixels, more than the \(limits.maximumPixels) allowed")
         }
+        // gdk-pixbuf draws a cut-off file as far as it goes, the rest grey.
+        guard BitmapRasterizer.isComplete(bytes) else { throw PhotoError(.unreadable, "the \(header.format.rawValue.uppercased()) file is cut off") }
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(header.format.rawValue, &error) else {
             throw PhotoError(.unreadable, "no \(header.format.rawValue) decoder: \(GLibError.message(consuming: error))")
