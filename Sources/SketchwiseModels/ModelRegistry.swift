@@ -17,12 +17,13 @@ public struct RegisteredModel: Sendable, Equatable, Encodable {
     /// The labels it answers (0 for an embedding-only model).
     public let labels: Int
     /// Where it comes from: `bundled` (the models folder shipped with Sketchwise), `local` (another
-    /// models folder) or `hosted` (downloaded into the model store).
+    /// models folder), `fetched` (imported at install time, such as the photo model) or `hosted`
+    /// (downloaded into the model store).
     public let source: String
     /// `active` (it serves under its name), `fallback` (a bundled model a downloaded version
     /// replaces for now), `previous` (what ``ModelStore/rollback(_:)`` goes back to) or `installed`.
     public let status: String
-    /// The roles it serves now: `raster`, `strokes`, `embedding` (shortcuts), `ensemble`.
+    /// The roles it serves now: `raster`, `strokes`, `embedding` (shortcuts), `ensemble`, `photo`.
     public let roles: [String]
 }
 
@@ -41,17 +42,22 @@ public struct ModelRegistry: Sendable {
     public let isBundled: Bool
     /// The downloaded versions, whose active ones serve instead of the folder's models.
     public let store: ModelStore?
+    /// Models fetched and imported at install time rather than shipped (the photo model), listed
+    /// with source `fetched`; nil or a missing folder lists none.
+    public let fetched: URL?
 
-    public init(folder: URL, isBundled: Bool, store: ModelStore? = nil) {
+    public init(folder: URL, isBundled: Bool, store: ModelStore? = nil, fetched: URL? = nil) {
         self.folder = folder
         self.isBundled = isBundled
         self.store = store
+        self.fetched = fetched
     }
 
     /// The registry of a models folder; bundled when the folder holds the model card that ships
     /// with Sketchwise's own models (`MODEL_CARD.md`).
-    public init(folder: URL, store: ModelStore? = nil) {
-        self.init(folder: folder, isBundled: FileManager.default.fileExists(atPath: folder.appendingPathComponent("MODEL_CARD.md").path), store: store)
+    public init(folder: URL, store: ModelStore? = nil, fetched: URL? = nil) {
+        let isBundled = FileManager.default.fileExists(atPath: folder.appendingPathComponent("MODEL_CARD.md").path)
+        self.init(folder: folder, isBundled: isBundled, store: store, fetched: fetched)
     }
 
     /// The usable models, by name, and the broken ones. Reads every spec and hashes every weights file.
@@ -69,11 +75,12 @@ public struct ModelRegistry: Sendable {
                 broken.append(BrokenModel(name: source == "hosted" ? "\(name)@\(modelFolder.lastPathComponent)" : name, problem: Self.describe(error)))
             }
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".json") && $0 != "ensemble.json" && !$0.hasPrefix(".") }
-            .map { String($0.dropLast(5)) }
-            .sorted()
-        for name in names { add(name, in: folder, source: isBundled ? "bundled" : "local", status: overrides[name] == nil ? "active" : "fallback") }
+        for name in try Self.modelNames(in: folder) {
+            add(name, in: folder, source: isBundled ? "bundled" : "local", status: overrides[name] == nil ? "active" : "fallback")
+        }
+        if let fetched, FileManager.default.fileExists(atPath: fetched.path) {
+            for name in try Self.modelNames(in: fetched) { add(name, in: fetched, source: "fetched", status: "active") }
+        }
         if let store {
             for name in store.names() {
                 let state = store.state(of: name)
@@ -87,6 +94,14 @@ public struct ModelRegistry: Sendable {
         return (models, broken)
     }
 
+    /// The names of the `<name>.json` specs of a folder (not `ensemble.json`), sorted.
+    private static func modelNames(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".json") && $0 != "ensemble.json" && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(5)) }
+            .sorted()
+    }
+
     private func describe(_ name: String, in modelFolder: URL, source: String, status: String, roles: [String]) throws -> RegisteredModel {
         let spec = modelFolder.appendingPathComponent("\(name).json"), weights = modelFolder.appendingPathComponent("\(name).safetensors")
         let specData = try Data(contentsOf: spec)
@@ -97,9 +112,11 @@ public struct ModelRegistry: Sendable {
         case .strokes: "strokes"
         case .image: "image"
         }
+        // An active photo model serves `POST /api/photo`.
+        let allRoles = input == "image" && status == "active" ? roles + ["photo"] : roles
         return RegisteredModel(
             name: name, version: decoded.version, sha256: try Self.sha256(of: weights), size: specData.count + weightsSize,
-            input: input, labels: decoded.labels.count, source: source, status: status, roles: roles)
+            input: input, labels: decoded.labels.count, source: source, status: status, roles: allRoles)
     }
 
     /// Which model serves each role: raster-cnn, stroke-rnn, the shortcut embedding

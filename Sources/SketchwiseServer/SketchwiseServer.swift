@@ -237,7 +237,9 @@ public struct SketchwiseServer: Sendable {
         let service = try SuggestionService.composed(
             library: library, web: WebImageSearchConfiguration.fromEnvironment(), recognizers: recognizers,
             model: configuration.defaultModel, work: work)
-        let registry = try ModelRegistry(folder: recognizers.folder, store: configuration.modelStore).models(overrides: recognizers.overrides)
+        let registry = try ModelRegistry(
+            folder: recognizers.folder, store: configuration.modelStore, fetched: configuration.photoModel?.deletingLastPathComponent()
+        ).models(overrides: recognizers.overrides)
         return ServingSnapshot(
             recognizers: recognizers, service: service, database: database, images: PictureImages(database: database),
             libraryItems: try database.itemCounts().values.reduce(0, +), models: registry.models, broken: registry.broken,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SketchwiseModels
+import SketchwisePhotos
 import SketchwiseRecognition
 import SketchwiseServer
 
@@ -29,14 +30,15 @@ struct ModelsListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let registry = ModelRegistry(folder: try RecognizerSet.load(folder: modelOptions.models).folder, store: modelOptions.store())
+        let registry = ModelRegistry(
+            folder: try RecognizerSet.load(folder: modelOptions.models).folder, store: modelOptions.store(), fetched: PhotoModels.folder)
         let (models, broken) = try registry.models()
         if json {
             struct Listing: Encodable { let models: [RegisteredModel]; let broken: [BrokenModel] }
             try printJSON(Listing(models: models, broken: broken))
             return
         }
-        print("models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")) and \(modelOptions.store().folder.path) (hosted):")
+        print("models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):")
         for model in models {
             let roles = model.roles.isEmpty ? "-" : model.roles.joined(separator: ",")
             let columns = [model.name.padded(18), model.version.padded(7), model.source.padded(8), model.status.padded(9), model.input.padded(8),
