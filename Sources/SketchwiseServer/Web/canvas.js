@@ -44,6 +44,9 @@ export function traceShape(ctx, o) {
 /** The URL a picture object is drawn from (its colour mode asks the server for colour). */
 export const pictureURL = (o) => (o.colour ? `${o.image}${o.image.includes("?") ? "&" : "?"}colour=true` : o.image);
 
+/** The URL of the image an object is drawn from (a picture's or a photo's), or null. */
+export const imageURL = (o) => (o.type === "picture" ? pictureURL(o) : o.type === "photo" ? o.src : null);
+
 /** Loads and caches images by URL; `onLoad` runs whenever one arrives. */
 export class ImageCache {
   constructor(onLoad = () => {}) {
@@ -83,6 +86,7 @@ export function drawObjects(ctx, objects, images) {
     if (o.rotation) { ctx.translate(c.x, c.y); ctx.rotate((o.rotation * Math.PI) / 180); ctx.translate(-c.x, -c.y); }
     if (o.type === "sketch") drawSketch(ctx, o);
     else if (o.type === "picture") drawPicture(ctx, o, images);
+    else if (o.type === "photo") drawPhoto(ctx, o, images);
     else if (o.type === "shape") drawShape(ctx, o);
     else if (o.type === "text") drawText(ctx, o);
     ctx.restore();
@@ -105,9 +109,22 @@ function drawSketch(ctx, o) {
 function drawPicture(ctx, o, images) {
   const full = images.get(pictureURL(o));
   const img = full.complete && full.naturalWidth ? full : images.get(o.thumbnail);
-  if (img.complete && img.naturalWidth) {
-    try { ctx.drawImage(img, o.x, o.y, o.w, o.h); return; } catch { /* a broken image: the placeholder */ }
-  }
+  if (!drawImage(ctx, img, o)) drawPlaceholder(ctx, o);
+}
+
+/** A photo, dimmed by its opacity. */
+function drawPhoto(ctx, o, images) {
+  ctx.globalAlpha = o.opacity;
+  if (!drawImage(ctx, images.get(o.src), o)) drawPlaceholder(ctx, o);
+}
+
+/** Draws a loaded image into the object's box; false when it has not loaded (or is broken). */
+function drawImage(ctx, img, o) {
+  if (!img.complete || !img.naturalWidth) return false;
+  try { ctx.drawImage(img, o.x, o.y, o.w, o.h); return true; } catch { return false; }
+}
+
+function drawPlaceholder(ctx, o) {
   ctx.fillStyle = "#f3f4f6";
   ctx.strokeStyle = "#9ca3af";
   ctx.setLineDash([6, 4]);
@@ -288,9 +305,9 @@ export class SceneCanvas {
     }
   }
 
-  /** Resolves when every placed picture has loaded (or failed), then repaints. */
+  /** Resolves when every placed picture and photo has loaded (or failed), then repaints. */
   async picturesReady() {
-    await Promise.all(this.objects.filter((o) => o.type === "picture").map((o) => this.images.ready(pictureURL(o))));
+    await Promise.all(this.objects.map(imageURL).filter(Boolean).map((url) => this.images.ready(url)));
     this.invalidate();
     this.paint();
   }

@@ -6,10 +6,11 @@ export const FORMAT = "sketchwise";
 export const VERSION = 1;
 
 /** What a document may hold; a file beyond these is refused with a message saying which. */
-export const DOCUMENT_LIMITS = { bytes: 32 * 1024 * 1024, objects: 10000, strokes: 10000, points: 2000000, coordinate: 1e7, text: 10000 };
+export const DOCUMENT_LIMITS = { bytes: 32 * 1024 * 1024, objects: 10000, strokes: 10000, points: 2000000, coordinate: 1e7, text: 10000, photo: 8 * 1024 * 1024 };
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const SHAPES = ["ellipse", "rectangle", "triangle", "line"];
+const PHOTO_SRC = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 /** A document's JSON text for objects and the camera. */
 export function serialize(objects, camera) {
@@ -90,6 +91,42 @@ function url(o, key, where) {
   return v;
 }
 
+/** The pictures offered with an object (suggestion objects of /api/suggest), or null. */
+function alternatives(list, where) {
+  if (!Array.isArray(list)) return null;
+  return Object.freeze(list.slice(0, 200).filter((a) => a && typeof a === "object").map((a, i) => {
+    const at = `${where}[${i}]`;
+    return {
+      id: string(a, "id", at, 4096), label: string(a, "label", at), title: string(a, "title", at), source: string(a, "source", at),
+      image: url(a, "image", at), thumbnail: url(a, "thumbnail", at),
+      width: number(a, "width", at, { min: 1 }), height: number(a, "height", at, { min: 1 }), score: typeof a.score === "number" ? a.score : 0,
+    };
+  }));
+}
+
+/** A list of at most 10 {[name]: text, [score]: 0…1} (a photo's labels or classes). */
+function scored(o, key, where, name, score) {
+  const list = o[key];
+  if (!Array.isArray(list) || list.length > 10) fail(`${where}.${key}`, "must be an array of at most 10 items");
+  return Object.freeze(list.map((item, i) => {
+    const at = `${where}.${key}[${i}]`;
+    if (!item || typeof item !== "object") fail(at, "must be an object");
+    return Object.freeze({ [name]: string(item, name, at), [score]: number(item, score, at, { min: 0, max: 1 }) });
+  }));
+}
+
+function photo(o, where) {
+  const src = o.src;
+  if (typeof src !== "string" || src.length > DOCUMENT_LIMITS.photo || !PHOTO_SRC.test(src)) {
+    fail(`${where}.src`, `must be a JPEG or PNG data: URL (base64) of at most ${DOCUMENT_LIMITS.photo / 1024 / 1024} MiB`);
+  }
+  return {
+    src, opacity: number(o, "opacity", where, { min: 0.05, max: 1 }),
+    labels: scored(o, "labels", where, "text", "confidence"), classes: scored(o, "classes", where, "label", "probability"),
+    alternatives: alternatives(o.alternatives, `${where}.alternatives`),
+  };
+}
+
 function readObject(o, where, budget) {
   if (!o || typeof o !== "object") fail(where, "must be an object");
   const common = box(o, where);
@@ -102,14 +139,10 @@ function readObject(o, where, budget) {
     }
     case "picture": {
       const sketch = o.sketch === null || o.sketch === undefined ? null : Object.freeze(strokes(o.sketch, `${where}.sketch`, budget));
-      const alternatives = Array.isArray(o.alternatives) ? o.alternatives.slice(0, 200).filter((a) => a && typeof a === "object")
-        .map((a, i) => ({ id: string(a, "id", `${where}.alternatives[${i}]`, 4096), label: string(a, "label", `${where}.alternatives[${i}]`), title: string(a, "title", `${where}.alternatives[${i}]`),
-          source: string(a, "source", `${where}.alternatives[${i}]`), image: url(a, "image", `${where}.alternatives[${i}]`), thumbnail: url(a, "thumbnail", `${where}.alternatives[${i}]`),
-          width: number(a, "width", `${where}.alternatives[${i}]`, { min: 1 }), height: number(a, "height", `${where}.alternatives[${i}]`, { min: 1 }), score: typeof a.score === "number" ? a.score : 0 })) : null;
       return {
         type: "picture", ...common, libraryId: string(o, "libraryId", where, 4096), source: string(o, "source", where), label: string(o, "label", where),
         title: string(o, "title", where), image: url(o, "image", where), thumbnail: url(o, "thumbnail", where),
-        aspect: number(o, "aspect", where, { min: 0.001 }), colour: o.colour === true, sketch, alternatives: alternatives && Object.freeze(alternatives),
+        aspect: number(o, "aspect", where, { min: 0.001 }), colour: o.colour === true, sketch, alternatives: alternatives(o.alternatives, `${where}.alternatives`),
       };
     }
     case "shape":
@@ -117,8 +150,10 @@ function readObject(o, where, budget) {
       return { type: "shape", ...common, shape: o.shape, color: color(o, "color", where), width: number(o, "width", where, { min: 0.1, max: 400 }), fill: color(o, "fill", where, true), rising: o.rising === true };
     case "text":
       return { type: "text", ...common, text: string(o, "text", where, DOCUMENT_LIMITS.text), color: color(o, "color", where), size: number(o, "size", where, { min: 1, max: 4000 }) };
+    case "photo":
+      return { type: "photo", ...common, ...photo(o, where) };
     default:
-      return fail(`${where}.type`, 'must be "sketch", "picture", "shape" or "text"');
+      return fail(`${where}.type`, 'must be "sketch", "picture", "photo", "shape" or "text"');
   }
 }
 

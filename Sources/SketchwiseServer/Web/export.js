@@ -53,7 +53,8 @@ const transformOf = (o) => {
   return o.rotation ? ` transform="rotate(${num(o.rotation)} ${num(c.x)} ${num(c.y)})"` : "";
 };
 
-/** SVG elements of one object (pictures embedded, or by absolute URL when they can't be). */
+/** SVG elements of one object (pictures embedded, or by absolute URL when they can't be; photos
+ *  as they are kept, data: URLs). */
 async function svgOf(o) {
   if (o.type === "sketch") {
     const n = o.natural, c = centre(o), nc = centre(n);
@@ -66,6 +67,9 @@ async function svgOf(o) {
   if (o.type === "picture") {
     const href = (await dataURL(pictureURL(o))) || new URL(pictureURL(o), location.href).href;
     return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(o.title)}</title></image>`;
+  }
+  if (o.type === "photo") {
+    return `<image href="${esc(o.src)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none" opacity="${num(o.opacity)}"${transformOf(o)}><title>${esc(o.labels.length ? `Photo: ${o.labels[0].text}` : "Photo")}</title></image>`;
   }
   if (o.type === "shape") {
     const paint = `fill="${o.fill && o.shape !== "line" ? esc(o.fill) : "none"}" stroke="${esc(o.color)}" stroke-width="${num(o.width)}" stroke-linecap="round" stroke-linejoin="round"${transformOf(o)}`;

@@ -10,6 +10,9 @@
 //            offered for them (`alternatives`), so its suggestions can be opened again.
 //   shape:   {shape: ellipse|rectangle|triangle|line, color, width, fill, rising (lines)}.
 //   text:    {text, color, size}.
+//   photo:   a photo to trace over, kept at the back: {src (a JPEG data URL), opacity, labels
+//            [{text, confidence}] (the photo model's), classes [{label, probability}] (drawing
+//            classes) and the pictures offered for it (`alternatives`, null until known)}.
 // `current` is the sketch that new strokes join (null: the next stroke starts one).
 
 import { centre, rotate, strokesBounds, fitRect, scaleBetween } from "./geometry.js";
@@ -62,9 +65,11 @@ export function addStroke(state, stroke, recognize = true) {
   return withObjects(state, [...state.objects, created], { current: created.id, nextId: state.nextId + 1 });
 }
 
-/** Adds a finished object (shape or text) on top; new strokes start a new sketch after it. */
+/** Adds a finished object (shape or text) on top; new strokes start a new sketch after it.
+ *  A photo goes to the back instead, under everything, and the current sketch stays open. */
 export function addObject(state, object) {
   const created = Object.freeze({ rotation: 0, ...object, id: state.nextId });
+  if (created.type === "photo") return withObjects(state, [created, ...state.objects], { nextId: state.nextId + 1 });
   return withObjects(state, [...state.objects, created], { current: null, nextId: state.nextId + 1 });
 }
 
@@ -238,10 +243,11 @@ export function fromObjects(objects) {
 
 /** Counts for the canvas's data attributes. */
 export function counts(state) {
-  const c = { strokes: 0, pictures: 0, shapes: 0, texts: 0, objects: state.objects.length };
+  const c = { strokes: 0, pictures: 0, photos: 0, shapes: 0, texts: 0, objects: state.objects.length };
   for (const o of state.objects) {
     if (o.type === "sketch") c.strokes += o.strokes.length;
     else if (o.type === "picture") c.pictures++;
+    else if (o.type === "photo") c.photos++;
     else if (o.type === "shape") c.shapes++;
     else if (o.type === "text") c.texts++;
   }

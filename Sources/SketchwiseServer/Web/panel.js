@@ -32,6 +32,8 @@ export class SuggestionPanel {
     this.pending = false;
     this.stale = false;
     this.title = "Do you mean";
+    this.note = "";         // said beside the guesses when nothing is on its way
+    this.action = null;     // what picking a picture does, for its button's title
     this.guessesEl.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-label]");
       if (!b) return;
@@ -47,12 +49,15 @@ export class SuggestionPanel {
     });
   }
 
-  /** Shows an answer ({guesses, suggestions}); keeps the chosen label if still guessed. */
-  show({ guesses, suggestions }, { title = "Do you mean", current = null } = {}) {
+  /** Shows an answer ({guesses, suggestions}); keeps the chosen label if still guessed. `note`
+   *  is said beside the guesses; `action` tells what picking a picture does. */
+  show({ guesses, suggestions }, { title = "Do you mean", current = null, note = "", action = null } = {}) {
     this.guesses = Array.isArray(guesses) ? guesses : [];
     this.suggestions = Array.isArray(suggestions) ? suggestions : [];
     this.title = title;
     this.current = current;
+    this.note = note;
+    this.action = action;
     this.stale = false;
     if (this.focus && !this.guesses.some((g) => g.label === this.focus)) this.focus = null;
     this.render();
@@ -90,7 +95,7 @@ export class SuggestionPanel {
     r.dataset.empty = String(!this.guesses.length && !this.suggestions.length);
     r.setAttribute("aria-busy", String(this.pending));
     this.titleEl.textContent = this.title;
-    this.noteEl.textContent = this.pending ? "Guessing…" : this.stale ? "These pictures are for your sketch before its last change." : "";
+    this.noteEl.textContent = this.pending ? "Guessing…" : this.stale ? "These pictures are for your sketch before its last change." : this.note;
   }
 
   render() {
@@ -139,7 +144,7 @@ export class SuggestionPanel {
     b.dataset.label = s.label;
     b.setAttribute("aria-disabled", String(this.stale));
     if (s.id === this.current) b.setAttribute("aria-current", "true");
-    b.title = `${altText(s)} — replaces ${this.current ? "this picture" : "your sketch"}`;
+    b.title = `${altText(s)} — ${this.action || `replaces ${this.current ? "this picture" : "your sketch"}`}`;
     const img = document.createElement("img");
     img.src = s.thumbnail;
     img.alt = altText(s);

@@ -1,6 +1,6 @@
 // The selected object's frame over the canvas: its (rotated) box, four corner handles that
-// resize it from the opposite corner, and a handle above it that rotates it. Pictures and text
-// keep their aspect; other objects keep it with Shift. Rotation snaps to 15° with Shift and to
+// resize it from the opposite corner, and a handle above it that rotates it. Pictures, photos
+// and text keep their aspect; other objects keep it with Shift. Rotation snaps to 15° with Shift and to
 // the right angles within 4°.
 
 import { centre, corners, rotate } from "./geometry.js";
@@ -81,7 +81,7 @@ function handle(name, label) {
 }
 
 /** Whether an object's aspect stays fixed when resized. */
-export const keepsAspect = (o) => o.type === "picture" || o.type === "text";
+export const keepsAspect = (o) => o.type === "picture" || o.type === "photo" || o.type === "text";
 
 /** `o` resized by dragging handle `d.name` to p, the opposite corner `d.anchor` staying put. */
 export function resized(o, d, p, constrain, minSide) {
