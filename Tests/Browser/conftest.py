@@ -263,8 +263,7 @@ def download_dir(tmp_path):
     return d
 
 
-@pytest.fixture
-def driver(browser_available, download_dir):
+def new_driver(download_dir):
     """Headless Chromium at 1280×900, downloads going to download_dir."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -288,7 +287,11 @@ def driver(browser_available, download_dir):
     except Exception:  # older drivers: the prefs above do it
         pass
     drv.set_script_timeout(60)
-    yield drv
+    return drv
+
+
+def quit_driver(drv):
+    """Prints the page's JavaScript errors, then closes the browser."""
     try:
         for entry in drv.get_log("browser"):
             if entry.get("level") == "SEVERE" and entry.get("source") == "javascript":
@@ -296,6 +299,14 @@ def driver(browser_available, download_dir):
     except Exception:
         pass
     drv.quit()
+
+
+@pytest.fixture
+def driver(browser_available, download_dir):
+    """Headless Chromium at 1280×900, downloads going to download_dir."""
+    drv = new_driver(download_dir)
+    yield drv
+    quit_driver(drv)
 
 
 # ---- the web app without a server behind it ---------------------------------------------------

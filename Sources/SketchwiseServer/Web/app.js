@@ -1,7 +1,7 @@
 // Wires the editor together: the scene and its history, the camera and canvas, pointer and
 // keyboard input per tool, the selection frame and its bar, live recognition and the "Do you
-// mean" strip, documents (autosave, .sketchwise.json, ndjson, PNG, SVG), and
-// window.sketchwise for tests and scripts.
+// mean" strip, photos to trace over, documents (autosave, .sketchwise.json, ndjson, PNG, SVG),
+// and window.sketchwise for tests and scripts.
 
 import * as M from "./model.js";
 import { Camera } from "./camera.js";
@@ -11,11 +11,12 @@ import { SelectionFrame } from "./selection.js";
 import { History } from "./history.js";
 import { LiveClient } from "./live.js";
 import { SuggestionPanel } from "./panel.js";
-import { objectsBounds, corners, boundsOfPoints, isClosed } from "./geometry.js";
+import { objectsBounds, corners, boundsOfPoints, isClosed, fitRect, centre } from "./geometry.js";
 import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
 import { serialize, parseDocument, Autosave } from "./document.js";
 import { PersonalClient, ShortcutDialog, shortcutPicture } from "./personal.js";
 import { ModelInfo } from "./model-info.js";
+import { readPhoto } from "./photo.js";
 
 const $ = (sel) => document.querySelector(sel);
 const canvasEl = $("#canvas");
@@ -66,6 +67,7 @@ function refresh() {
   const c = M.counts(state);
   canvasEl.dataset.strokeCount = String(c.strokes);
   canvasEl.dataset.pictureCount = String(c.pictures);
+  canvasEl.dataset.photoCount = String(c.photos);
   canvasEl.dataset.objectCount = String(c.objects);
   $("#undo").disabled = !history.canUndo;
   $("#redo").disabled = !history.canRedo;
@@ -166,6 +168,8 @@ function select(id) {
     if (panelTarget !== "sketch") { panelTarget = "sketch"; panel.show({ guesses: [], suggestions: [] }); live.resend(M.recognitionStrokes(state)); }
   } else if (o.type === "picture" && o.alternatives) {
     showAlternatives(o);
+  } else if (o.type === "photo" && o.alternatives) {
+    showPhoto(o);
   }
   showSelection();
 }
@@ -181,18 +185,27 @@ function placeObjectBar(o) {
   const bar = $("#object-bar");
   if (!o) { bar.hidden = true; return; }
   bar.hidden = false;
-  $("#object-suggest").hidden = !(o.type === "picture" || o.type === "sketch");
+  $("#object-suggest").hidden = o.type === "shape" || o.type === "text";
+  const dim = $("#object-dim");
+  dim.hidden = o.type !== "photo";
+  dim.setAttribute("aria-pressed", String(o.opacity < 1));
   const colour = $("#object-colour");
   colour.hidden = !(o.type === "picture" && o.source === "openmoji");
   colour.setAttribute("aria-pressed", String(!!o.colour));
   const box = boundsOfPoints(corners(o).map((p) => camera.toScreen(p)));
   const stage = $("#stage").getBoundingClientRect();
   const w = bar.offsetWidth, h = bar.offsetHeight;
-  let top = box.y - h - 40;
-  if (top < 8) top = box.y + box.h + 12;
   const left = Math.min(Math.max(8, box.x + box.w / 2 - w / 2), stage.width - w - 8);
+  let top = box.y - h - 40;
+  if (top < 8 || coversStrip({ left: left + stage.left, top: top + stage.top, right: left + stage.left + w, bottom: top + stage.top + h })) top = box.y + box.h + 12;
   bar.style.left = `${left}px`;
   bar.style.top = `${Math.min(top, stage.height - h - 8)}px`;
+}
+
+/** Whether a rectangle of the page (client coordinates) overlaps the strip. */
+function coversStrip(r) {
+  const s = $("#assist").getBoundingClientRect();
+  return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top;
 }
 
 function showAlternatives(o) {
@@ -202,10 +215,23 @@ function showAlternatives(o) {
   panel.setPending(false);
 }
 
-/** Opens the pictures for the selected object: those offered with a picture, or asks anew. */
+/** POSTs to the API (JSON, or a Blob as its own type): the JSON answer, or an Error with the
+ *  server's message and `status` (none: the server could not be reached). */
+async function post(path, body) {
+  const raw = body instanceof Blob;
+  const r = await fetch(path, {
+    method: "POST", headers: { "Content-Type": raw ? body.type : "application/json" }, body: raw ? body : JSON.stringify(body),
+  });
+  const answer = await r.json().catch(() => null);
+  if (r.ok && answer) return answer;
+  throw Object.assign(new Error(answer && answer.error ? answer.error.message : `HTTP ${r.status}`), { status: r.status });
+}
+
+/** Opens the pictures for the selected object: those offered with it, or asks anew. */
 async function reopenSuggestions() {
   const o = selected === null ? null : M.find(state, selected);
   if (!o) return;
+  if (o.type === "photo") { reopenPhoto(o); return; }
   const strokes = o.type === "sketch" ? M.worldStrokes(o) : o.sketch;
   if (o.type === "picture" && o.alternatives && o.alternatives.length) { showAlternatives(o); focusStrip(); return; }
   if (!strokes || !strokes.length) { say("This picture has no sketch to find other pictures for."); return; }
@@ -213,13 +239,8 @@ async function reopenSuggestions() {
   panel.show({ guesses: [], suggestions: [] }, { title: "Pictures for this", current: o.type === "picture" ? o.libraryId : null });
   panel.setPending(true);
   try {
-    const r = await fetch("/api/suggest", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ strokes: M.toQuickDraw(strokes.slice(0, RECOGNITION_LIMITS.strokes)), style: styleSelect.value, labels: 5 }),
-    });
-    const body = await r.json().catch(() => null);
+    const body = await post("/api/suggest", { strokes: M.toQuickDraw(strokes.slice(0, RECOGNITION_LIMITS.strokes)), style: styleSelect.value, labels: 5 });
     if (panelTarget !== o.id) return;
-    if (!r.ok || !body) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
     panel.show(body, { title: "Pictures for this", current: o.type === "picture" ? o.libraryId : null });
     focusStrip();
   } catch (e) {
@@ -250,6 +271,7 @@ async function pick(suggestion, all) {
     if (!ok) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
     if (!M.find(state, targetId)) return;   // undone or deleted meanwhile
     const target = M.find(state, targetId);
+    if (target.type === "photo") { placeOverPhoto(target, suggestion, all); return; }
     const alternatives = target.type === "picture" ? target.alternatives || all : all;
     if (target.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(target))).catch(() => {});
     commit(M.swapForPicture(state, targetId, suggestion, alternatives));
@@ -312,13 +334,8 @@ async function openSceneObject(o) {
   panel.show({ guesses: [], suggestions: [] }, { title });
   panel.setPending(true);
   try {
-    const r = await fetch("/api/suggest", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ strokes: M.toQuickDraw(strokes), style: styleSelect.value, labels: 5 }),
-    });
-    const body = await r.json().catch(() => null);
+    const body = await post("/api/suggest", { strokes: M.toQuickDraw(strokes), style: styleSelect.value, labels: 5 });
     if (panelTarget !== "scene" || sceneTarget.trackingID !== o.trackingID) return;
-    if (!r.ok || !body) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
     panel.show(body, { title });
     focusStrip();
   } catch (e) {
@@ -347,6 +364,126 @@ async function pickForSceneObject(suggestion, all) {
     picking = false;
   }
 }
+
+// ---- photos -----------------------------------------------------------------------------
+
+const PHOTO_TITLE = "In your photo";
+const PHOTO_DIMMED = 0.35;
+const NO_ANSWER = { guesses: [], suggestions: [] };
+
+/** Adds a photo file as a dimmed layer at the back, fitted into the view and selected, then asks
+ *  the server what it shows. A file that is not a usable photo changes nothing. */
+async function addPhoto(file) {
+  let photo;
+  try {
+    photo = await readPhoto(file);
+  } catch (e) {
+    say(`Could not add ${file.name || "the file"}: ${e.message}. Nothing was changed.`, "error");
+    return;
+  }
+  const id = state.nextId;
+  commit(M.addObject(state, {
+    type: "photo", ...viewBox(photo.width / photo.height), src: photo.src, opacity: PHOTO_DIMMED,
+    labels: [], classes: [], alternatives: null,
+  }));
+  select(id);
+  await analyzePhoto(id, photo.blob);
+}
+
+/** The largest box of aspect `aspect` in the visible canvas, below the strip, with room for the
+ *  rotation handle above it and the selected object's bar below it. */
+function viewBox(aspect) {
+  const strip = $("#assist"), m = 24;
+  const top = Math.min(strip.offsetTop + strip.offsetHeight, view.height / 2);
+  const a = camera.toDocument({ x: m, y: top + 2 * m }), b = camera.toDocument({ x: view.width - m, y: view.height - 4 * m });
+  return fitRect({ x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y }, aspect, 1, 32 / camera.zoom);
+}
+
+/** Asks the server what photo `id` shows (sending the downscaled JPEG the photo keeps) and keeps
+ *  the answer on the photo, outside undo; it shows while the photo is the strip's target. */
+async function analyzePhoto(id, jpeg) {
+  panelTarget = id;
+  panel.show(NO_ANSWER, { title: PHOTO_TITLE });
+  panel.setPending(true);
+  try {
+    const answer = await post(`/api/photo?labels=4&perLabel=6&style=${encodeURIComponent(styleSelect.value)}`, jpeg);
+    if (!M.find(state, id)) return;   // undone or deleted meanwhile
+    commit(M.updateObject(state, id, {
+      labels: answer.labels.map(({ text, confidence }) => ({ text, confidence })),
+      classes: answer.classes.map(({ label, probability }) => ({ label, probability })),
+      alternatives: answer.suggestions,
+    }), { record: false });
+    if (panelTarget === id) showPhoto(M.find(state, id));
+  } catch (e) {
+    say(photoProblem(e), "error");
+    if (panelTarget === id) panel.show(NO_ANSWER, { title: PHOTO_TITLE, note: "No pictures for it: trace over it instead." });
+  } finally {
+    if (panelTarget === id) panel.setPending(false);
+  }
+}
+
+/** Why the server told nothing about a photo, for the person; the photo stays either way. */
+function photoProblem(e) {
+  const stays = "The photo stays on the canvas to trace over.";
+  if (e.status === 404) return `Photos are not available on this server. ${stays}`;
+  if (e.status === undefined || live.state === "offline") return `Offline: the photo can't be recognised now. ${stays}`;
+  return `The photo could not be recognised: ${e.message}. ${stays}`;
+}
+
+/** Shows what photo `o` shows: the drawing classes as guesses with their pictures, and the photo
+ *  model's own labels in the note. */
+function showPhoto(o) {
+  panelTarget = o.id;
+  const labels = o.labels.slice(0, 3).map((l) => `${l.text} ${Math.round(l.confidence * 100)} %`).join(", ");
+  const note = !labels ? "" : o.classes.length ? `Photo: ${labels}` : `Photo: ${labels} — no drawing of it`;
+  panel.show({ guesses: o.classes, suggestions: o.alternatives }, { title: PHOTO_TITLE, note, action: "adds it over your photo" });
+  panel.setPending(false);
+}
+
+/** The pictures of a selected photo: those it was offered, or asks the server again. */
+async function reopenPhoto(o) {
+  if (o.alternatives) { showPhoto(o); focusStrip(); return; }
+  const jpeg = await (await fetch(o.src)).blob();
+  await analyzePhoto(o.id, jpeg);
+  focusStrip();
+}
+
+/** Adds a picture on top, over the middle of photo `p` at two fifths of its size, and selects it;
+ *  the photo stays. Undoable. */
+function placeOverPhoto(p, suggestion, all) {
+  const side = Math.min(p.w, p.h) * 0.4, c = centre(p);
+  const id = state.nextId;
+  commit(M.swapForPicture(state, null, suggestion, all, { x: c.x - side / 2, y: c.y - side / 2, w: side, h: side, rotation: 0 }));
+  finishFirstRun();
+  select(id);
+}
+
+/** Dims the selected photo, or shows it at full strength. Undoable. */
+function toggleDim() {
+  const o = selected === null ? null : M.find(state, selected);
+  if (o && o.type === "photo") commit(M.updateObject(state, o.id, { opacity: o.opacity < 1 ? 1 : PHOTO_DIMMED }));
+}
+
+// A file dropped anywhere on the page is taken as a photo; the stage shows where it goes while a
+// file is dragged over the page (dragover repeats while it is, so the feedback ends by itself).
+let dropTimer = 0;
+function showDropTarget(on) {
+  clearTimeout(dropTimer);
+  $("#stage").dataset.dropping = String(on);
+  if (on) dropTimer = setTimeout(() => showDropTarget(false), 400);
+}
+document.addEventListener("dragover", (e) => {
+  if (!e.dataTransfer || !e.dataTransfer.types.includes("Files")) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = "copy";
+  showDropTarget(true);
+});
+document.addEventListener("drop", (e) => {
+  if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+  e.preventDefault();
+  showDropTarget(false);
+  addPhoto(e.dataTransfer.files[0]);
+});
 
 // ---- messages and states ----------------------------------------------------------------
 
@@ -646,6 +783,11 @@ $("#load-file").addEventListener("change", (e) => {
   const file = e.target.files && e.target.files[0];
   openFile(file).finally(() => { e.target.value = ""; });
 });
+$("#add-photo").addEventListener("click", () => $("#photo-file").click());
+$("#photo-file").addEventListener("change", (e) => {
+  const file = e.target.files && e.target.files[0];
+  if (file) addPhoto(file).finally(() => { e.target.value = ""; });
+});
 $("#width").addEventListener("input", (e) => { $("#width-value").textContent = e.target.value; });
 $("#zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("#zoom-out").addEventListener("click", () => zoomBy(0.8));
@@ -655,6 +797,7 @@ $("#my-shortcuts").addEventListener("click", () => shortcutDialog.open());
 $("#first-run-ok").addEventListener("click", finishFirstRun);
 $("#object-suggest").addEventListener("click", reopenSuggestions);
 $("#object-colour").addEventListener("click", () => { const o = M.find(state, selected); if (o) toggleColour(o); });
+$("#object-dim").addEventListener("click", toggleDim);
 $("#object-duplicate").addEventListener("click", duplicateSelected);
 $("#object-forward").addEventListener("click", () => selected !== null && commit(M.reorder(state, selected, 1)));
 $("#object-back").addEventListener("click", () => selected !== null && commit(M.reorder(state, selected, -1)));
@@ -744,6 +887,8 @@ window.sketchwise = Object.freeze({
   currentSketch: () => M.toQuickDraw(M.recognitionStrokes(state)),
   /** Placed pictures: {id, label, title, colour, x, y, w, h, rotation}. */
   pictures: () => state.objects.filter((o) => o.type === "picture").map(({ libraryId, label, title, colour, x, y, w, h, rotation }) => ({ id: libraryId, label, title, colour, x, y, w, h, rotation })),
+  /** Photos on the canvas: {id, src, opacity, labels, classes, pictures (how many offered), x, y, w, h, rotation}. */
+  photos: () => state.objects.filter((o) => o.type === "photo").map(({ alternatives, ...rest }) => ({ ...rest, pictures: alternatives ? alternatives.length : null })),
   /** Every object, back to front (strokes left out): {id, type, x, y, w, h, rotation, …}. */
   objects: () => state.objects.map(({ strokes, sketch, alternatives, ...rest }) => ({ ...rest, strokeCount: strokes ? strokes.length : 0 })),
   selected: () => selected,
