@@ -1,5 +1,5 @@
-"""Helpers shared by the browser tests: waiting, opening the app, drawing with real pointer
-events, reading PNGs, screenshots into out/test-artifacts/, and probes of results."""
+"""Helpers shared by the browser tests: waiting, opening the app, drawing, dragging and pressing
+keys with real input events, reading PNGs, screenshots into out/test-artifacts/, and probes of results."""
 
 import base64
 import struct
@@ -89,6 +89,54 @@ def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=40, gaps=None):
         if k + 1 < len(strokes):
             mouse.create_pause(gap)
         ab.perform()
+
+
+def client(driver, x, y):
+    """The client (viewport) point of document point (x, y)."""
+    p = driver.execute_script("return window.sketchwise.clientPoint(arguments[0], arguments[1])", x, y)
+    return p["x"], p["y"]
+
+
+def drag(driver, start, end, steps=8, key=None):
+    """A mouse drag between client points with real pointer events."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
+    mouse = ab.pointer_inputs[0]
+    mouse.create_pointer_move(duration=0, x=int(start[0]), y=int(start[1]), origin="viewport")
+    mouse.create_pointer_down(button=MouseButton.LEFT)
+    for i in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * i / steps
+        y = start[1] + (end[1] - start[1]) * i / steps
+        mouse.create_pointer_move(duration=16, x=int(round(x)), y=int(round(y)), origin="viewport")
+    mouse.create_pointer_up(MouseButton.LEFT)
+    ab.perform()
+
+
+def click_at(driver, point):
+    drag(driver, point, point, steps=1)
+
+
+def element_centre(driver, css):
+    r = driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];", css)
+    return r[0], r[1]
+
+
+def press(driver, *keys):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    chain = ActionChains(driver)
+    mods = [k for k in keys[:-1]]
+    for m in mods:
+        chain.key_down(getattr(Keys, m))
+    chain.send_keys(getattr(Keys, keys[-1]) if len(keys[-1]) > 1 else keys[-1])
+    for m in reversed(mods):
+        chain.key_up(getattr(Keys, m))
+    chain.perform()
 
 
 def png_info(data):
