@@ -354,6 +354,17 @@ def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):
     save_screenshot(d, "photos-not-a-photo.png")
 
 
+def test_offline_the_photo_stays_to_trace_over(browser, static_base, samples):
+    d = browser
+    d.get(static_base + "/")
+    d.execute_script("localStorage.clear()")
+    open_app(d, static_base, expect_state="offline")
+    drop(d, (samples / "coffee.png").read_bytes(), "coffee.png", "image/png")
+    said = wait_for(lambda: message(d) or None, 10, message="a message")
+    assert said.startswith("error: Offline") and "stays" in said, said
+    check_photo_layer(d, 600, 400)
+
+
 def test_accessibility_with_a_photo(browser, server, samples, axe_source):
     """axe-core's WCAG 2 A/AA rules with a photo selected: the toolbar's Photo button and its
     file field, the strip for the photo and the bar with Dim."""

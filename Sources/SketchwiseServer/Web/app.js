@@ -197,15 +197,15 @@ function placeObjectBar(o) {
   const w = bar.offsetWidth, h = bar.offsetHeight;
   const left = Math.min(Math.max(8, box.x + box.w / 2 - w / 2), stage.width - w - 8);
   let top = box.y - h - 40;
-  if (top < 8 || coversStrip({ left: left + stage.left, top: top + stage.top, right: left + stage.left + w, bottom: top + stage.top + h })) top = box.y + box.h + 12;
+  if (top < 8 || coversStrip({ x: left, y: top, w, h }, stage)) top = box.y + box.h + 12;
   bar.style.left = `${left}px`;
   bar.style.top = `${Math.min(top, stage.height - h - 8)}px`;
 }
 
-/** Whether a rectangle of the page (client coordinates) overlaps the strip. */
-function coversStrip(r) {
-  const s = $("#assist").getBoundingClientRect();
-  return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top;
+/** Whether box `b` of the stage (whose place on the page is `stage`) overlaps the strip. */
+function coversStrip(b, stage) {
+  const s = $("#assist").getBoundingClientRect(), x = b.x + stage.left, y = b.y + stage.top;
+  return x < s.right && x + b.w > s.left && y < s.bottom && y + b.h > s.top;
 }
 
 function showAlternatives(o) {
@@ -369,7 +369,6 @@ async function pickForSceneObject(suggestion, all) {
 
 const PHOTO_TITLE = "In your photo";
 const PHOTO_DIMMED = 0.35;
-const NO_ANSWER = { guesses: [], suggestions: [] };
 
 /** Adds a photo file as a dimmed layer at the back, fitted into the view and selected, then asks
  *  the server what it shows. A file that is not a usable photo changes nothing. */
@@ -403,7 +402,7 @@ function viewBox(aspect) {
  *  the answer on the photo, outside undo; it shows while the photo is the strip's target. */
 async function analyzePhoto(id, jpeg) {
   panelTarget = id;
-  panel.show(NO_ANSWER, { title: PHOTO_TITLE });
+  panel.show({ guesses: [], suggestions: [] }, { title: PHOTO_TITLE });
   panel.setPending(true);
   try {
     const answer = await post(`/api/photo?labels=4&perLabel=6&style=${encodeURIComponent(styleSelect.value)}`, jpeg);
@@ -416,7 +415,7 @@ async function analyzePhoto(id, jpeg) {
     if (panelTarget === id) showPhoto(M.find(state, id));
   } catch (e) {
     say(photoProblem(e), "error");
-    if (panelTarget === id) panel.show(NO_ANSWER, { title: PHOTO_TITLE, note: "No pictures for it: trace over it instead." });
+    if (panelTarget === id) panel.show({ guesses: [], suggestions: [] }, { title: PHOTO_TITLE, note: "No pictures for it: trace over it instead." });
   } finally {
     if (panelTarget === id) panel.setPending(false);
   }
