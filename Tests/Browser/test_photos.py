@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import attr_int, client, drag, element_centre, ink_pixels, open_app, press, save_screenshot, wait_for
+from browser_helpers import attr_int, click_at, client, drag, element_centre, ink_pixels, open_app, press, save_screenshot, wait_for
 from conftest import new_driver, quit_driver
 
 DIMMED = 0.35
@@ -220,14 +220,19 @@ def test_drop_a_photo_and_trace_over_it(browser, server, samples):
     wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="data-photo-count = 1")
     assert d.execute_script("return document.getElementById('stage').dataset.dropping") == "false"
     p = check_photo_layer(d, 600, 400)
-    assert d.execute_script("return window.sketchwise.selected()") == p["id"]
     assert d.find_element(By.ID, "assist-title").text.lower() == "in your photo"
     wait_for(lambda: d.execute_script("return document.getElementById('assist').dataset.pending") == "false", 60,
              message="the server's answer")
     if photos(d)[0]["pictures"] is None:   # no photo model: the photo stays, and the app says why
         assert "Photos are not available on this server" in message(d), message(d)
+    save_screenshot(d, "photos-trace-layer.png")
 
-    # The bar dims and undims it (undoably); the frame resizes it, keeping its aspect.
+    # Selected, its bar dims and undims it (undoably); the frame resizes it, keeping its aspect.
+    d.find_element(By.ID, "tool-select").click()
+    mid = client(d, p["x"] + p["w"] / 2, p["y"] + p["h"] / 2)
+    click_at(d, mid)
+    assert d.execute_script("return window.sketchwise.selected()") == p["id"]
+    p = photos(d)[0]   # (a click may move it by a pixel)
     dim = d.find_element(By.ID, "object-dim")
     assert dim.is_displayed() and dim.get_attribute("aria-pressed") == "true"
     dim.click()

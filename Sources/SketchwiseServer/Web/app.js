@@ -370,8 +370,9 @@ async function pickForSceneObject(suggestion, all) {
 const PHOTO_TITLE = "In your photo";
 const PHOTO_DIMMED = 0.35;
 
-/** Adds a photo file as a dimmed layer at the back, fitted into the view and selected, then asks
- *  the server what it shows. A file that is not a usable photo changes nothing. */
+/** Adds a photo file as a dimmed layer at the back, fitted into the view (selected with the Select
+ *  tool; otherwise ready to trace over), then asks the server what it shows. A file that is not a
+ *  usable photo changes nothing. */
 async function addPhoto(file) {
   let photo;
   try {
@@ -385,7 +386,7 @@ async function addPhoto(file) {
     type: "photo", ...viewBox(photo.width / photo.height), src: photo.src, opacity: PHOTO_DIMMED,
     labels: [], classes: [], alternatives: null,
   }));
-  select(id);
+  if (tool === "select") select(id);
   await analyzePhoto(id, photo.blob);
 }
 
