@@ -393,10 +393,16 @@ async function addPhoto(file) {
 /** The largest box of aspect `aspect` in the visible canvas, below the strip, with room for the
  *  rotation handle above it and the selected object's bar below it. */
 function viewBox(aspect) {
-  const strip = $("#assist"), m = 24;
-  const top = Math.min(strip.offsetTop + strip.offsetHeight, view.height / 2);
+  const m = 24, top = Math.min(stripBottom(), view.height / 2);
   const a = camera.toDocument({ x: m, y: top + 2 * m }), b = camera.toDocument({ x: view.width - m, y: view.height - 4 * m });
   return fitRect({ x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y }, aspect, 1, 32 / camera.zoom);
+}
+
+/** Where the strip ends (stage coordinates) once it shows a row of pictures. */
+function stripBottom() {
+  const strip = $("#assist"), end = strip.offsetTop + strip.offsetHeight;
+  if (strip.dataset.empty === "false") return end;
+  return end - $("#hint").offsetHeight + parseFloat(getComputedStyle($("#suggestions")).height);
 }
 
 /** Asks the server what photo `id` shows (sending the downscaled JPEG the photo keeps) and keeps
@@ -434,7 +440,7 @@ function photoProblem(e) {
  *  model's own labels in the note. */
 function showPhoto(o) {
   panelTarget = o.id;
-  const labels = o.labels.slice(0, 3).map((l) => `${l.text} ${Math.round(l.confidence * 100)} %`).join(", ");
+  const labels = o.labels.slice(0, 2).map((l) => `${l.text} ${Math.round(l.confidence * 100)} %`).join(", ");
   const note = !labels ? "" : o.classes.length ? `Photo: ${labels}` : `Photo: ${labels} — no drawing of it`;
   panel.show({ guesses: o.classes, suggestions: o.alternatives }, { title: PHOTO_TITLE, note, action: "adds it over your photo" });
   panel.setPending(false);
