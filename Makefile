@@ -31,8 +31,12 @@ deb: deps
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
 # (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
+# The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
+# hotLoops): the Swift tests take about a minute instead of five, the test server's library
+# index is built several times faster.
 FUZZ_SECONDS ?= 5
 TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
+test: export SKETCHWISE_OPTIMIZE_DEBUG = 1
 test: deps-test
 	scripts/format-check.sh
 	swift build --build-tests
@@ -40,7 +44,7 @@ test: deps-test
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs Tests/Browser
-	scripts/fuzz.sh all $(FUZZ_SECONDS)
+	env -u SKETCHWISE_OPTIMIZE_DEBUG scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 # The Swift code against .swift-format (swift format lint --strict; see the script).
 format-check:

@@ -1,5 +1,13 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// `make test` sets `SKETCHWISE_OPTIMIZE_DEBUG=1`: the targets with hot loops (parsing, simplifying,
+/// rasterising, inference, picture search, photos) are then compiled with `-O` in debug builds
+/// too, so that the tests that run models and build the library index take minutes, not tens of
+/// minutes. Off by default: unsafe flags are refused when Sketchwise is another package's dependency.
+let hotLoops: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["SKETCHWISE_OPTIMIZE_DEBUG"] == "1" ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "Sketchwise",
@@ -19,6 +27,7 @@ let package = Package(
         .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
         .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
         .library(name: "SketchwiseScenes", targets: ["SketchwiseScenes"]),
+        .library(name: "SketchwisePhotos", targets: ["SketchwisePhotos"]),
         .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
         .executable(name: "sketchwise", targets: ["sketchwise"]),
     ],
@@ -40,13 +49,13 @@ let package = Package(
         // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
         .target(name: "SketchwiseInstallation"),
         // The sketch model and its geometry. No I/O.
-        .target(name: "SketchwiseCore"),
+        .target(name: "SketchwiseCore", swiftSettings: hotLoops),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
-        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"]),
+        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
-        .target(name: "SketchwiseShortcuts"),
+        .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // SHA-256, streaming: model files' checksums, stored token digests.
         .target(name: "SketchwiseDigest"),
         // The model registry: every model of a models folder, its checksum and the roles it serves.
@@ -74,9 +83,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG; batches over
         // drawing sources with a bad-input policy.
-        .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"]),
+        .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"], swiftSettings: hotLoops),
         // Google-exact simplification and the sequence encodings of the stroke model.
-        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"]),
+        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"], swiftSettings: hotLoops),
         // libcairo, as a module.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // librsvg (SVG documents drawn with Cairo), as a module.
@@ -86,18 +95,19 @@ let package = Package(
         // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
         // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"]),
+        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"], swiftSettings: hotLoops),
         // OpenBLAS (cblas), as a module.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
-        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"]),
+        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
         // Sketch → model input → guesses and embeddings; ensembles; any model by name.
         .target(
             name: "SketchwiseRecognition",
             dependencies: [
                 "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            swiftSettings: hotLoops
         ),
         // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
         .target(
@@ -106,14 +116,16 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Resources"]
+            exclude: ["Resources"],
+            swiftSettings: hotLoops
         ),
         // Guesses plus pictures for a sketch: the Suggestion type and its ranking, providers (local
         // library, web image search), the service (composed once for the server and the CLI) and the
         // latest-wins query pipeline.
         .target(
             name: "SketchwiseSuggestions",
-            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"]
+            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"],
+            swiftSettings: hotLoops
         ),
         // Photos: PNG/JPEG decoding with limits, the image classifier (EfficientNet-Lite0 imported
         // from PyTorch), the ImageNet → drawing class table and the photo's pictures.
@@ -122,7 +134,8 @@ let package = Package(
             dependencies: [
                 "CGdkPixbuf", "SketchwiseCore", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork", "SketchwiseLibrary", "SketchwiseRecognition",
                 "SketchwiseSuggestions", "SketchwiseInstallation", .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            swiftSettings: hotLoops
         ),
         // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
         .target(
@@ -146,7 +159,8 @@ let package = Package(
         // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
         .target(
             name: "SketchwiseConversion",
-            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"]
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"],
+            swiftSettings: hotLoops
         ),
         // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
         .target(
@@ -154,7 +168,8 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster",
                 "SketchwiseShortcuts", "SketchwiseScenes",
-            ]
+            ],
+            swiftSettings: hotLoops
         ),
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
         .target(

@@ -6,7 +6,8 @@
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, and the axe-core accessibility engine (from the PyPI wheel
-# axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools). Safe to run again: it installs only what is missing.
+# axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools), and scikit-image's sample photos
+# (into $SKETCHWISE_PICTURES/../test-photos). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
@@ -80,6 +81,27 @@ install_axe() {
   unzip -q -o -j "$work"/*.whl 'axe_core_python/axe.min.js' -d "$target"
   rm -rf "$work"
 }
+# install_sample_photos: scikit-image's sample photos (a cat, a coffee cup, an astronaut, a
+# rocket, motorcycles, a horse, a camera; each one's licence is in skimage/data/__init__.py),
+# from its PyPI wheel, into $SKETCHWISE_PICTURES/../test-photos: the photo tests and benchmark.
+install_sample_photos() {
+  local version=0.26.0
+  local target
+  target="$(dirname "$pictures")/test-photos/scikit-image-$version"
+  [ -f "$target/.complete" ] && return 0
+  echo "installing scikit-image $version's sample photos into $target"
+  local work
+  work=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: "scikit-image==$version" -d "$work"
+  local sudo_cmd=""
+  mkdir -p "$target" 2>/dev/null && [ -w "$target" ] || sudo_cmd="sudo"
+  $sudo_cmd mkdir -p "$target"
+  $sudo_cmd unzip -q -o -j "$work"/*.whl 'skimage/data/*.png' 'skimage/data/*.jpg' '*.dist-info/LICENSE.txt' -d "$target"
+  $sudo_cmd ln -sfn "scikit-image-$version" "$(dirname "$target")/scikit-image"
+  $sudo_cmd touch "$target/.complete"
+  rm -rf "$work"
+}
 if [ "${1:-}" = "--test" ]; then
   install_axe
+  install_sample_photos
 fi

@@ -3,9 +3,11 @@
 #   PREFIX/bin/sketchwise                       the binary (BINARY, default: the release build)
 #   PREFIX/share/sketchwise/web                 the web app and openapi.yaml
 #   PREFIX/share/sketchwise/models              the bundled models and their model card
-#   PREFIX/share/sketchwise/tables              curated tables (the picture review list)
+#   PREFIX/share/sketchwise/tables              curated tables (picture reviews, ImageNet → classes)
 #   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji and Lucide line art
 #                                               from $SKETCHWISE_PICTURES (scripts/install-deps.sh)
+#   PREFIX/share/sketchwise/photo-models        with --pictures: the photo model, imported at install
+#                                               time (scripts/fetch-photo-model.sh), when it is there
 # The binary finds all of it relative to itself, so it runs from any working folder.
 # Usage: scripts/install.sh [--pictures]   (environment: PREFIX, DESTDIR, BINARY)
 set -euo pipefail
@@ -24,7 +26,7 @@ install -d "$root/bin" "$root/share/sketchwise/web" "$root/share/sketchwise/mode
 install -m 755 "$binary" "$root/bin/sketchwise"
 cp -R Sources/SketchwiseServer/Web/. "$root/share/sketchwise/web/"
 install -m 644 Models/*.json Models/*.safetensors Models/MODEL_CARD.md "$root/share/sketchwise/models/"
-install -m 644 Sources/SketchwiseLibrary/Resources/picture-reviews.tsv "$root/share/sketchwise/tables/"
+install -m 644 Sources/SketchwiseLibrary/Resources/*.tsv "$root/share/sketchwise/tables/"
 for doc in README.md LICENSE CHANGELOG.md; do
   [ -f "$doc" ] && install -m 644 "$doc" "$root/share/doc/sketchwise/"
 done
@@ -37,5 +39,12 @@ if [ "${1:-}" = "--pictures" ]; then
     cp -R "$source_folder/." "$root/share/sketchwise/pictures/$set/"
     rm -f "$root/share/sketchwise/pictures/$set/.complete"
   done
+  photo_models="${SKETCHWISE_PHOTO_MODELS:-/usr/local/share/sketchwise/photo-models}"
+  if [ -f "$photo_models/efficientnet-lite0.json" ]; then
+    install -d "$root/share/sketchwise/photo-models"
+    install -m 644 "$photo_models/efficientnet-lite0.json" "$photo_models/efficientnet-lite0.safetensors" "$root/share/sketchwise/photo-models/"
+  else
+    echo "no photo model in $photo_models (scripts/fetch-photo-model.sh): photos left out" >&2
+  fi
 fi
 echo "installed into $root"

@@ -61,13 +61,15 @@ public struct PhotoLabelMapping: Sendable, Equatable {
     }
 
     /// What pictures are looked for: the classes, then, for each label that maps to no class,
-    /// its first word with the label's confidence (pictures are found by a class's synonyms, or
-    /// by the word itself); most confident first.
+    /// its first two words (its own name first, e.g. `missile`, `rocket`) with the label's
+    /// confidence (pictures are found by a class's synonyms, or by the word itself); most
+    /// confident first.
     public func pictureTopics(for labels: [PhotoLabel], classes: [Guess]) -> [Guess] {
         var topics = classes
         for label in labels where entries[label.index]?.classes.isEmpty ?? true {
-            guard let word = entries[label.index]?.words.first, !topics.contains(where: { $0.label == word }) else { continue }
-            topics.append(Guess(label: word, probability: label.confidence))
+            for word in entries[label.index]?.words.prefix(2) ?? [] where !topics.contains(where: { $0.label == word }) {
+                topics.append(Guess(label: word, probability: label.confidence))
+            }
         }
         return topics.sorted { $0.probability > $1.probability }
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SketchwiseCore
+import SketchwiseEvaluation
 import SketchwiseLibrary
 import SketchwisePhotos
 import SketchwiseRecognition
@@ -14,7 +16,8 @@ struct PhotoCommand: AsyncParsableCommand {
         time by scripts/fetch-photo-model.sh): its most probable ImageNet labels, the drawing classes \
         they map to (imagenet-classes.tsv) and, when the library index exists, the most typical \
         pictures of those classes. A photo that cannot be read is reported on standard error and the \
-        others go on; the exit status is then 1.
+        others go on; the exit status is then 1. At the end, on standard error: the time per photo \
+        (p50/p99; OPENBLAS_NUM_THREADS=1 for one thread).
         """
     )
 
@@ -62,10 +65,13 @@ struct PhotoCommand: AsyncParsableCommand {
         var service = PhotoService(classifier: try PhotoClassifier(contentsOf: spec), mapping: try PhotoModels.labelMapping(), providers: providers)
         service.labelCount = top
         var failed = 0
+        var milliseconds: [Double] = []
         for image in images {
             do {
                 let bytes = try Self.read(image)
+                let start = ContinuousClock.now
                 let result = try await service.analyze(bytes, labels: labels, perLabel: perLabel, style: style)
+                milliseconds.append((ContinuousClock.now - start).inSeconds * 1000)
                 if json {
                     try printJSON(PhotoLine(origin: image, model: service.classifier.name, result: result))
                 } else {
@@ -75,6 +81,10 @@ struct PhotoCommand: AsyncParsableCommand {
                 failed += 1
                 StandardError.print("\(image): \(error)")
             }
+        }
+        if !milliseconds.isEmpty {
+            let (p50, p99) = (ModelBenchmark.percentile(milliseconds, 0.5), ModelBenchmark.percentile(milliseconds, 0.99))
+            StandardError.print(String(format: "photos: %d   per photo (decode, classify, pictures) p50 %.1f ms, p99 %.1f ms", milliseconds.count, p50, p99))
         }
         if failed > 0 { throw ExitCode(1) }
     }

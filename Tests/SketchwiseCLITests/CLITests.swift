@@ -60,7 +60,7 @@ struct CLI {
 @Suite struct CLITests {
     let folder = TemporaryFolder()
 
-    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "shortcuts",
+    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "photo", "shortcuts",
                       "shortcuts add", "corrections export", "models list", "models download", "detect", "scenes-eval"])
     func helpMatchesItsGoldenFile(command: String) async throws {
         let result = try await CLI.run(command.split(separator: " ").map(String.init) + ["--help"])

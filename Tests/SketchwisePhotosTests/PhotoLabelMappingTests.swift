@@ -37,7 +37,7 @@ import Testing
         let classes = mapping.classes(for: labels, minimumConfidence: 0.05)
         #expect(classes.map(\.label) == ["cat", "tiger"])
         #expect(abs(classes[0].probability - 0.8) < 1e-9)
-        #expect(mapping.pictureTopics(for: labels, classes: classes).map(\.label) == ["cat", "tiger", "espresso"])
+        #expect(mapping.pictureTopics(for: labels, classes: classes).map(\.label) == ["cat", "tiger", "espresso", "coffee"])
         // Nothing above the minimum: the best class is still given.
         let weak = mapping.classes(for: [PhotoLabel(index: 1, text: "tiger cat", confidence: 0.01)], minimumConfidence: 0.05)
         #expect(weak.map(\.label) == ["cat"])

@@ -1,0 +1,46 @@
+import Foundation
+import SketchwiseTestSupport
+import Testing
+
+/// `sketchwise photo` end to end: the installed photo model on scikit-image's sample photos.
+@Suite struct PhotoCLITests {
+    static let model = "/usr/local/share/sketchwise/photo-models/efficientnet-lite0.json"
+    let folder = TemporaryFolder()
+
+    var modelIsInstalled: Bool {
+        let installed = FileManager.default.fileExists(atPath: Self.model)
+        if !installed { print("skipped: no photo model at \(Self.model) (scripts/fetch-photo-model.sh installs it)") }
+        return installed
+    }
+
+    @Test func aCatPhotoIsACatAndABadFileIsReported() async throws {
+        guard SamplePhotos.isAvailable else { print(SamplePhotos.skipMessage); return }
+        guard modelIsInstalled else { return }
+        let notAPhoto = folder.path("notes.png")
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: notAPhoto))
+        let result = try await CLI.run([
+            "photo", SamplePhotos.url("chelsea.png").path, notAPhoto, SamplePhotos.url("coffee.png").path, "--model", Self.model,
+            "--db", folder.path("no-index.sqlite"), "--json",
+        ])
+        #expect(result.status == 1, "one of the three files is not a photo")
+        #expect(result.stderr.contains("notes.png: not a PNG or JPEG image"), "\(result.stderr)")
+        #expect(result.stderr.contains("pictures left out"))
+        let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        let cat = try #require(lines.first ?? nil)
+        #expect(cat["model"] as? String == "efficientnet-lite0")
+        let labels = try #require(cat["labels"] as? [[String: Any]])
+        #expect(labels.count == 5 && labels.allSatisfy { $0["text"] is String && $0["confidence"] is Double && $0["index"] is Int })
+        let classes = try #require(cat["classes"] as? [[String: Any]])
+        #expect(classes.first?["label"] as? String == "cat", "\(classes)")
+        let coffee = try #require(lines.last ?? nil)
+        let cupClasses = Set(((coffee["classes"] as? [[String: Any]]) ?? []).compactMap { $0["label"] as? String })
+        #expect(!cupClasses.isDisjoint(with: ["cup", "coffee cup", "mug"]), "\(cupClasses)")
+    }
+
+    @Test func aMissingModelIsAClearError() async throws {
+        let result = try await CLI.run(["photo", "any.png", "--model", folder.path("none.json")])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no photo model at") && result.stderr.contains("fetch-photo-model.sh"), "\(result.stderr)")
+    }
+}
