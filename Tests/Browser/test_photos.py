@@ -2,9 +2,11 @@
 in the strip and stays as a dimmed layer to trace over; POST /api/photo over real HTTP.
 
 The photos are scikit-image's samples chelsea.png (a cat) and coffee.png (a cup of coffee), both
-CC0, found through the default python3 (pip install scikit-image) or Debian's python3-skimage.
-Without the photo model (scripts/fetch-photo-model.sh) the server answers 404 and the tests that
-need its answers are skipped, saying so.
+CC0: $SKETCHWISE_TEST_PHOTOS, else /usr/local/share/sketchwise/test-photos/scikit-image (where
+scripts/install-deps.sh --test unpacks them, as for the Swift tests' SamplePhotos), else an
+installed scikit-image (the default python3's, or Debian's python3-skimage). Without the photo
+model (scripts/fetch-photo-model.sh) the server answers 404 and the tests that need its answers
+are skipped, saying so.
 
 Screenshots go to out/test-artifacts/photos-*.png.
 
@@ -14,6 +16,7 @@ Run:  SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs
 import base64
 import http.client
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -33,8 +36,13 @@ CUPS = {"cup", "coffee cup", "mug"}   # imagenet-classes.tsv: coffee mug → mug
 # ---- samples and fixtures --------------------------------------------------------------------
 
 
-def skimage_data():
-    """scikit-image's data folder, from the default python3 or Debian's; None without it."""
+TEST_PHOTOS = Path(os.environ.get("SKETCHWISE_TEST_PHOTOS", "/usr/local/share/sketchwise/test-photos/scikit-image"))
+
+
+def sample_folder():
+    """A folder with scikit-image's sample photos (see above), or None."""
+    if (TEST_PHOTOS / "chelsea.png").exists():
+        return TEST_PHOTOS
     probe = "import importlib.util as u, os; s = u.find_spec('skimage'); print(os.path.join(os.path.dirname(s.origin), 'data') if s else '')"
     for python in dict.fromkeys(filter(None, [shutil.which("python3"), sys.executable, "/usr/bin/python3"])):
         out = subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip()
@@ -45,9 +53,9 @@ def skimage_data():
 
 @pytest.fixture(scope="module")
 def samples():
-    folder = skimage_data()
+    folder = sample_folder()
     if not folder:
-        pytest.skip("scikit-image's sample photos not found: python3 -m pip install scikit-image (or apt install python3-skimage)")
+        pytest.skip(f"scikit-image's sample photos not found at {TEST_PHOTOS} (scripts/install-deps.sh --test installs them)")
     return folder
 
 
