@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import attr_int, click_at, client, drag, element_centre, ink_pixels, open_app, press, save_screenshot, wait_for
+from browser_helpers import (attr_int, click_at, client, data_url_png, drag, element_centre, ink_pixels, open_app, png_info, press,
+                             save_screenshot, wait_for)
 from conftest import new_driver, quit_driver
 
 DIMMED = 0.35
@@ -260,13 +261,19 @@ def test_drop_a_photo_and_trace_over_it(browser, server, samples):
     drag(d, a, (a[0] + 120, a[1] + 20))
     assert attr_int(d, "data-stroke-count") == 1 and [o["type"] for o in objects(d)] == ["photo", "sketch"]
 
-    # Autosave brings it back; SVG export holds it, dimmed.
+    # Autosave brings it back, and so does a saved document; the exports hold it, dimmed.
     before = objects(d)
     d.refresh()
     open_app(d, server.base)
     assert objects(d) == before
+    opened = d.execute_script("const s = window.sketchwise; return s.openText(s.documentText(), 'saved.sketchwise.json')")
+    assert opened["ok"] and objects(d) == before, opened
     svg = d.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
     assert f'opacity="{DIMMED}"' in svg and 'href="data:image/jpeg;base64,' in svg
+    png = data_url_png(d.execute_async_script(
+        "const done = arguments[arguments.length - 1]; window.sketchwise.exportedPNGDataURL().then(done);"))
+    width, height = png_info(png)
+    assert abs(width - 2 * (resized["w"] + 32)) <= 2 and abs(height - 2 * (resized["h"] + 32)) <= 2, (width, height, resized)
 
     # Removed with the Delete key; undo brings it back.
     d.execute_script("window.sketchwise.select(arguments[0])", before[0]["id"])
@@ -376,6 +383,22 @@ def test_offline_the_photo_stays_to_trace_over(browser, static_base, samples):
     said = wait_for(lambda: message(d) or None, 10, message="a message")
     assert said.startswith("error: Offline") and "stays" in said, said
     check_photo_layer(d, 600, 400)
+
+
+def test_a_document_with_a_bad_photo_is_refused(browser, server):
+    d = browser
+    fresh_app(d, server)
+    photo = {"type": "photo", "x": 0, "y": 0, "w": 100, "h": 80, "rotation": 0, "src": "data:image/jpeg;base64,/9j/4AAQ",
+             "opacity": DIMMED, "labels": [{"text": "tabby cat", "confidence": 0.5}], "classes": [{"label": "cat", "probability": 0.8}],
+             "alternatives": None}
+    for field, value, error in [("src", "https://example.com/cat.jpg", "objects[0].src"), ("src", "data:image/gif;base64,R0lG", "objects[0].src"),
+                                ("opacity", 2, "objects[0].opacity"), ("labels", [{"text": "cat"}], "objects[0].labels[0].confidence")]:
+        text = json.dumps({"format": "sketchwise", "version": 1, "objects": [{**photo, field: value}]})
+        result = d.execute_script("return window.sketchwise.openText(arguments[0], 'bad.sketchwise.json')", text)
+        assert not result["ok"] and error in result["error"], (field, result)
+    assert d.execute_script("return window.sketchwise.openText(arguments[0], 'good.sketchwise.json')",
+                            json.dumps({"format": "sketchwise", "version": 1, "objects": [photo]}))["ok"]
+    assert attr_int(d, "data-photo-count") == 1
 
 
 def test_accessibility_with_a_photo(browser, server, samples, axe_source):
