@@ -180,8 +180,13 @@ class SpecModel:
 
     def _layer(self, l, ins):
         t, p, x = l["type"], l.get("params", {}), ins[0]
-        if t == "conv2d":
-            return F.conv2d(x[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
+        if t in ("conv2d", "depthwise_conv2d"):
+            pad = p.get("padding", 0)
+            top, left, bottom, right = pad if isinstance(pad, list) else [pad] * 4
+            w = self._t(l, "weight")
+            bias = self._t(l, "bias") if "bias" in l.get("weights", {}) else None
+            groups = p["channels"] if t == "depthwise_conv2d" else 1
+            return F.conv2d(F.pad(x[None], (left, right, top, bottom)), w, bias, p.get("stride", 1), groups=groups)[0]
         if t == "conv1d":  # [T, C] description; PyTorch works on [C, T]
             y = F.conv1d(x.T[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
             return y.T.contiguous()
@@ -194,6 +199,10 @@ class SpecModel:
             return x * scale + (b - m * scale)  # [T, C] or [C]
         if t == "relu":
             return torch.relu(x)
+        if t == "relu6":
+            return F.relu6(x)
+        if t == "add":
+            return sum(ins[1:], ins[0])
         if t == "tanh":
             return torch.tanh(x)
         if t == "maxpool2d":
