@@ -44,7 +44,7 @@ sys.path.insert(0, str(HERE))
 
 import efficientnet_import as eff  # noqa: E402
 import torch_pickle  # noqa: E402
-from export import FORMAT, write_safetensors  # noqa: E402
+from model_files import FORMAT, write_safetensors  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "training"))
 
 import efficientnet_import as eff  # noqa: E402
 import import_model as im  # noqa: E402
-from export import write_safetensors  # noqa: E402
+from model_files import write_safetensors  # noqa: E402
 from photos import preprocess, sample_photo  # noqa: E402
 
 ARCHITECTURE = eff.Architecture(depth=0.5, image_size=40)
