@@ -109,21 +109,24 @@ enum DepthwiseKernel {
     }
 
     /// Writes one channel's plane into the phase planes, shifted by the padding (rows and columns
-    /// that no output reads are left out).
+    /// that no output reads are left out): phase `r`, column `m` gets input column `r + s·m − left`.
     @inline(__always)
     private static func spread(_ plane: UnsafePointer<Float>, _ g: DepthwiseGeometry, into phases: UnsafeMutablePointer<Float>) {
-        let (s, left, phaseWidth) = (g.stride, g.columns.padding, g.phaseWidth)
-        let columns = min(g.width, s &* phaseWidth &- left)
+        let (s, left, phaseWidth, width) = (g.stride, g.columns.padding, g.phaseWidth, g.width)
         for y in 0..<min(g.height, g.paddedHeight &- g.rows.padding) {
-            let source = plane + y &* g.width
+            let source = plane + y &* width
             let row = phases + (y &+ g.rows.padding) &* phaseWidth
             if s == 1 {
-                Rows.copy(source, to: row + left, count: columns)
+                Rows.copy(source, to: row + left, count: min(width, phaseWidth &- left))
                 continue
             }
-            for x in 0..<columns {
-                let column = x &+ left
-                row[(column % s) &* g.phaseCount &+ column / s] = source[x]
+            for r in 0..<s {
+                // The phase columns whose input column lies in 0..<width.
+                let first = max(0, (left &- r &+ s &- 1) / s)
+                let end = min(phaseWidth, (width &+ left &- r &+ s &- 1) / s)
+                guard first < end else { continue }
+                let (destination, start) = (row + r &* g.phaseCount, source + (r &- left))
+                for m in first..<end { destination[m] = start[s &* m] }
             }
         }
     }
