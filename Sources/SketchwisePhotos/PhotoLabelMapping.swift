@@ -47,26 +47,24 @@ public struct PhotoLabelMapping: Sendable, Equatable {
     }
 
     /// The drawing classes of `labels`: each class with the summed confidence of the labels that
-    /// map to it, most confident first; those under `minimumConfidence` are dropped unless that
-    /// would leave none.
+    /// map to it, at least `minimumConfidence`, most confident first.
     public func classes(for labels: [PhotoLabel], minimumConfidence: Double) -> [Guess] {
         var confidence: [String: Double] = [:]
         for label in labels {
             for name in Set(entries[label.index]?.classes ?? []) { confidence[name, default: 0] += label.confidence }
         }
-        let ranked = confidence.map { Guess(label: $0.key, probability: min(1, $0.value)) }
+        return confidence.filter { $0.value >= minimumConfidence }
+            .map { Guess(label: $0.key, probability: min(1, $0.value)) }
             .sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.label < $1.label }
-        let kept = ranked.filter { $0.probability >= minimumConfidence }
-        return kept.isEmpty ? Array(ranked.prefix(1)) : kept
     }
 
-    /// What pictures are looked for: the classes, then, for each label that maps to no class,
-    /// its first two words (its own name first, e.g. `missile`, `rocket`) with the label's
-    /// confidence (pictures are found by a class's synonyms, or by the word itself); most
-    /// confident first.
-    public func pictureTopics(for labels: [PhotoLabel], classes: [Guess]) -> [Guess] {
+    /// What pictures are looked for: the classes, then, for each label of at least
+    /// `minimumConfidence` that maps to no class, its first two words (its own name first, e.g.
+    /// `missile`, `rocket`) with the label's confidence (pictures are found by a class's
+    /// synonyms, or by the word itself); most confident first.
+    public func pictureTopics(for labels: [PhotoLabel], classes: [Guess], minimumConfidence: Double) -> [Guess] {
         var topics = classes
-        for label in labels where entries[label.index]?.classes.isEmpty ?? true {
+        for label in labels where label.confidence >= minimumConfidence && entries[label.index]?.classes.isEmpty ?? true {
             for word in entries[label.index]?.words.prefix(2) ?? [] where !topics.contains(where: { $0.label == word }) {
                 topics.append(Guess(label: word, probability: label.confidence))
             }

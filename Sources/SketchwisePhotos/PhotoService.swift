@@ -9,7 +9,7 @@ public struct PhotoResult: Sendable, Equatable {
     /// The photo model's most probable labels, most probable first.
     public var labels: [PhotoLabel]
     /// The drawing classes those labels map to, with the summed confidence of the labels that
-    /// map to each, most confident first.
+    /// map to each (at least ``PhotoService/minimumClassConfidence``), most confident first.
     public var classes: [Guess]
     /// Pictures of the classes (or, for labels no class fits, of the labels' words), best first.
     public var suggestions: [Suggestion]
@@ -30,7 +30,8 @@ public struct PhotoService: Sendable {
     public let work: WorkQueue?
     /// How many of the model's labels are considered.
     public var labelCount = 5
-    /// Classes with less summed confidence than this are left out (unless none is above it).
+    /// Classes with less summed confidence than this are left out, and so are labels of less
+    /// confidence that map to no class (their words find no pictures).
     public var minimumClassConfidence = 0.05
 
     public init(classifier: PhotoClassifier, mapping: PhotoLabelMapping, providers: [any SuggestionProvider], work: WorkQueue? = nil) {
@@ -53,7 +54,7 @@ public struct PhotoService: Sendable {
         }
         try Task.checkCancellation()
         let classes = mapping.classes(for: found, minimumConfidence: minimumClassConfidence)
-        let topics = mapping.pictureTopics(for: found, classes: classes)
+        let topics = mapping.pictureTopics(for: found, classes: classes, minimumConfidence: minimumClassConfidence)
         let request = SuggestionRequest(analysis: SketchAnalysis(guesses: topics, embedding: []), labels: labels, perLabel: perLabel, style: style)
         let (suggestions, problems) = await SuggestionService.pictures(from: providers, for: request)
         return PhotoResult(labels: found, classes: classes, suggestions: suggestions, problems: problems)

@@ -42,6 +42,38 @@ import Testing
         #expect(out.shape == .image(channels: 1, height: 2, width: 2) && close(out.values, [13, 17, 25, 29]))
     }
 
+    @Test func conv2dWithPaddingPerSide() throws {
+        // [top, left, bottom, right] = [0, 0, 1, 1]: TensorFlow's "same" for a 2×2, stride-2 kernel on 3×3.
+        let params = JSONValue.object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "stride": .integer(2),
+                                       "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)])])
+        let out = try run("conv2d", params: params, weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])],
+                          (.image(channels: 1, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        #expect(out.shape == .image(channels: 1, height: 2, width: 2) && close(out.values, [12, 9, 15, 9]))
+        for padding: JSONValue in [.array([.integer(0), .integer(1)]), .array([.integer(0), .integer(0), .integer(-1), .integer(0)])] {
+            #expect(throws: LayerProblem.self) {
+                try run("conv2d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "padding": padding]),
+                        weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])], (.image(channels: 1, height: 3, width: 3), Array(repeating: 1, count: 9)))
+            }
+        }
+    }
+
+    @Test func depthwiseConv2d() throws {
+        // Channel 0 sums its 2×2 windows, channel 1 takes the top-left value times 10, plus a bias; padding 1 at the bottom and right.
+        let params = JSONValue.object(["channels": .integer(2), "kernel": .integer(2), "stride": .integer(2),
+                                       "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)])])
+        let out = try run("depthwise_conv2d", params: params,
+                          weights: ["weight": ([2, 1, 2, 2], [1, 1, 1, 1, 10, 0, 0, 0]), "bias": ([2], [0, 1])],
+                          (.image(channels: 2, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9] + [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        #expect(out.shape == .image(channels: 2, height: 2, width: 2) && close(out.values, [12, 9, 15, 9, 11, 31, 71, 91]))
+        #expect(throws: LayerProblem.self) {
+            try run("depthwise_conv2d", params: .object(["channels": .integer(2), "kernel": .integer(2)]),
+                    weights: ["weight": ([2, 2, 2, 2], Array(repeating: 1, count: 16))], (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
+        }
+        #expect(throws: LayerProblem.self) {
+            try run("depthwise_conv2d", params: .object(["channels": .integer(0), "kernel": .integer(2)]), (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
+        }
+    }
+
     @Test func conv1d() throws {
         let out = try run("conv1d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(3), "padding": .integer(1)]),
                           weights: ["weight": ([1, 1, 3], [1, 2, 3])], (.sequence(length: 3, channels: 1), [1, 10, 100]))
@@ -58,6 +90,10 @@ import Testing
 
     @Test func relu() throws {
         #expect(try run("relu", (.vector(3), [-1, 0, 2])).values == [0, 0, 2])
+    }
+
+    @Test func relu6() throws {
+        #expect(try run("relu6", (.vector(5), [-1, 0, 2, 6, 7.5])).values == [0, 0, 2, 6, 6])
     }
 
     @Test func tanhLayer() throws {
@@ -121,6 +157,11 @@ import Testing
 
     @Test func concat() throws {
         #expect(try run("concat", (.vector(2), [1, 2]), (.vector(1), [3]), (.vector(2), [4, 5])).values == [1, 2, 3, 4, 5])
+    }
+
+    @Test func add() throws {
+        #expect(try run("add", (.vector(2), [1, 2]), (.vector(2), [10, 20]), (.vector(2), [100, 200])).values == [111, 222])
+        #expect(throws: LayerProblem.self) { try run("add", (.vector(2), [1, 2]), (.vector(3), [1, 2, 3])) }
     }
 
     @Test func softmax() throws {

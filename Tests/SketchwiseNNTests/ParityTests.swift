@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func everyLayerTypeIsCoveredByTheFixtures() throws {
-        let used = try ["cnn", "seq"].flatMap { try Model(contentsOf: Fixtures.model($0)).spec.layers.map(\.type) }
+        let used = try ["cnn", "seq", "photo/tiny"].flatMap { try Model(contentsOf: Fixtures.model($0)).spec.layers.map(\.type) }
         #expect(Set(LayerRegistry.types.map { $0.typeName }).subtracting(used).isEmpty)
     }
 

@@ -17,11 +17,11 @@ enum Fixtures {
         }
     }()
 
-    /// `(input, logits, embedding)` of every case of `model`.
-    static func cases(_ model: String) -> [(input: [Float], rows: Int, logits: [Float], embedding: [Float])] {
-        (0...).lazy.prefix { expected.entries["\(model).input.\($0)"] != nil }.map { i in
-            (expected.floats("\(model).input.\(i)") ?? [], expected.entries["\(model).input.\(i)"]?.shape[0] ?? 0,
-             expected.floats("\(model).logits.\(i)") ?? [], expected.floats("\(model).embedding.\(i)") ?? [])
+    /// `(input, logits, embedding)` of every case of `model` in `file` (`<model>.input.<i>`, ...).
+    static func cases(_ model: String, in file: SafeTensors = expected) -> [(input: [Float], rows: Int, logits: [Float], embedding: [Float])] {
+        (0...).lazy.prefix { file.entries["\(model).input.\($0)"] != nil }.map { i in
+            (file.floats("\(model).input.\(i)") ?? [], file.entries["\(model).input.\(i)"]?.shape[0] ?? 0,
+             file.floats("\(model).logits.\(i)") ?? [], file.floats("\(model).embedding.\(i)") ?? [])
         }
     }
 }

@@ -1,6 +1,27 @@
 /// What follows a linear layer (conv, dense) inside the same loop.
 enum Activation: Sendable {
     case none, relu
+    /// `min(max(x, 0), 6)`.
+    case relu6
+
+    /// The activation `layer` computes, if it is one that folds into a preceding linear layer.
+    init?(folding layer: any Layer) {
+        switch layer {
+        case is ReLU: self = .relu
+        case is ReLU6: self = .relu6
+        default: return nil
+        }
+    }
+
+    /// `act(x)`.
+    @inline(__always)
+    func apply(_ x: Float) -> Float {
+        switch self {
+        case .none: x
+        case .relu: max(x, 0)
+        case .relu6: min(max(x, 0), 6)
+        }
+    }
 }
 
 /// The pass after a GEMM: add the bias and apply the activation, in place.
@@ -15,6 +36,7 @@ enum Epilogue {
             switch activation {
             case .none: for c in 0..<columns { row[c] += b }
             case .relu: for c in 0..<columns { row[c] = max(row[c] + b, 0) }
+            case .relu6: for c in 0..<columns { row[c] = min(max(row[c] + b, 0), 6) }
             }
         }
     }
@@ -28,6 +50,7 @@ enum Epilogue {
             switch activation {
             case .none: for c in 0..<columns { row[c] += bias[c] }
             case .relu: for c in 0..<columns { row[c] = max(row[c] + bias[c], 0) }
+            case .relu6: for c in 0..<columns { row[c] = min(max(row[c] + bias[c], 0), 6) }
             }
         }
     }
@@ -40,7 +63,6 @@ enum Epilogue {
     ) {
         let (k, s) = (window.kernel, window.stride)
         let (outH, outW) = (window.outputSize(height), window.outputSize(width))
-        let floor: Float = activation == .relu ? 0 : -.infinity
         for c in 0..<channels {
             let plane = x + c * height * width
             let b = bias[c]
@@ -59,7 +81,7 @@ enum Epilogue {
                         x &+= 4
                     }
                     while x < outW {
-                        out[x] = max(max(max(top[2 &* x], top[2 &* x &+ 1]), max(bottom[2 &* x], bottom[2 &* x &+ 1])) + b, floor)
+                        out[x] = activation.apply(max(max(top[2 &* x], top[2 &* x &+ 1]), max(bottom[2 &* x], bottom[2 &* x &+ 1])) + b)
                         x &+= 1
                     }
                     continue
@@ -70,7 +92,7 @@ enum Epilogue {
                         let row = top + i * width + x * s
                         for j in 0..<k { m = max(m, row[j]) }
                     }
-                    out[x] = max(m + b, floor)
+                    out[x] = activation.apply(m + b)
                 }
             }
         }
@@ -93,7 +115,11 @@ enum Epilogue {
     /// `act(v)` lane-wise, branch-free.
     @inline(__always)
     static func activate4(_ v: SIMD4<Float>, _ activation: Activation) -> SIMD4<Float> {
-        activation == .relu ? relu4(v) : v
+        switch activation {
+        case .none: v
+        case .relu: relu4(v)
+        case .relu6: pointwiseMin(relu4(v), SIMD4(repeating: 6))
+        }
     }
 
     @inline(__always)

@@ -1,12 +1,20 @@
-/// A sliding window along one axis (used on both axes of 2-D layers): no dilation, zero padding.
+/// A sliding window along one axis (used on both axes of 2-D layers): no dilation, zero padding
+/// before the first position and after the last (different for TensorFlow's "same" padding).
 struct Window: Sendable, Equatable {
     let kernel: Int
     let stride: Int
+    /// Zeros before the first position.
     let padding: Int
+    /// Zeros after the last position.
+    let paddingEnd: Int
+
+    init(kernel: Int, stride: Int, padding: Int, paddingEnd: Int? = nil) {
+        (self.kernel, self.stride, self.padding, self.paddingEnd) = (kernel, stride, padding, paddingEnd ?? padding)
+    }
 
     /// Output positions for `size` input positions (floor); ≤ 0 if the input is too small.
     func outputSize(_ size: Int) -> Int {
-        let span = size + 2 * padding - kernel
+        let span = size + padding + paddingEnd - kernel
         return span < 0 ? 0 : span / stride + 1
     }
 

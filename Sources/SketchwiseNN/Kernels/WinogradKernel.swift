@@ -12,7 +12,7 @@ struct WinogradGeometry: Sendable {
     let channels, height, width, outChannels, padding: Int
 
     init(_ g: Conv2DGeometry) {
-        (channels, height, width, outChannels, padding) = (g.channels, g.height, g.width, g.outChannels, g.window.padding)
+        (channels, height, width, outChannels, padding) = (g.channels, g.height, g.width, g.outChannels, g.rows.padding)
     }
 
     var outHeight: Int { height + 2 * padding - 2 }
@@ -34,10 +34,11 @@ struct WinogradGeometry: Sendable {
 }
 
 enum WinogradKernel {
-    /// Whether `g` is a convolution the Winograd path computes (and is worth it for: with fewer
-    /// than 4 input channels the sgemms are too thin).
+    /// Whether `g` is a convolution the Winograd path computes (3×3, stride 1, the same padding on
+    /// every side) and is worth it for (with fewer than 4 input channels the sgemms are too thin).
     static func applies(to g: Conv2DGeometry) -> Bool {
-        g.window.kernel == 3 && g.window.stride == 1 && g.channels >= 4 && g.outHeight >= 2 && g.outWidth >= 2
+        g.kernel == 3 && g.stride == 1 && g.rows == g.columns && g.rows.padding == g.rows.paddingEnd
+            && g.channels >= 4 && g.outHeight >= 2 && g.outWidth >= 2
     }
 
     /// `U_ξ = (G·g·Gᵀ)_ξ` for every input and output channel: `[16, C, O]` from PyTorch's `[O, C, 3, 3]`.

@@ -1,7 +1,7 @@
 /// `conv1d` over a sequence: `[T, C]` → `[T', O]`, zero padding at both ends; im2col + sgemm.
 /// PyTorch's `[O, C, k]` weights are reordered to `[O, k, C]` at load.
 struct Conv1D: FoldingLayer {
-    typealias Params = ConvolutionParams
+    typealias Params = ConvolutionParams<Int>
 
     static let typeName = "conv1d"
     let inChannels, outputChannels: Int

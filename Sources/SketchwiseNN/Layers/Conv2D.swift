@@ -1,14 +1,16 @@
-/// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding on all sides; im2col + sgemm, or Winograd
-/// F(2×2, 3×3) for 3×3 stride-1 kernels over 4 or more channels (`WinogradKernel`). A following
-/// batchnorm and relu are folded in (`FoldingLayer`), and so is a following `maxpool2d`: the
-/// epilogue then pools, adds the bias and applies the relu in one pass over the sgemm's result
-/// (`max(x) + b` and `relu(max(x + b))` are `max(x + b)` and `max(relu(x + b))`).
+/// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding (`Padding2D`: the same on all sides, or
+/// per side); im2col + sgemm, or Winograd F(2×2, 3×3) for 3×3 stride-1 kernels over 4 or more
+/// channels (`WinogradKernel`). A following batchnorm and relu or relu6 are folded in
+/// (`FoldingLayer`), and so is a following `maxpool2d`: the epilogue then pools, adds the bias and
+/// applies the activation in one pass over the sgemm's result (`max(x) + b` and `act(max(x + b))`
+/// are `max(x + b)` and `max(act(x + b))`, as both activations are non-decreasing).
 struct Conv2D: FoldingLayer {
-    typealias Params = ConvolutionParams
+    typealias Params = ConvolutionParams<Padding2D>
 
     static let typeName = "conv2d"
     let inChannels, outputChannels: Int
-    let window: Window
+    /// The vertical and horizontal windows (the same but for their padding).
+    let rows, columns: Window
     /// `[O, C, k, k]`.
     let weight: FloatBuffer
     let bias: FloatBuffer
@@ -19,28 +21,28 @@ struct Conv2D: FoldingLayer {
     let winogradFilters: FloatBuffer?
 
     init(params p: Params, weights: LayerWeights) throws {
-        let (stride, padding) = (p.stride ?? 1, p.padding ?? 0)
+        let stride = p.stride ?? 1
         try requireParams(["inChannels": p.inChannels, "outChannels": p.outChannels, "kernel": p.kernel, "stride": stride], atLeast: 1)
-        try requireParams(["padding": padding], atLeast: 0)
         inChannels = p.inChannels
         outputChannels = p.outChannels
-        window = Window(kernel: p.kernel, stride: stride, padding: padding)
+        (rows, columns) = try (p.padding ?? Padding2D(all: 0)).windows(kernel: p.kernel, stride: stride)
         weight = FloatBuffer(try weights.require("weight", shape: [p.outChannels, p.inChannels, p.kernel, p.kernel]))
         bias = try Self.readBias(weights, count: p.outChannels)
         activation = .none
         pool = nil
-        winogradFilters = Self.winograd(weight, window: window, outChannels: outputChannels, channels: inChannels)
+        winogradFilters = Self.winograd(weight, channels: inChannels, outChannels: outputChannels, rows: rows, columns: columns)
     }
 
     private init(_ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation, pool: Window?) {
-        (inChannels, outputChannels, window) = (other.inChannels, other.outputChannels, other.window)
+        (inChannels, outputChannels, rows, columns) = (other.inChannels, other.outputChannels, other.rows, other.columns)
         (self.weight, self.bias, self.activation, self.pool) = (weight, bias, activation, pool)
         winogradFilters = weight === other.weight
-            ? other.winogradFilters : Self.winograd(weight, window: window, outChannels: outputChannels, channels: inChannels)
+            ? other.winogradFilters : Self.winograd(weight, channels: inChannels, outChannels: outputChannels, rows: rows, columns: columns)
     }
 
-    private static func winograd(_ weight: FloatBuffer, window: Window, outChannels: Int, channels: Int) -> FloatBuffer? {
-        let probe = Conv2DGeometry(channels: channels, height: 8, width: 8, outChannels: outChannels, window: window)
+    /// The Winograd-transformed filters, if the convolution goes that way.
+    private static func winograd(_ weight: FloatBuffer, channels: Int, outChannels: Int, rows: Window, columns: Window) -> FloatBuffer? {
+        let probe = Conv2DGeometry(channels: channels, height: 8, width: 8, outChannels: outChannels, rows: rows, columns: columns)
         guard WinogradKernel.applies(to: probe) else { return nil }
         return FloatBuffer(WinogradKernel.transformFilters(weight.array, outChannels: outChannels, channels: channels))
     }
@@ -56,9 +58,9 @@ struct Conv2D: FoldingLayer {
 
     func fused(with next: any Layer) -> (any Layer)? {
         if pool != nil {
-            // Only a relu commutes with the max; a batchnorm may scale by a negative number.
-            guard next is ReLU, activation == .none else { return nil }
-            return with(weight: weight, bias: bias, activation: .relu)
+            // Only an activation commutes with the max; a batchnorm may scale by a negative number.
+            guard let folded = Activation(folding: next), activation == .none else { return nil }
+            return with(weight: weight, bias: bias, activation: folded)
         }
         if let maxPool = next as? MaxPool2D {
             return Conv2D(self, weight: weight, bias: bias, activation: activation, pool: maxPool.window)
@@ -67,7 +69,7 @@ struct Conv2D: FoldingLayer {
     }
 
     func geometry(_ input: Shape) -> Conv2DGeometry {
-        Conv2DGeometry(channels: input[0], height: input[1], width: input[2], outChannels: outputChannels, window: window)
+        Conv2DGeometry(channels: input[0], height: input[1], width: input[2], outChannels: outputChannels, rows: rows, columns: columns)
     }
 
     func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {
@@ -75,7 +77,7 @@ struct Conv2D: FoldingLayer {
         try inputs[0].require(axis: 0, is: inChannels, "channels")
         let g = geometry(inputs[0])
         guard g.outHeight > 0, g.outWidth > 0 else {
-            throw LayerProblem(.layerShape, "input \(inputs[0]) is smaller than the \(window.kernel)×\(window.kernel) kernel")
+            throw LayerProblem(.layerShape, "input \(inputs[0]) is smaller than the \(rows.kernel)×\(rows.kernel) kernel")
         }
         guard let pool else { return .image(channels: outputChannels, height: g.outHeight, width: g.outWidth) }
         let (h, w) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))

@@ -1,5 +1,6 @@
 /// A layer computing `act(W·x + b)` with one weight row and one bias per output channel (conv2d,
-/// conv1d, dense). A batchnorm and then a relu that read only its output are folded into it at load.
+/// depthwise_conv2d, conv1d, dense). A batchnorm and then a relu or relu6 that read only its output
+/// are folded into it at load.
 protocol FoldingLayer: Layer {
     var outputChannels: Int { get }
     /// One row per output channel.
@@ -13,7 +14,7 @@ protocol FoldingLayer: Layer {
 extension FoldingLayer {
     func fused(with next: any Layer) -> (any Layer)? { folded(with: next) }
 
-    /// This layer with `next` folded in, if `next` is a batchnorm of its channels or a relu.
+    /// This layer with `next` folded in, if `next` is a batchnorm of its channels or a relu or relu6.
     func folded(with next: any Layer) -> Self? {
         guard activation == .none else { return nil }
         if let norm = next as? BatchNorm, norm.channels == outputChannels {
@@ -25,8 +26,7 @@ extension FoldingLayer {
             }
             return with(weight: FloatBuffer(newWeight), bias: FloatBuffer(newBias), activation: .none)
         }
-        if next is ReLU { return with(weight: weight, bias: bias, activation: .relu) }
-        return nil
+        return Activation(folding: next).map { with(weight: weight, bias: bias, activation: $0) }
     }
 
     /// The optional `bias` tensor, zeros when the spec lists none.
