@@ -61,9 +61,15 @@ def samples():
 
 
 @pytest.fixture(scope="module")
-def cat_answer(server, samples):
+def cat_reply(server, samples):
+    """POST /api/photo's (status, answer) for chelsea.png."""
+    return post_photo(server, (samples / "chelsea.png").read_bytes())
+
+
+@pytest.fixture(scope="module")
+def cat_answer(cat_reply):
     """POST /api/photo's answer for chelsea.png; skips the test when the server has no photo model."""
-    status, body = post_photo(server, (samples / "chelsea.png").read_bytes())
+    status, body = cat_reply
     if status == 404:
         assert body["error"]["code"] and "photos are not available" in body["error"]["message"], body
         pytest.skip(f"the server has no photo model: {body['error']['message']}")
@@ -207,8 +213,8 @@ def test_api_names_the_cat_and_the_cup(server, samples, cat_answer):
     assert body["classes"] and body["classes"][0]["label"] in CUPS, body["classes"]
 
 
-def test_without_a_photo_model_the_api_says_so(server, samples):
-    status, body = post_photo(server, (samples / "chelsea.png").read_bytes())
+def test_without_a_photo_model_the_api_says_so(cat_reply):
+    status, body = cat_reply
     if status != 404:
         pytest.skip("the server has a photo model")
     assert body["error"]["code"] and body["error"]["message"].startswith("photos are not available on this server"), body

@@ -96,6 +96,7 @@ export class SuggestionPanel {
     r.setAttribute("aria-busy", String(this.pending));
     this.titleEl.textContent = this.title;
     this.noteEl.textContent = this.pending ? "Guessing…" : this.stale ? "These pictures are for your sketch before its last change." : this.note;
+    this.noteEl.title = this.noteEl.textContent;   // in full, when it is cut short
   }
 
   render() {
