@@ -363,6 +363,9 @@ def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):
     fresh_app(d, server)
     drop(d, (samples / "coffee.png").read_bytes(), "coffee.png", "image/png")
     wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="the first photo")
+    # The photo object changes once more when its answer arrives (or fails): wait for that first.
+    wait_for(lambda: d.execute_script("return document.getElementById('assist').dataset.pending") == "false" and objects(d)[0].get("classes"),
+             30, message="the first photo's answer")
     before, saved = objects(d), saved_objects(d)
 
     for data, name, media_type, reason, padding in [
