@@ -220,7 +220,10 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
     save_screenshot(driver, "scene-boxes.png")
     strokes_before = int(canvas.get_attribute("data-stroke-count"))
 
-    # The first object's own pictures; picking one swaps only its strokes.
+    # The first object's own pictures; picking one swaps only its strokes. (Tags take clicks once
+    # the pen has rested: while strokes follow one another, a stroke may start on a tag.)
+    wait_for(lambda: driver.execute_script("return !('drawing' in document.getElementById('scene-boxes').dataset)"), 5,
+             message="the tags take clicks")
     target_id = before[tuple(truth[0][2])]
     driver.find_element("css selector", f"#scene-boxes .scene-box[data-tracking-id='{target_id}'] .scene-tag").click()
     wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 60, message="pictures for the object")

@@ -298,6 +298,18 @@ function setSceneMode(on) {
   showScene();
 }
 
+/** While strokes follow one another, the scene's tags let the pen through (a stroke that starts
+ *  on a tag draws instead of opening its pictures); they take clicks again once the pen has
+ *  rested for TAG_REST_MS. */
+const TAG_REST_MS = 600;
+let tagRest = 0;
+function penBusy() {
+  const layer = $("#scene-boxes");
+  layer.dataset.drawing = "true";
+  clearTimeout(tagRest);
+  tagRest = setTimeout(() => { delete layer.dataset.drawing; }, TAG_REST_MS);
+}
+
 /** Draws the scene's boxes over the canvas, each with a tag "#ID label" that opens its pictures. */
 function showScene() {
   const layer = $("#scene-boxes");
@@ -564,8 +576,9 @@ const input = new PointerInput(canvasEl, {
   pan: (dx, dy) => { camera.panBy(dx, dy); cameraChanged(); },
   zoomAt: (factor, at) => { camera.zoomAt(factor, at); cameraChanged(); },
   objectAt: (p, slop) => objectAt(state.objects, p, slop),
-  onStrokeUpdate: (s) => view.setLive(s),
+  onStrokeUpdate: (s) => { view.setLive(s); penBusy(); },
   onStrokeEnd: (s) => {
+    penBusy();
     if (panelTarget !== "sketch") select(null);
     commit(M.addStroke(state, s, tool === "autodraw"));
   },
