@@ -71,20 +71,8 @@ struct PhotoRoutes: Sendable {
                     ? "the body must be a photo declared Content-Type: image/png or image/jpeg"
                     : "the body must be a PNG or JPEG photo (image/png, image/jpeg), not \(declared.prefix(100))")
         }
-        let maximum = limits.photo.maximumBytes
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maximum {
-            var error = APIError(.tooLarge, "the photo is declared \(length) bytes; at most \(maximum) are accepted")
-            error.headers[.connection] = "close"
-            throw error
-        }
-        do {
-            let buffer = try await request.body.collect(upTo: maximum)
-            guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "the body is empty: send the photo's bytes") }
-            return Array(buffer.readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.tooLarge, "the photo is larger than \(maximum) bytes")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.tooLarge, "the photo is larger than \(maximum) bytes")
-        }
+        let buffer = try await SketchInput.body(of: request, upTo: limits.photo.maximumBytes, naming: "the photo")
+        guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "the body is empty: send the photo's bytes") }
+        return Array(buffer.readableBytesView)
     }
 }

@@ -81,19 +81,25 @@ struct SketchInput {
                 declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
             )
         }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maximumBodyBytes {
-            var error = APIError(.tooLarge, "the body is declared \(declared) bytes; at most \(limits.maximumBodyBytes) are accepted")
+        let buffer = try await Self.body(of: request, upTo: limits.maximumBodyBytes, naming: "the body")
+        return try object(Data(buffer.readableBytesView))
+    }
+
+    /// The body of a request, at most `maximum` bytes.
+    /// - Throws: `413` past the limit, naming the body `what` ("the body", "the photo"); at once,
+    ///   closing the connection, for a body declared larger.
+    static func body(of request: Request, upTo maximum: Int, naming what: String) async throws -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximum {
+            var error = APIError(.tooLarge, "\(what) is declared \(declared) bytes; at most \(maximum) are accepted")
             error.headers[.connection] = "close"
             throw error
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limits.maximumBodyBytes)
+            return try await request.body.collect(upTo: maximum)
         } catch is NIOTooManyBytesError {
-            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
+            throw APIError(.tooLarge, "\(what) is larger than \(maximum) bytes")
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")
+            throw APIError(.tooLarge, "\(what) is larger than \(maximum) bytes")
         }
-        return try object(Data(buffer.readableBytesView))
     }
 }

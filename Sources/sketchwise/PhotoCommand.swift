@@ -109,18 +109,13 @@ struct PhotoCommand: AsyncParsableCommand {
 
 /// One line of `sketchwise photo --json`.
 private struct PhotoLine: Encodable {
-    struct Picture: Encodable {
-        let id, label, source, title: String
-        let score: Double
-    }
-
     let origin, model: String
     let labels: [PhotoLabel]
     let classes: [Guess]
-    let suggestions: [Picture]
+    let suggestions: [SuggestionItem]
 
     init(origin: String, model: String, result: PhotoResult) {
         (self.origin, self.model, labels, classes) = (origin, model, result.labels, result.classes)
-        suggestions = result.suggestions.map { Picture(id: $0.itemID, label: $0.label, source: $0.source, title: $0.title, score: $0.score) }
+        suggestions = result.suggestions.map(SuggestionItem.init)
     }
 }

@@ -138,22 +138,27 @@ struct StrokeSketchRecord {
     var record: QuickDrawRecord
 }
 
+/// One suggested picture in a command's `--json` output (`suggest`, `photo`).
+struct SuggestionItem: Encodable {
+    var id: String
+    var label: String
+    var score: Double
+    var source: String
+    var title: String
+
+    init(_ suggestion: Suggestion) {
+        (id, label, score, source, title) = (suggestion.itemID, suggestion.label, suggestion.score, suggestion.source, suggestion.title)
+    }
+}
+
 /// One `suggest --json` line.
 struct SuggestLine: Encodable {
-    struct Item: Encodable {
-        var id: String
-        var label: String
-        var score: Double
-        var source: String
-        var title: String
-    }
-
     var guesses: [Guess]
-    var suggestions: [Item]
+    var suggestions: [SuggestionItem]
 
     init(_ result: SuggestionResult) {
         guesses = result.guesses
-        suggestions = result.suggestions.map { Item(id: $0.itemID, label: $0.label, score: $0.score, source: $0.source, title: $0.title) }
+        suggestions = result.suggestions.map(SuggestionItem.init)
     }
 }
 
