@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import math
 import sys
 import time
@@ -40,6 +41,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from export import write_safetensors, FORMAT  # noqa: E402
 from models import conv_block_layers  # noqa: E402
+import pseudo_labels  # noqa: E402
 from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data import raster  # noqa: E402
 from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror  # noqa: E402
@@ -258,7 +260,8 @@ def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
 
 
 # ------------------------------------------------------------------ export
-def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict):
+def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict,
+           rotations=(0.0,)):
     out_dir.mkdir(parents=True, exist_ok=True)
     layers = model.spec_layers()
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
@@ -267,7 +270,8 @@ def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: lis
         "format": FORMAT, "formatVersion": 1, "name": name, "version": "1.0.0",
         "description": f"28x28 sketch embedding ({model.dim}-d, L2-normalised) for personal shortcuts and few-shot learning",
         "input": {"kind": "raster", "shape": [1, 28, 28],
-                  "raster": {"size": 28, "recipe": "quickdraw", "scale": 1.0 / 255.0}},
+                  "raster": {"size": 28, "recipe": "quickdraw", "scale": 1.0 / 255.0},
+                  "embeddingRotations": list(rotations)},
         "labels": [],
         "outputs": {"embedding": "embedding"},
         "layers": layers,
@@ -276,14 +280,12 @@ def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: lis
     }
     write_safetensors(out_dir / f"{name}.safetensors", {n: sd[n] for n in names},
                       {"format": FORMAT, "name": name, "version": "1.0.0"})
-    import json
     (out_dir / f"{name}.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 # ------------------------------------------------------------------ parity fixture
 def load_embedding(models_dir: Path, name: str) -> SketchEmbedding:
     """The exported embedding model as a PyTorch module (eval mode)."""
-    import json
     from export import read_safetensors
     spec = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))
     weights, _ = read_safetensors(models_dir / f"{name}.safetensors")
@@ -297,20 +299,24 @@ def load_embedding(models_dir: Path, name: str) -> SketchEmbedding:
 def write_fixture(models_dir: Path, name: str, out: Path):
     """``<out>/<name>.json``: synthetic drawings (training/fixtures.py's), their inputs and the
     PyTorch embeddings of the exported model, for the Swift parity test."""
-    import json
     from fixtures import synthetic_drawings
     model = load_embedding(models_dir, name)
+    rotations = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))["input"].get("embeddingRotations", [0])
     rng = np.random.default_rng(8)
     cases = [{"name": n, "kind": "drawing", "strokes": st, "x": raster.render(st).astype(np.float32)[None] / np.float32(255.0)}
              for n, st in synthetic_drawings(7)]
     cases += [{"name": f"noise-{k}", "kind": "noise", "strokes": None, "x": rng.random((1, 28, 28), dtype=np.float32)} for k in range(2)]
     with torch.no_grad():
         emb = model(torch.from_numpy(np.stack([c["x"] for c in cases]))).numpy()
-    doc = {"model": name, "tolerance": 1e-4, "outputs": ["embedding"], "cases": [
+    for c in cases:
+        if c["strokes"] is not None:
+            turned = embed(model, [[[np.asarray(r, np.float64) for r in st] for st in c["strokes"]]], views=tuple(rotations))
+            c["sketchEmbedding"] = [float(v) for v in turned[0]]
+    doc = {"model": name, "tolerance": 1e-4, "outputs": ["embedding"], "embeddingRotations": rotations, "cases": [
         {"name": c["name"], "kind": c["kind"],
          "strokes": None if c["strokes"] is None else [[[float(v) for v in row] for row in stroke] for stroke in c["strokes"]],
          "input": {"shape": list(c["x"].shape), "data": [float(v) for v in c["x"].ravel()]},
-         "logits": [], "embedding": [float(v) for v in e], "answer": []}
+         "logits": [], "embedding": [float(v) for v in e], "answer": [], "sketchEmbedding": c.get("sketchEmbedding")}
         for c, e in zip(cases, emb)]}
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(doc) + "\n", encoding="utf-8")
@@ -318,6 +324,36 @@ def write_fixture(models_dir: Path, name: str, out: Path):
 
 
 # ------------------------------------------------------------------ training
+def pseudo_items(args, eval_omni, classes: dict) -> list:
+    """Training items of the pseudo-classes clustered from ``args.unlabelled`` (each cluster in
+    its eight symmetries: the item's class is the base of eight, its symmetry drawn per batch)."""
+    t0 = time.time()
+    drawings, dropped = pseudo_labels.load_unlabelled(args.data / "omniglot" / args.unlabelled, [d for _, d in eval_omni],
+                                                      limit=1000 if args.smoke else None)
+    total = len(drawings) + dropped
+    drawings = [s for s in (qd.simplify_strokes(d) for d in drawings) if s]
+    teacher = load_embedding(args.cluster_model.parent, args.cluster_model.name)
+    labels = pseudo_labels.pseudo_classes(embed(teacher, drawings, views=(0.0, -10.0, 10.0)))
+    base = {}
+    for c in sorted(set(labels) - {-1}):
+        base[c] = len(classes)
+        for k in range(8):
+            classes[f"unlabelled/{c}@{k}"] = len(classes)
+    items = [(base[c], s, -1, OMNIGLOT_AUG) for c, s in zip(labels, drawings) if c >= 0]
+    print(f"unlabelled: {total} drawings, {dropped} dropped as possible copies of evaluation "
+          f"drawings; {len(items)} in {len(base)} pseudo-classes (x8 symmetries), {time.time() - t0:.0f}s", flush=True)
+    return items
+
+
+def with_symmetry(item, rng):
+    """A pseudo-class item (symmetry -1) in a random one of its eight symmetries; others as they are."""
+    c, strokes, k, cfg = item
+    if k >= 0:
+        return item
+    k = int(rng.integers(8))
+    return c + k, strokes, k, cfg
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
@@ -331,6 +367,10 @@ def main(argv=None):
     ap.add_argument("--weight-decay", type=float, default=5e-4)
     ap.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
     ap.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
+    ap.add_argument("--unlabelled", default="", metavar="NPZ",
+                    help="also learn pseudo-classes clustered from this Omniglot stroke-3 file (in the data's omniglot folder)")
+    ap.add_argument("--cluster-model", type=Path, default=Path(__file__).resolve().parents[1] / "Models" / "sketch-embedding",
+                    metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
     ap.add_argument("--episodes", type=int, default=1000)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
     ap.add_argument("--name", default="sketch-embedding")
@@ -338,6 +378,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--evaluate", action="store_true", help="only evaluate the exported --out/--name model")
     ap.add_argument("--views", default="0", help="test-time rotations (degrees, comma-separated) averaged by --evaluate")
+    ap.add_argument("--embedding-rotations", default="0,-10,10", metavar="DEGREES",
+                    help="the exported spec's embeddingRotations: the runtime embeds a drawing as the normalised mean "
+                         "of it turned by these angles; the final results are measured so")
     ap.add_argument("--fixture", type=Path, metavar="DIR",
                     help="only write the parity fixture of the exported --out/--name model into DIR")
     args = ap.parse_args(argv)
@@ -373,6 +416,8 @@ def main(argv=None):
             items.append((classes.setdefault(f"{label}@{k}", len(classes)), strokes, k, OMNIGLOT_AUG))
     for label, strokes in train_qd:
         items.append((classes.setdefault(label, len(classes)), strokes, 0, QD_AUG))
+    pseudo = pseudo_items(args, eval_omni, classes) if args.unlabelled else []
+    items += pseudo
     print(f"training: {len(train_omni)} Omniglot drawings ({len(trained_alphabets)} alphabets, x8 symmetries), "
           f"{len(train_qd)} Quick, Draw! drawings; {len(classes)} classes, {len(items)} items", flush=True)
     print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
@@ -395,6 +440,7 @@ def main(argv=None):
         loss_sum, n = 0.0, 0
         for b in range(0, per_epoch, args.batch):
             batch = [items[i] for i in order[b:b + args.batch]]
+            batch = [with_symmetry(item, rng) for item in batch]
             drawings = [augmented(dihedral(s, k), rng, cfg, args.warp) for _, s, k, cfg in batch]
             x = render(drawings)
             y = torch.tensor([c for c, _, _, _ in batch])
@@ -421,17 +467,23 @@ def main(argv=None):
         print(msg, flush=True)
         if epoch >= total_epochs:
             break
-    results = evaluate(model, eval_sets, args.episodes)
+    rotations = tuple(float(v) for v in args.embedding_rotations.split(","))
+    single = evaluate(model, eval_sets, args.episodes)
+    results = evaluate(model, eval_sets, args.episodes, rotations)
+    print("one view: " + "  ".join(f"{k} {v:.3f}" for k, v in single.items()), flush=True)
     minutes = (time.time() - started) / 60
+    pseudo_note = (f"; {len({c for c, _, _, _ in pseudo})} pseudo-classes (x8 symmetries) clustered from {args.unlabelled} "
+                   f"by {args.cluster_model.name}, without the drawings that may be copies of evaluation drawings"
+                   if pseudo else "")
     notes = (f"Trained by training/embedding.py for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); {len({l for l, _ in train_qd})} "
-             f"Quick, Draw! classes, up to {args.qd_per_class} drawings each). Unseen for evaluation: the other "
+             f"Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for evaluation: the other "
              f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes.")
     trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
-    export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()})
-    print(f"done in {minutes:.1f} min: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)
+    export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations)
+    print(f"done in {minutes:.1f} min, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)
     print(f"wrote {args.out / args.name}.json and .safetensors", flush=True)
 
 

@@ -44,8 +44,13 @@ public struct InputSpec: Sendable, Decodable {
     /// The views of a drawing whose answers are averaged (test-time augmentation); the first
     /// view gives the embedding. `[.original]` when the spec names none.
     public let views: [InputView]
+    /// Angles in degrees (clockwise on screen) at which a drawing is turned for its embedding,
+    /// which is the L2-normalised mean of the turned drawings' embeddings (test-time
+    /// augmentation of an embedding). Raster inputs only; `[0]` when the spec names none. A
+    /// bitmap, having no strokes to turn, is embedded as it is.
+    public let embeddingRotations: [Double]
 
-    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes, image, views }
+    private enum CodingKeys: String, CodingKey { case kind, shape, raster, strokes, image, views, embeddingRotations }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -55,6 +60,14 @@ public struct InputSpec: Sendable, Decodable {
         guard !views.isEmpty, Set(views).count == views.count else {
             throw DecodingError.dataCorruptedError(
                 forKey: .views, in: container, debugDescription: "views must list each view at most once, and at least one")
+        }
+        embeddingRotations = try container.decodeIfPresent([Double].self, forKey: .embeddingRotations) ?? [0]
+        guard !embeddingRotations.isEmpty, Set(embeddingRotations).count == embeddingRotations.count,
+              embeddingRotations.allSatisfy({ $0.magnitude <= 180 }), kindName == "raster" || embeddingRotations == [0]
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .embeddingRotations, in: container,
+                debugDescription: "embeddingRotations must list distinct angles within ±180 degrees, at least one, and only for raster inputs")
         }
         func invalid(_ message: String) -> DecodingError {
             .dataCorruptedError(forKey: .shape, in: container, debugDescription: message)

@@ -86,24 +86,26 @@ public final class ModelRecognizer: Sendable {
     }
 
     /// The embedding of a sketch (models that declare one: the raster CNN's L2-normalised
-    /// penultimate layer).
+    /// penultimate layer), over the spec's `embeddingRotations`.
     public func embedding(_ sketch: StrokeSketch) throws -> [Float] {
         guard model.embeddingCount != nil else { throw RecognitionError("model \(name) has no embedding output") }
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
-        return try pool.with { worker in
-            let shape = try prepare(simplified, in: worker)
-            return try firstViewEmbedding(worker, shape: shape)
-        }
+        return try pool.with { worker in try turnedEmbedding(simplified, worker) }
     }
 
     /// Log-probabilities and, for models that declare one, the embedding of a sketch, from one
-    /// run of the model per view (the embedding is the first view's).
+    /// run of the model per view (the embedding is the first view's, over the spec's
+    /// `embeddingRotations`).
     public func describe(_ sketch: StrokeSketch) throws -> (logProbabilities: LogProbabilities, embedding: [Float]?) {
         try checkClassifies()
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
-            return try answer(worker, shape: shape, embedding: true)
+            var described = try answer(worker, shape: shape, embedding: true)
+            if described.embedding != nil, model.spec.input.embeddingRotations != [0] {
+                described.embedding = try turnedEmbedding(simplified, worker)
+            }
+            return described
         }
     }
 
@@ -213,6 +215,21 @@ public final class ModelRecognizer: Sendable {
 
     private func firstViewEmbedding(_ worker: Worker, shape: Shape) throws -> [Float] {
         try answer(worker, shape: shape, views: model.spec.input.views.prefix(1), embedding: true).embedding!
+    }
+
+    /// The first view's embedding of a simplified sketch, or, with several `embeddingRotations`,
+    /// the L2-normalised mean of the embeddings of the sketch turned by each angle.
+    private func turnedEmbedding(_ simplified: StrokeSketch, _ worker: Worker) throws -> [Float] {
+        let rotations = model.spec.input.embeddingRotations
+        var sum: [Float] = []
+        for degrees in rotations {
+            let shape = try prepare(degrees == 0 ? simplified : simplified.rotated(byDegrees: degrees), in: worker)
+            let embedding = try firstViewEmbedding(worker, shape: shape)
+            guard rotations.count > 1 else { return embedding }
+            sum = sum.isEmpty ? embedding : zip(sum, embedding).map(+)
+        }
+        let norm = sum.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return norm > 0 ? sum.map { $0 / norm } : sum
     }
 
     /// The left-right mirror image of a model input, in place: an image's columns reversed, a

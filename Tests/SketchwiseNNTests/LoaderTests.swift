@@ -130,6 +130,13 @@ import Testing
                                        "raster": ["size": 2, "recipe": "quickdraw", "scale": 1, "channels": channels]]
             }?.kind == .spec, "raster channels \(channels) with shape \(shape)")
         }
+        for rotations: [Any] in [[], [0, 0], [0, 200], [0, "ten"]] {
+            #expect(rejection(in: "tiny.json") { model in
+                var input = model.spec["input"] as? [String: Any] ?? [:]
+                input["embeddingRotations"] = rotations
+                model.spec["input"] = input
+            }?.kind == .spec, "embeddingRotations \(rotations)")
+        }
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc9"] }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc2", "embedding": "nowhere"] }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "flat"] }?.kind == .labels)

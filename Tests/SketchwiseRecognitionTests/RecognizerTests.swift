@@ -17,6 +17,15 @@ import Testing
         })])
     }
 
+    @Test func aTurnedSketchTurnsClockwiseOnScreenAboutItsCentreAndKeepsItsTimes() {
+        let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0, t: 5), Point(x: 10, y: 0, t: 9)])])
+        let turned = sketch.rotated(byDegrees: 90).strokes[0].points
+        #expect(abs(turned[0].x - 5) < 1e-12 && abs(turned[0].y + 5) < 1e-12, "the left end goes up (y points down)")
+        #expect(abs(turned[1].x - 5) < 1e-12 && abs(turned[1].y - 5) < 1e-12)
+        #expect(turned.map(\.t) == [5, 9])
+        #expect(sketch.rotated(byDegrees: 0) == sketch)
+    }
+
     @Test func everyRecognizerGivesNormalizedRankedGuesses() throws {
         for kind in RecognizerKind.roles {
             let guesses = try models.recognizer(kind).classify(circle(), top: 5)
