@@ -191,6 +191,32 @@ class SketchEmbedding(nn.Module):
         ]
 
 
+class EmbeddingEnsemble(nn.Module):
+    """Several embeddings of one drawing joined: their unit vectors concatenated and L2-normalised
+    again (each member weighs the same). Exported as one model whose branches all read the input."""
+
+    def __init__(self, members: list[SketchEmbedding]):
+        super().__init__()
+        self.members = nn.ModuleList(members)
+        self.dim = sum(m.dim for m in members)
+
+    def forward(self, x):
+        return F.normalize(torch.cat([m(x) for m in self.members], 1), dim=1)
+
+    def spec_layers(self):
+        layers, ends = [], []
+        for i, member in enumerate(self.members):
+            for k, layer in enumerate(member.spec_layers()):
+                layer = dict(layer, name=f"m{i}_{layer['name']}")
+                if "weights" in layer:
+                    layer["weights"] = {role: f"members.{i}.{w}" for role, w in layer["weights"].items()}
+                if k == 0:
+                    layer["inputs"] = ["input"]
+                layers.append(layer)
+            ends.append(layers[-1]["name"])
+        return layers + [{"name": "joined", "type": "concat", "inputs": ends}, {"name": "embedding", "type": "l2normalize"}]
+
+
 class CosFaceHead(nn.Module):
     """Cosine logits ``scale * (cos - margin * onehot)`` against normalised class weights."""
 
@@ -260,8 +286,8 @@ def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
 
 
 # ------------------------------------------------------------------ export
-def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict,
-           rotations=(0.0,)):
+def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict,
+           rotations=(0.0,), members: list | None = None):
     out_dir.mkdir(parents=True, exist_ok=True)
     layers = model.spec_layers()
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
@@ -278,22 +304,49 @@ def export(model: SketchEmbedding, out_dir: Path, name: str, trained_labels: lis
         "training": {"data": f"{OMNIGLOT_ATTRIBUTION}; Quick, Draw! dataset by Google, licensed under CC BY 4.0",
                      "notes": notes, "results": results, "labels": sorted(set(trained_labels))},
     }
+    if members:
+        spec["training"]["members"] = members
     write_safetensors(out_dir / f"{name}.safetensors", {n: sd[n] for n in names},
                       {"format": FORMAT, "name": name, "version": "1.0.0"})
     (out_dir / f"{name}.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 # ------------------------------------------------------------------ parity fixture
-def load_embedding(models_dir: Path, name: str) -> SketchEmbedding:
-    """The exported embedding model as a PyTorch module (eval mode)."""
+def load_embedding(models_dir: Path, name: str) -> nn.Module:
+    """The exported embedding model (one, or an ensemble of several) as a PyTorch module (eval mode)."""
     from export import read_safetensors
     spec = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))
     weights, _ = read_safetensors(models_dir / f"{name}.safetensors")
-    widths = tuple(l["params"]["outChannels"] for l in spec["layers"] if l["type"] == "conv2d")
-    dim = next(l["params"]["outFeatures"] for l in spec["layers"] if l["type"] == "dense")
-    model = SketchEmbedding(widths, dim)
-    model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+
+    def member(prefix: str) -> SketchEmbedding:
+        own = [l for l in spec["layers"] if l["name"].startswith(prefix)]
+        widths = tuple(l["params"]["outChannels"] for l in own if l["type"] == "conv2d")
+        return SketchEmbedding(widths, next(l["params"]["outFeatures"] for l in own if l["type"] == "dense"))
+
+    count = len(spec.get("training", {}).get("members", []))
+    model = EmbeddingEnsemble([member(f"m{i}_") for i in range(count)]) if count else member("")
+    missing, unexpected = model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+    if unexpected or any(not k.endswith("num_batches_tracked") for k in missing):
+        raise ValueError(f"{name}: weights do not match its layers (missing {missing}, unexpected {unexpected})")
     return model.eval()
+
+
+def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path):
+    """Exports the ensemble of exported embeddings ``paths`` (each PATH.json/.safetensors) as one
+    model, with its few-shot results on the members' evaluation sets."""
+    specs = [json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in paths]
+    model = EmbeddingEnsemble([load_embedding(p.parent, p.name) for p in paths])
+    omni_dir = data / "omniglot"
+    trained = sorted({l for s in specs for l in s["training"]["labels"]})
+    alphabets = sorted({l.split("/")[0] for l in trained if "/" in l})
+    eval_sets = {"omniglot": load_omniglot(omni_dir / "strokes_background_small2.zip", skip_alphabets=alphabets),
+                 "quickdraw": load_quickdraw(data, held_out=True, per_class=20)}
+    results = evaluate(model, eval_sets, episodes, rotations)
+    notes = f"An ensemble of {len(paths)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
+        f"Member {i + 1}: {s['training']['notes']}" for i, s in enumerate(specs))
+    export(model, out_dir, name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
+           members=[{"notes": s["training"]["notes"], "results": s["training"]["results"]} for s in specs])
+    print(f"ensemble of {len(paths)}, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
 
 
 def write_fixture(models_dir: Path, name: str, out: Path):
@@ -365,6 +418,7 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--qd-per-class", type=int, default=60)
     ap.add_argument("--weight-decay", type=float, default=5e-4)
+    ap.add_argument("--widths", default="32,64,128,256", help="channels of the four conv blocks")
     ap.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
     ap.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
     ap.add_argument("--unlabelled", default="", metavar="NPZ",
@@ -381,12 +435,17 @@ def main(argv=None):
     ap.add_argument("--embedding-rotations", default="0,-10,10", metavar="DEGREES",
                     help="the exported spec's embeddingRotations: the runtime embeds a drawing as the normalised mean "
                          "of it turned by these angles; the final results are measured so")
+    ap.add_argument("--combine", type=Path, nargs="+", metavar="PATH",
+                    help="only export the ensemble of these exported embeddings (PATH.json/.safetensors) as --out/--name")
     ap.add_argument("--fixture", type=Path, metavar="DIR",
                     help="only write the parity fixture of the exported --out/--name model into DIR")
     args = ap.parse_args(argv)
     if args.fixture:
         return write_fixture(args.out, args.name, args.fixture)
     torch.set_num_threads(args.threads)
+    if args.combine:
+        return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
+                       args.episodes, args.data)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     started = time.time()
@@ -423,7 +482,7 @@ def main(argv=None):
     print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
           f"{len(eval_qd)} Quick, Draw! drawings of {len({l for l, _ in eval_qd})} unseen classes", flush=True)
 
-    model = SketchEmbedding(dropout=args.dropout)
+    model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout)
     head = CosFaceHead(model.dim, len(classes))
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)

@@ -39,16 +39,22 @@ def test_the_held_out_classes_are_a_fixed_fifth():
 @needs_data
 def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     out = tmp_path / "models"
-    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--smoke", "--out", str(out)],
+    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--smoke", "--out", str(out),
+                        "--unlabelled", "omniglot-unlabelled-stroke3.npz"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     spec = json.loads((out / "sketch-embedding.json").read_text())
     assert spec["outputs"] == {"embedding": "embedding"} and spec["labels"] == []
     assert spec["layers"][-1]["type"] == "l2normalize"
     assert "Balinese/character01" in spec["training"]["labels"], "the trained labels are listed for fewshot --unseen"
+    assert "pseudo-classes" in spec["training"]["notes"] and "dropped as possible copies" in r.stdout
+    assert not any(l.startswith("unlabelled/") for l in spec["training"]["labels"]), "pseudo-classes are no labels"
+    assert spec["input"]["embeddingRotations"] == [0, -10, 10]
     r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--out", str(out), "--fixture", str(tmp_path / "fixture")],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     fixture = json.loads((tmp_path / "fixture" / "sketch-embedding.json").read_text())
     for case in fixture["cases"]:
         assert abs(np.linalg.norm(case["embedding"]) - 1) < 1e-5
+        if case["kind"] == "drawing":
+            assert abs(np.linalg.norm(case["sketchEmbedding"]) - 1) < 1e-5
