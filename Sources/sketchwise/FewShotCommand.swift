@@ -131,7 +131,7 @@ struct FewShotCommand: ParsableCommand {
             let recommended: Float
             let ways: Int, shots: Int, episodes: Int
         }
-        let thresholds = stride(from: Float(0.05), through: 0.8, by: 0.05).map { ($0 * 100).rounded() / 100 }
+        let thresholds = stride(from: Float(0.025), through: 0.8, by: 0.025).map { ($0 * 1000).rounded() / 1000 }
         let points = try FewShotEvaluation.openSet(
             items: items, ways: ways, shots: shots, episodes: episodes, seed: seed,
             configuration: NearestNeighborClassifier.Configuration(), thresholds: thresholds)
@@ -142,9 +142,9 @@ struct FewShotCommand: ParsableCommand {
         }
         print("threshold  known answered rightly  others accepted")
         for point in points {
-            print(String(format: "%9.2f  %22.1f %%  %13.1f %%", point.threshold, point.knownCorrect * 100, point.unknownAccepted * 100))
+            print(String(format: "%9.3f  %22.1f %%  %13.1f %%", point.threshold, point.knownCorrect * 100, point.unknownAccepted * 100))
         }
-        print(String(format: "best balance at %.2f: %.1f %% of known drawings right, %.1f %% of others accepted",
+        print(String(format: "best balance at %.3f: %.1f %% of known drawings right, %.1f %% of others accepted",
                      best.threshold, best.knownCorrect * 100, best.unknownAccepted * 100))
     }
 }
