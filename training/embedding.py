@@ -287,13 +287,13 @@ def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
 
 # ------------------------------------------------------------------ export
 def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict,
-           rotations=(0.0,), members: list | None = None):
+           rotations=(0.0,), members: list | None = None, version: str = "1.0.0"):
     out_dir.mkdir(parents=True, exist_ok=True)
     layers = model.spec_layers()
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
     names = [n for l in layers for n in l.get("weights", {}).values()]
     spec = {
-        "format": FORMAT, "formatVersion": 1, "name": name, "version": "1.0.0",
+        "format": FORMAT, "formatVersion": 1, "name": name, "version": version,
         "description": f"28x28 sketch embedding ({model.dim}-d, L2-normalised) for personal shortcuts and few-shot learning",
         "input": {"kind": "raster", "shape": [1, 28, 28],
                   "raster": {"size": 28, "recipe": "quickdraw", "scale": 1.0 / 255.0},
@@ -307,7 +307,7 @@ def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str]
     if members:
         spec["training"]["members"] = members
     write_safetensors(out_dir / f"{name}.safetensors", {n: sd[n] for n in names},
-                      {"format": FORMAT, "name": name, "version": "1.0.0"})
+                      {"format": FORMAT, "name": name, "version": version})
     (out_dir / f"{name}.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -331,7 +331,7 @@ def load_embedding(models_dir: Path, name: str) -> nn.Module:
     return model.eval()
 
 
-def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path):
+def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path, version: str):
     """Exports the ensemble of exported embeddings ``paths`` (each PATH.json/.safetensors) as one
     model, with its few-shot results on the members' evaluation sets."""
     specs = [json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in paths]
@@ -345,7 +345,7 @@ def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: in
     notes = f"An ensemble of {len(paths)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
         f"Member {i + 1}: {s['training']['notes']}" for i, s in enumerate(specs))
     export(model, out_dir, name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
-           members=[{"notes": s["training"]["notes"], "results": s["training"]["results"]} for s in specs])
+           members=[{"notes": s["training"]["notes"], "results": s["training"]["results"]} for s in specs], version=version)
     print(f"ensemble of {len(paths)}, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
 
 
@@ -428,6 +428,8 @@ def main(argv=None):
     ap.add_argument("--episodes", type=int, default=1000)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
     ap.add_argument("--name", default="sketch-embedding")
+    ap.add_argument("--model-version", default="1.0.0",
+                    help="the exported spec's version (stored shortcut examples are embedded again when it changes)")
     ap.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--evaluate", action="store_true", help="only evaluate the exported --out/--name model")
@@ -445,7 +447,7 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     if args.combine:
         return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
-                       args.episodes, args.data)
+                       args.episodes, args.data, args.model_version)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     started = time.time()
@@ -541,7 +543,8 @@ def main(argv=None):
              f"Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for evaluation: the other "
              f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes.")
     trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
-    export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations)
+    export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
+           version=args.model_version)
     print(f"done in {minutes:.1f} min, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)
     print(f"wrote {args.out / args.name}.json and .safetensors", flush=True)
 
