@@ -6,17 +6,21 @@ symbol make a usable prototype.
 
 Training: a cosine-softmax classifier with an additive margin (CosFace) over
 * Omniglot characters of the training zip (default ``strokes_background_small1.zip``), each
-  character also rotated by 90, 180 and 270 degrees as three further classes, and
+  character also in its eight symmetries (quarter turns, mirrored or not) as eight classes,
+* with ``--unlabelled``, pseudo-classes clustered from unlabelled Omniglot drawings without
+  those that may be copies of evaluation drawings (``pseudo_labels.py``), and
 * the Quick, Draw! classes that are not held out (a fixed 20 % of the 345 classes, by a hash of
   the class name, stay unseen for the Quick, Draw! few-shot measure),
-with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter) re-rendered every epoch. The
-classifier head is thrown away; the embedding is what is exported.
+with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter)
+re-rendered every batch. The classifier head is thrown away; the embedding is what is exported,
+with the angles the runtime turns a drawing by (``--embedding-rotations``).
+``--combine`` joins several exported embeddings into one model (the shipped one is two).
 
 Honest evaluation: the few-shot episodes use only alphabets absent from the training zip
 (``strokes_background_small2.zip`` minus Greek and Latin, which both zips hold) and the
 held-out Quick, Draw! classes. The schedule is fixed (no early stopping on those episodes).
+The shipped model's commands are in docs/shortcuts.md.
 
-    python3 training/embedding.py --minutes 35 --out Models          # the shipped model
     python3 training/embedding.py --smoke --out /tmp/emb              # < 1 min
 
 The export lists every trained label under ``training.labels`` so ``sketchwise fewshot
