@@ -101,10 +101,9 @@ public final class ModelRecognizer: Sendable {
         let simplified = try GoogleSimplifier().simplifiedIfNeeded(sketch)
         return try pool.with { worker in
             let shape = try prepare(simplified, in: worker)
-            var described = try answer(worker, shape: shape, embedding: true)
-            if described.embedding != nil, model.spec.input.embeddingRotations != [0] {
-                described.embedding = try turnedEmbedding(simplified, worker)
-            }
+            let turned = model.embeddingCount != nil && model.spec.input.embeddingRotations != [0]
+            var described = try answer(worker, shape: shape, embedding: !turned)
+            if turned { described.embedding = try turnedEmbedding(simplified, worker) }
             return described
         }
     }
