@@ -335,16 +335,22 @@ def load_embedding(models_dir: Path, name: str) -> nn.Module:
     return model.eval()
 
 
-def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path, version: str):
+def evaluation_sets(data: Path, eval_zip: str, trained_alphabets) -> tuple[list, list]:
+    """The drawings of the few-shot measures: the Omniglot alphabets of ``eval_zip`` that were not
+    trained on, and the held-out Quick, Draw! classes."""
+    return (load_omniglot(data / "omniglot" / eval_zip, skip_alphabets=trained_alphabets),
+            load_quickdraw(data, held_out=True, per_class=20))
+
+
+def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path, eval_zip: str,
+            version: str):
     """Exports the ensemble of exported embeddings ``paths`` (each PATH.json/.safetensors) as one
     model, with its few-shot results on the members' evaluation sets."""
     specs = [json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in paths]
     model = EmbeddingEnsemble([load_embedding(p.parent, p.name) for p in paths])
-    omni_dir = data / "omniglot"
     trained = sorted({l for s in specs for l in s["training"]["labels"]})
-    alphabets = sorted({l.split("/")[0] for l in trained if "/" in l})
-    eval_sets = {"omniglot": load_omniglot(omni_dir / "strokes_background_small2.zip", skip_alphabets=alphabets),
-                 "quickdraw": load_quickdraw(data, held_out=True, per_class=20)}
+    eval_omni, eval_qd = evaluation_sets(data, eval_zip, sorted({l.split("/")[0] for l in trained if "/" in l}))
+    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
     results = evaluate(model, eval_sets, episodes, rotations)
     notes = f"An ensemble of {len(paths)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
         f"Member {i + 1}: {s['training']['notes']}" for i, s in enumerate(specs))
@@ -451,7 +457,7 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     if args.combine:
         return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
-                       args.episodes, args.data, args.model_version)
+                       args.episodes, args.data, args.eval_zip, args.model_version)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     started = time.time()
@@ -459,9 +465,8 @@ def main(argv=None):
     omni_dir = args.data / "omniglot"
     train_omni = load_omniglot(omni_dir / args.train_zip)
     trained_alphabets = sorted({l.split("/")[0] for l, _ in train_omni})
-    eval_omni = load_omniglot(omni_dir / args.eval_zip, skip_alphabets=trained_alphabets)
+    eval_omni, eval_qd = evaluation_sets(args.data, args.eval_zip, trained_alphabets)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
-    eval_qd = load_quickdraw(args.data, held_out=True, per_class=20)
     if args.evaluate:
         views = tuple(float(v) for v in args.views.split(","))
         results = evaluate(load_embedding(args.out, args.name), {"omniglot": eval_omni, "quickdraw": eval_qd}, args.episodes, views)

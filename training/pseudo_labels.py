@@ -44,7 +44,7 @@ def stroke_ends(strokes) -> np.ndarray:
 
 def unit_rasters(drawings) -> np.ndarray:
     """28x28 rasters as unit vectors ``(n, 784)``."""
-    x = np.stack([raster.render(d) for d in drawings]).reshape(len(drawings), -1).astype(np.float32)
+    x = raster.render_batch(drawings).reshape(len(drawings), -1).astype(np.float32)
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-6)
 
 
