@@ -498,9 +498,12 @@ def main(argv=None):
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)
     per_epoch = len(items)
-    # measure one epoch's pace to fix the schedule length from the time budget
+    # the schedule's length comes from the time budget and the epochs' mean pace; it is planned
+    # again after every epoch of its first half, so a machine busy during one epoch does not cut
+    # (or stretch) the whole run
     budget = args.minutes * 60
     epoch, total_epochs = 0, None
+    training_started = time.time()
     eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
     step, total_steps = 0, None
     while True:
@@ -526,9 +529,9 @@ def main(argv=None):
             n += len(batch)
             step += 1
         epoch += 1
-        if total_epochs is None:
-            elapsed = time.time() - started
-            total_epochs = max(1, int((budget - elapsed) / (time.time() - t0)) + 1)
+        if total_epochs is None or epoch <= total_epochs // 2:
+            pace = (time.time() - training_started) / epoch
+            total_epochs = epoch + max(0, int((budget - (time.time() - started)) / pace))
             total_steps = total_epochs * math.ceil(per_epoch / args.batch)
         msg = f"epoch {epoch}/{total_epochs}  loss {loss_sum / n:.3f}  {time.time() - t0:.0f}s"
         if epoch % 5 == 0 or epoch >= total_epochs:
