@@ -14,11 +14,15 @@ Training: a cosine-softmax classifier with an additive margin (CosFace) over
 with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter)
 re-rendered every batch. The classifier head is thrown away; the embedding is what is exported,
 with the angles the runtime turns a drawing by (``--embedding-rotations``).
-``--combine`` joins several exported embeddings into one model (the shipped one is two).
+``--combine`` joins several exported embeddings, or the members of exported ensembles, into one
+model (the shipped one is two).
 
 Honest evaluation: the few-shot episodes use only alphabets absent from the training zip
 (``strokes_background_small2.zip`` minus Greek and Latin, which both zips hold) and the
 held-out Quick, Draw! classes. The schedule is fixed (no early stopping on those episodes).
+Settings are best chosen on ``--validation-alphabets``: alphabets of the training zip kept out of
+training (and their possible copies out of ``--unlabelled``), measured like the evaluation ones
+and reported as ``validation_*``, so the evaluation alphabets stay untouched.
 The shipped model's commands are in docs/shortcuts.md.
 
     python3 training/embedding.py --smoke --out /tmp/emb              # < 1 min
@@ -281,17 +285,17 @@ def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
     for name, items in sets.items():
         emb = embed(model, [d for _, d in items], views=views)
         labels = [l for l, _ in items]
-        if name == "omniglot":
-            out["omniglot_20way_1shot"] = few_shot(emb, labels, 20, 1, episodes, 1)
-            out["omniglot_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
-        else:
+        if name == "quickdraw":
             out["quickdraw_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
+        else:  # Omniglot characters: the evaluation alphabets, or the validation ones
+            out[f"{name}_20way_1shot"] = few_shot(emb, labels, 20, 1, episodes, 1)
+            out[f"{name}_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
     return out
 
 
 # ------------------------------------------------------------------ export
 def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str], notes: str, results: dict,
-           rotations=(0.0,), members: list | None = None, version: str = "1.0.0"):
+           rotations=(0.0,), members: list | None = None, version: str = "1.0.0", validation_alphabets=()):
     out_dir.mkdir(parents=True, exist_ok=True)
     layers = model.spec_layers()
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
@@ -310,6 +314,8 @@ def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str]
     }
     if members:
         spec["training"]["members"] = members
+    if validation_alphabets:
+        spec["training"]["validationAlphabets"] = list(validation_alphabets)
     write_safetensors(out_dir / f"{name}.safetensors", {n: sd[n] for n in names},
                       {"format": FORMAT, "name": name, "version": version})
     (out_dir / f"{name}.json").write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -343,20 +349,34 @@ def evaluation_sets(data: Path, eval_zip: str, trained_alphabets) -> tuple[list,
 
 
 def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path, eval_zip: str,
-            version: str):
+            version: str, train_zip: str):
     """Exports the ensemble of exported embeddings ``paths`` (each PATH.json/.safetensors) as one
-    model, with its few-shot results on the members' evaluation sets."""
+    model, with its few-shot results on the members' evaluation sets. An exported ensemble among
+    ``paths`` gives its own members, so a member can be added to a shipped ensemble. Alphabets that
+    every member kept out of training for validation are measured too."""
     specs = [json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in paths]
-    model = EmbeddingEnsemble([load_embedding(p.parent, p.name) for p in paths])
+    members, member_info = [], []
+    for path, spec in zip(paths, specs):
+        loaded = load_embedding(path.parent, path.name)
+        if isinstance(loaded, EmbeddingEnsemble):
+            members += list(loaded.members)
+            member_info += spec["training"]["members"]
+        else:
+            members.append(loaded)
+            member_info.append({"notes": spec["training"]["notes"], "results": spec["training"]["results"]})
+    model = EmbeddingEnsemble(members)
     trained = sorted({l for s in specs for l in s["training"]["labels"]})
-    eval_omni, eval_qd = evaluation_sets(data, eval_zip, sorted({l.split("/")[0] for l in trained if "/" in l}))
+    validation_alphabets = sorted(set.intersection(*(set(s["training"].get("validationAlphabets", [])) for s in specs)))
+    eval_omni, eval_qd = evaluation_sets(data, eval_zip, sorted({l.split("/")[0] for l in trained if "/" in l}) + validation_alphabets)
     eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
+    if validation_alphabets:
+        eval_sets["validation"] = [x for x in load_omniglot(data / "omniglot" / train_zip) if x[0].split("/")[0] in validation_alphabets]
     results = evaluate(model, eval_sets, episodes, rotations)
-    notes = f"An ensemble of {len(paths)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
-        f"Member {i + 1}: {s['training']['notes']}" for i, s in enumerate(specs))
+    notes = f"An ensemble of {len(members)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
+        f"Member {i + 1}: {m['notes']}" for i, m in enumerate(member_info))
     export(model, out_dir, name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
-           members=[{"notes": s["training"]["notes"], "results": s["training"]["results"]} for s in specs], version=version)
-    print(f"ensemble of {len(paths)}, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
+           members=member_info, version=version, validation_alphabets=validation_alphabets)
+    print(f"ensemble of {len(members)}, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
 
 
 def write_fixture(models_dir: Path, name: str, out: Path):
@@ -387,11 +407,12 @@ def write_fixture(models_dir: Path, name: str, out: Path):
 
 
 # ------------------------------------------------------------------ training
-def pseudo_items(args, eval_omni, classes: dict) -> list:
+def pseudo_items(args, unseen_omni, classes: dict) -> list:
     """Training items of the pseudo-classes clustered from ``args.unlabelled`` (each cluster in
-    its eight symmetries: the item's class is the base of eight, its symmetry drawn per batch)."""
+    its eight symmetries: the item's class is the base of eight, its symmetry drawn per batch),
+    without possible copies of the ``unseen_omni`` drawings (evaluation and validation)."""
     t0 = time.time()
-    drawings, dropped = pseudo_labels.load_unlabelled(args.data / "omniglot" / args.unlabelled, [d for _, d in eval_omni],
+    drawings, dropped = pseudo_labels.load_unlabelled(args.data / "omniglot" / args.unlabelled, [d for _, d in unseen_omni],
                                                       limit=1000 if args.smoke else None)
     total = len(drawings) + dropped
     drawings = [s for s in (qd.simplify_strokes(d) for d in drawings) if s]
@@ -403,7 +424,7 @@ def pseudo_items(args, eval_omni, classes: dict) -> list:
         for k in range(8):
             classes[f"unlabelled/{c}@{k}"] = len(classes)
     items = [(base[c], s, -1, OMNIGLOT_AUG) for c, s in zip(labels, drawings) if c >= 0]
-    print(f"unlabelled: {total} drawings, {dropped} dropped as possible copies of evaluation "
+    print(f"unlabelled: {total} drawings, {dropped} dropped as possible copies of evaluation or validation "
           f"drawings; {len(items)} in {len(base)} pseudo-classes (x8 symmetries), {time.time() - t0:.0f}s", flush=True)
     return items
 
@@ -422,6 +443,10 @@ def main(argv=None):
     ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
     ap.add_argument("--train-zip", default="strokes_background_small1.zip")
     ap.add_argument("--eval-zip", default="strokes_background_small2.zip")
+    ap.add_argument("--validation-alphabets", default="", metavar="NAMES",
+                    help="alphabets of the training zip kept out of training (comma-separated), their few-shot "
+                         "accuracy printed as validation_*: the measure to choose settings by, so that the "
+                         "evaluation alphabets stay untouched")
     ap.add_argument("--minutes", type=float, default=35.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=128)
@@ -457,26 +482,34 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     if args.combine:
         return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
-                       args.episodes, args.data, args.eval_zip, args.model_version)
+                       args.episodes, args.data, args.eval_zip, args.model_version, args.train_zip)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     started = time.time()
 
     omni_dir = args.data / "omniglot"
     train_omni = load_omniglot(omni_dir / args.train_zip)
+    validation_alphabets = sorted(a for a in args.validation_alphabets.split(",") if a)
+    validation = [x for x in train_omni if x[0].split("/")[0] in validation_alphabets]
+    train_omni = [x for x in train_omni if x[0].split("/")[0] not in validation_alphabets]
+    missing = set(validation_alphabets) - {l.split("/")[0] for l, _ in validation}
+    if missing:
+        ap.error(f"--validation-alphabets: {', '.join(sorted(missing))} not in {args.train_zip}")
     trained_alphabets = sorted({l.split("/")[0] for l, _ in train_omni})
-    eval_omni, eval_qd = evaluation_sets(args.data, args.eval_zip, trained_alphabets)
+    eval_omni, eval_qd = evaluation_sets(args.data, args.eval_zip, trained_alphabets + validation_alphabets)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
+    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
     if args.evaluate:
         views = tuple(float(v) for v in args.views.split(","))
-        results = evaluate(load_embedding(args.out, args.name), {"omniglot": eval_omni, "quickdraw": eval_qd}, args.episodes, views)
+        results = evaluate(load_embedding(args.out, args.name), eval_sets, args.episodes, views)
         return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
     if args.smoke:
         keep = sorted({l for l, _ in train_omni})[:10]
         train_omni = [x for x in train_omni if x[0] in keep]
         keep = sorted({l for l, _ in train_qd})[:10]
         train_qd = [x for x in train_qd if x[0] in keep]
-        eval_omni, eval_qd = eval_omni[:200], eval_qd[:200]
+        eval_omni, eval_qd, validation = eval_omni[:200], eval_qd[:200], validation[:200]
+        eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
         args.minutes, args.episodes = min(args.minutes, 0.3), 50
     # training items: (class index, strokes, quarter turns, augmentation)
     classes: dict[str, int] = {}
@@ -486,25 +519,27 @@ def main(argv=None):
             items.append((classes.setdefault(f"{label}@{k}", len(classes)), strokes, k, OMNIGLOT_AUG))
     for label, strokes in train_qd:
         items.append((classes.setdefault(label, len(classes)), strokes, 0, QD_AUG))
-    pseudo = pseudo_items(args, eval_omni, classes) if args.unlabelled else []
+    pseudo = pseudo_items(args, eval_omni + validation, classes) if args.unlabelled else []
     items += pseudo
     print(f"training: {len(train_omni)} Omniglot drawings ({len(trained_alphabets)} alphabets, x8 symmetries), "
           f"{len(train_qd)} Quick, Draw! drawings; {len(classes)} classes, {len(items)} items", flush=True)
     print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
           f"{len(eval_qd)} Quick, Draw! drawings of {len({l for l, _ in eval_qd})} unseen classes", flush=True)
+    if validation:
+        print(f"validation: {len(validation)} Omniglot drawings of {len({l for l, _ in validation})} characters "
+              f"({', '.join(validation_alphabets)}), kept out of training", flush=True)
 
     model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout)
     head = CosFaceHead(model.dim, len(classes))
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)
     per_epoch = len(items)
-    # the schedule's length comes from the time budget and the epochs' mean pace; it is planned
-    # again after every epoch of its first half, so a machine busy during one epoch does not cut
-    # (or stretch) the whole run
+    # the schedule's length comes from the time budget and the epochs' median pace; it is planned
+    # again after every epoch of its first half, so a machine busy during an epoch or two does not
+    # cut (or stretch) the whole run
     budget = args.minutes * 60
     epoch, total_epochs = 0, None
-    training_started = time.time()
-    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
+    epoch_seconds = []
     step, total_steps = 0, None
     while True:
         t0 = time.time()
@@ -529,8 +564,9 @@ def main(argv=None):
             n += len(batch)
             step += 1
         epoch += 1
+        epoch_seconds.append(time.time() - t0)
         if total_epochs is None or epoch <= total_epochs // 2:
-            pace = (time.time() - training_started) / epoch
+            pace = float(np.median(epoch_seconds))
             total_epochs = epoch + max(0, int((budget - (time.time() - started)) / pace))
             total_steps = total_epochs * math.ceil(per_epoch / args.batch)
         msg = f"epoch {epoch}/{total_epochs}  loss {loss_sum / n:.3f}  {time.time() - t0:.0f}s"
@@ -553,10 +589,11 @@ def main(argv=None):
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); {len({l for l, _ in train_qd})} "
              f"Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for evaluation: the other "
-             f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes.")
+             f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes."
+             + (f" Kept out of training for validation: {', '.join(validation_alphabets)}." if validation else ""))
     trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
     export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
-           version=args.model_version)
+           version=args.model_version, validation_alphabets=validation_alphabets)
     print(f"done in {minutes:.1f} min, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)
     print(f"wrote {args.out / args.name}.json and .safetensors", flush=True)
 

@@ -1,10 +1,13 @@
 """training/embedding.py: the stroke-file reader against Swift's, the symmetries, the held-out
-split, and a smoke run whose export the fixture writer reads back."""
+split, and a smoke run (with a validation alphabet) whose export the fixture writer reads back and
+``--combine`` extends."""
 import json
 import subprocess
 import sys
 
 import numpy as np
+import torch
+import torch.nn.functional as F
 
 from conftest import TRAINING, needs_data
 
@@ -40,7 +43,7 @@ def test_the_held_out_classes_are_a_fixed_fifth():
 def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     out = tmp_path / "models"
     r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--smoke", "--out", str(out),
-                        "--unlabelled", "omniglot-unlabelled-stroke3.npz"],
+                        "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     spec = json.loads((out / "sketch-embedding.json").read_text())
@@ -50,6 +53,9 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     assert "pseudo-classes" in spec["training"]["notes"] and "dropped as possible copies" in r.stdout
     assert not any(l.startswith("unlabelled/") for l in spec["training"]["labels"]), "pseudo-classes are no labels"
     assert spec["input"]["embeddingRotations"] == [0, -10, 10]
+    assert spec["training"]["validationAlphabets"] == ["Korean"] and "Korean/character01" not in spec["training"]["labels"]
+    assert "validation_20way_1shot" in spec["training"]["results"] and "omniglot_20way_1shot" in spec["training"]["results"]
+    assert "dropped as possible copies of evaluation or validation drawings" in r.stdout
     r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--out", str(out), "--fixture", str(tmp_path / "fixture")],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -58,3 +64,19 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
         assert abs(np.linalg.norm(case["embedding"]) - 1) < 1e-5
         if case["kind"] == "drawing":
             assert abs(np.linalg.norm(case["sketchEmbedding"]) - 1) < 1e-5
+    # a member added to an exported ensemble: the ensemble gives its own members
+    model = E.load_embedding(out, "sketch-embedding")
+    E.export(E.EmbeddingEnsemble([model, model]), out / "pair", "sketch-embedding", spec["training"]["labels"], "a pair", {},
+             members=[{"notes": "first", "results": {}}, {"notes": "second", "results": {}}])
+    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--combine", str(out / "pair" / "sketch-embedding"),
+                        str(out / "sketch-embedding"), "--episodes", "20", "--embedding-rotations", "0", "--out", str(out / "three")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    three = json.loads((out / "three" / "sketch-embedding.json").read_text())
+    assert [m["notes"] for m in three["training"]["members"]] == ["first", "second", spec["training"]["notes"]]
+    assert "validationAlphabets" not in three["training"], "only alphabets that every member kept out"
+    assert three["layers"][-2] == {"name": "joined", "type": "concat", "inputs": ["m0_embedding", "m1_embedding", "m2_embedding"]}
+    joined = E.load_embedding(out / "three", "sketch-embedding")
+    x = E.render([[[np.array([10.0, 200.0]), np.array([30.0, 220.0])]]])
+    alone = model(x)
+    assert torch.allclose(joined(x), F.normalize(torch.cat([alone] * 3, 1), dim=1), atol=1e-6)
