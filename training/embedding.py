@@ -98,6 +98,17 @@ def load_omniglot(path: Path, skip_alphabets=()) -> list[tuple[str, list]]:
     return out
 
 
+def alphabet(label: str) -> str:
+    """The alphabet of an Omniglot label ``alphabet/characterNN``."""
+    return label.split("/")[0]
+
+
+def split_by_alphabet(items: list, alphabets) -> tuple[list, list]:
+    """Omniglot ``(label, strokes)`` items split into those of ``alphabets`` and the others."""
+    inside = [x for x in items if alphabet(x[0]) in alphabets]
+    return inside, [x for x in items if alphabet(x[0]) not in alphabets]
+
+
 def qd_held_out(name: str) -> bool:
     """Whether a Quick, Draw! class is kept out of training (for the unseen-class measure)."""
     return qd.hash_fraction(f"embedding-held-out/{name}") < HELD_OUT_QD_FRACTION
@@ -367,10 +378,10 @@ def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: in
     model = EmbeddingEnsemble(members)
     trained = sorted({l for s in specs for l in s["training"]["labels"]})
     validation_alphabets = sorted(set.intersection(*(set(s["training"].get("validationAlphabets", [])) for s in specs)))
-    eval_omni, eval_qd = evaluation_sets(data, eval_zip, sorted({l.split("/")[0] for l in trained if "/" in l}) + validation_alphabets)
+    eval_omni, eval_qd = evaluation_sets(data, eval_zip, sorted({alphabet(l) for l in trained if "/" in l}) + validation_alphabets)
     eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd}
     if validation_alphabets:
-        eval_sets["validation"] = [x for x in load_omniglot(data / "omniglot" / train_zip) if x[0].split("/")[0] in validation_alphabets]
+        eval_sets["validation"] = split_by_alphabet(load_omniglot(data / "omniglot" / train_zip), validation_alphabets)[0]
     results = evaluate(model, eval_sets, episodes, rotations)
     notes = f"An ensemble of {len(members)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
         f"Member {i + 1}: {m['notes']}" for i, m in enumerate(member_info))
@@ -490,27 +501,25 @@ def main(argv=None):
     omni_dir = args.data / "omniglot"
     train_omni = load_omniglot(omni_dir / args.train_zip)
     validation_alphabets = sorted(a for a in args.validation_alphabets.split(",") if a)
-    validation = [x for x in train_omni if x[0].split("/")[0] in validation_alphabets]
-    train_omni = [x for x in train_omni if x[0].split("/")[0] not in validation_alphabets]
-    missing = set(validation_alphabets) - {l.split("/")[0] for l, _ in validation}
+    validation, train_omni = split_by_alphabet(train_omni, validation_alphabets)
+    missing = set(validation_alphabets) - {alphabet(l) for l, _ in validation}
     if missing:
         ap.error(f"--validation-alphabets: {', '.join(sorted(missing))} not in {args.train_zip}")
-    trained_alphabets = sorted({l.split("/")[0] for l, _ in train_omni})
+    trained_alphabets = sorted({alphabet(l) for l, _ in train_omni})
     eval_omni, eval_qd = evaluation_sets(args.data, args.eval_zip, trained_alphabets + validation_alphabets)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
-    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
-    if args.evaluate:
-        views = tuple(float(v) for v in args.views.split(","))
-        results = evaluate(load_embedding(args.out, args.name), eval_sets, args.episodes, views)
-        return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
-    if args.smoke:
+    if args.smoke and not args.evaluate:
         keep = sorted({l for l, _ in train_omni})[:10]
         train_omni = [x for x in train_omni if x[0] in keep]
         keep = sorted({l for l, _ in train_qd})[:10]
         train_qd = [x for x in train_qd if x[0] in keep]
         eval_omni, eval_qd, validation = eval_omni[:200], eval_qd[:200], validation[:200]
-        eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
         args.minutes, args.episodes = min(args.minutes, 0.3), 50
+    eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
+    if args.evaluate:
+        views = tuple(float(v) for v in args.views.split(","))
+        results = evaluate(load_embedding(args.out, args.name), eval_sets, args.episodes, views)
+        return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
     # training items: (class index, strokes, quarter turns, augmentation)
     classes: dict[str, int] = {}
     items = []
