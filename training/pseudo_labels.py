@@ -3,20 +3,13 @@
 ``omniglot-unlabelled-stroke3.npz`` holds 32,000 Omniglot characters without labels, in
 Sketch-RNN's stroke-3 form. Most of the evaluation alphabets' drawings are among them (their
 copies are simplified and quantised, so not byte-identical), so before anything is learnt from
-them every drawing that could be a copy of an evaluation drawing is dropped. Two drawings are
-compared by their outlines (points every 0.01 along the strokes, scaled by the bounding box): the
-larger of the two mean distances from one's points to the other's nearest. For each evaluation
-drawing, the ``NEAR_RASTERS`` candidates of the most similar 28x28 raster are compared so, and
+them every drawing that could be a copy of an evaluation drawing is dropped:
 
-* those within ``COPY_MATCH`` of it are its copies: 2,020 of the 2,120 evaluation drawings have
-  one (their nearest: median 0.009), while their next nearest, another drawing, lies at a median
-  of 0.037;
-* an evaluation drawing without such a copy loses every candidate within ``2 * COPY_MATCH`` or
-  with a raster within cosine ``RASTER_MATCH`` of its own: looser than a different person's
-  drawing of the same character usually is (median best match 0.67).
-
-This drops 3,197 of the 32,000 drawings; the looser rule before it (any raster within
-``RASTER_MATCH`` of any evaluation drawing, or the same stroke ends) dropped 12,596.
+* the same number of strokes with every stroke's start and end within ``STROKE_MATCH`` of the
+  evaluation drawing's (both scaled to their bounding box), or
+* a 28x28 raster within cosine ``RASTER_MATCH`` of an evaluation drawing's: looser than a
+  different person's drawing of the same character usually is (median best match 0.67), so
+  what remains is further from every evaluation drawing than such a drawing.
 
 The rest are embedded by a first model and grouped by spherical k-means into about one cluster
 per 20 drawings (Omniglot has 20 drawers per character); each cluster's members closest to its
@@ -35,32 +28,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sketchwise_data import quickdraw as qd  # noqa: E402
 from sketchwise_data import raster  # noqa: E402
 
-COPY_MATCH = 0.03
+STROKE_MATCH = 0.1
 RASTER_MATCH = 0.6
-NEAR_RASTERS = 30
-OUTLINE_STEP = 0.01
 
 
-def outline(strokes) -> np.ndarray:
-    """Points every ``OUTLINE_STEP`` along the strokes, scaled by the drawing's bounding box: ``(n, 2)``."""
-    lines = [np.stack([np.asarray(s[0], np.float64), np.asarray(s[1], np.float64)], axis=1) for s in strokes]
-    every = np.concatenate(lines)
-    low = every.min(axis=0)
-    side = max(float((every.max(axis=0) - low).max()), 1e-6)
-    points = []
-    for line in lines:
-        line = (line - low) / side
-        points.append(line[:1])
-        for a, b in zip(line[:-1], line[1:]):
-            n = max(int(np.ceil(np.linalg.norm(b - a) / OUTLINE_STEP)), 1)
-            points.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
-    return np.concatenate(points)
-
-
-def outline_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """The larger of the mean distances from ``a``'s points to ``b``'s nearest and back."""
-    d = torch.cdist(torch.from_numpy(a), torch.from_numpy(b))
-    return max(float(d.min(dim=1).values.mean()), float(d.min(dim=0).values.mean()))
+def stroke_ends(strokes) -> np.ndarray:
+    """Every stroke's start and end point, scaled by the drawing's bounding box: ``(strokes, 2, 2)``."""
+    xs = np.concatenate([np.asarray(s[0], np.float64) for s in strokes])
+    ys = np.concatenate([np.asarray(s[1], np.float64) for s in strokes])
+    x0, y0 = xs.min(), ys.min()
+    side = max(xs.max() - x0, ys.max() - y0, 1e-6)
+    ends = [[[s[0][0], s[1][0]], [s[0][-1], s[1][-1]]] for s in strokes]
+    return (np.asarray(ends, np.float64) - [x0, y0]) / side
 
 
 def unit_rasters(drawings) -> np.ndarray:
@@ -72,20 +51,18 @@ def unit_rasters(drawings) -> np.ndarray:
 def possible_copies(candidates: list, references: list) -> np.ndarray:
     """Mask of ``candidates`` (strokes) that may be a copy of one of ``references`` (strokes)."""
     hit = np.zeros(len(candidates), bool)
+    by_count: dict[int, list[int]] = {}
+    for i, d in enumerate(candidates):
+        by_count.setdefault(len(d), []).append(i)
+    groups = {k: (np.asarray(ix), np.stack([stroke_ends(candidates[i]) for i in ix])) for k, ix in by_count.items()}
+    for d in references:
+        if len(d) in groups:
+            ix, ends = groups[len(d)]
+            far = np.abs(ends - stroke_ends(d)).reshape(len(ix), -1).max(axis=1)
+            hit[ix[far < STROKE_MATCH]] = True
     cand, ref = unit_rasters(candidates), unit_rasters(references)
-    outlines: dict[int, np.ndarray] = {}
-    for b in range(0, len(ref), 256):
-        similarity = ref[b:b + 256] @ cand.T
-        for r, cos in enumerate(similarity, start=b):
-            near = np.argsort(-cos)[:NEAR_RASTERS]
-            own = outline(references[r])
-            distance = np.array([outline_distance(own, outlines.setdefault(c, outline(candidates[c]))) for c in near])
-            copies = near[distance < COPY_MATCH]
-            if len(copies):
-                hit[copies] = True
-            else:
-                hit[near[distance < 2 * COPY_MATCH]] = True
-                hit[cos >= RASTER_MATCH] = True
+    for b in range(0, len(cand), 4096):
+        hit[b:b + 4096] |= (cand[b:b + 4096] @ ref.T).max(axis=1) >= RASTER_MATCH
     return hit
 
 

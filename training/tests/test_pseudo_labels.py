@@ -35,13 +35,3 @@ def test_clusters_follow_the_groups_and_drop_their_outskirts():
         kept = labels[group * 10:(group + 1) * 10]
         assert len(set(kept[kept >= 0])) == 1, f"group {group} is one pseudo-class"
     assert len(set(labels[labels >= 0])) == 6
-
-
-def moved_cross(by):
-    return [stroke([0, 100], [50 + by, 50 + by]), stroke([50 - by, 50 - by], [0, 100])]
-
-
-def test_a_near_drawing_goes_only_while_the_reference_has_no_copy():
-    near, far = moved_cross(4), moved_cross(8)
-    assert P.possible_copies([near, far], [CROSS]).tolist() == [True, False], "no copy: the near drawing may be one"
-    assert P.possible_copies([near, CROSS], [CROSS]).tolist() == [False, True], "the copy found, the near drawing stays"
