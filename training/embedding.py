@@ -183,11 +183,15 @@ def render(drawings) -> torch.Tensor:
 # ------------------------------------------------------------------ model
 class SketchEmbedding(nn.Module):
     """Four conv(3x3)+BN+ReLU+maxpool blocks (28 -> 14 -> 7 -> 3 -> 1), a linear projection and
-    L2 normalisation."""
+    L2 normalisation: what the cosine-softmax training sees (``project``). With ``pooled_blocks``,
+    the embedding also holds each of those blocks' output, max-pooled over its whole map and
+    L2-normalised: the unit vectors concatenated and normalised again. Earlier blocks are less
+    tied to the training classes, and on unseen ones the two measure better together."""
 
-    def __init__(self, widths=(32, 64, 128, 256), dim: int = EMBEDDING, dropout: float = 0.0):
+    def __init__(self, widths=(32, 64, 128, 256), dim: int = EMBEDDING, dropout: float = 0.0, pooled_blocks=()):
         super().__init__()
-        self.widths, self.dim = tuple(widths), dim
+        self.widths, self.proj_dim = tuple(widths), dim
+        self.pool_blocks(pooled_blocks)
         self.drop = nn.Dropout(dropout)
         cin = 1
         for i, w in enumerate(self.widths, 1):
@@ -196,16 +200,53 @@ class SketchEmbedding(nn.Module):
             cin = w
         self.proj = nn.Linear(cin, dim)
 
-    def forward(self, x):
+    def pool_blocks(self, blocks):
+        """Makes the max-pooled outputs of ``blocks`` (1-based, before the last) part of the embedding."""
+        self.pooled_blocks = tuple(sorted(set(blocks)))
+        if any(not 1 <= b < len(self.widths) for b in self.pooled_blocks):
+            raise ValueError(f"pooled blocks {self.pooled_blocks}: each must be one of 1..{len(self.widths) - 1}")
+        self.dim = self.proj_dim + sum(self.widths[b - 1] for b in self.pooled_blocks)
+
+    def _blocks(self, x):
+        outputs = []
         for i in range(1, len(self.widths) + 1):
             x = F.max_pool2d(F.relu(getattr(self, f"bn{i}")(getattr(self, f"conv{i}")(x))), 2, 2)
-        return F.normalize(self.proj(self.drop(torch.flatten(x, 1))), dim=1)
+            outputs.append(x)
+        return outputs
+
+    def _projected(self, last):
+        return F.normalize(self.proj(self.drop(torch.flatten(last, 1))), dim=1)
+
+    def project(self, x):
+        """The normalised projection alone (the training objective's input)."""
+        return self._projected(self._blocks(x)[-1])
+
+    def forward(self, x):
+        blocks = self._blocks(x)
+        projected = self._projected(blocks[-1])
+        if not self.pooled_blocks:
+            return projected
+        pooled = [F.normalize(blocks[b - 1].amax((2, 3)), dim=1) for b in self.pooled_blocks]
+        return F.normalize(torch.cat([projected] + pooled, 1), dim=1)
 
     def spec_layers(self):
-        return conv_block_layers(self.widths, 1) + [
+        layers = conv_block_layers(self.widths, 1) + [
             {"name": "flatten", "type": "flatten"},
-            {"name": "proj", "type": "dense", "params": {"inFeatures": self.widths[-1], "outFeatures": self.dim},
+            {"name": "proj", "type": "dense", "params": {"inFeatures": self.widths[-1], "outFeatures": self.proj_dim},
              "weights": {"weight": "proj.weight", "bias": "proj.bias"}},
+        ]
+        if not self.pooled_blocks:
+            return layers + [{"name": "embedding", "type": "l2normalize"}]
+        layers.append({"name": "projected", "type": "l2normalize"})
+        for b in self.pooled_blocks:
+            side = 28 >> b  # each block halves the map, flooring
+            layers += [
+                {"name": f"blockmax{b}", "type": "maxpool2d", "inputs": [f"pool{b}"], "params": {"kernel": side, "stride": side}},
+                {"name": f"blockmax{b}_flat", "type": "flatten"},
+                {"name": f"blockmax{b}_unit", "type": "l2normalize"},
+            ]
+        return layers + [
+            {"name": "joined", "type": "concat", "inputs": ["projected"] + [f"blockmax{b}_unit" for b in self.pooled_blocks]},
             {"name": "embedding", "type": "l2normalize"},
         ]
 
@@ -231,6 +272,8 @@ class EmbeddingEnsemble(nn.Module):
                     layer["weights"] = {role: f"members.{i}.{w}" for role, w in layer["weights"].items()}
                 if k == 0:
                     layer["inputs"] = ["input"]
+                elif "inputs" in layer:
+                    layer["inputs"] = [f"m{i}_{n}" for n in layer["inputs"]]
                 layers.append(layer)
             ends.append(layers[-1]["name"])
         return layers + [{"name": "joined", "type": "concat", "inputs": ends}, {"name": "embedding", "type": "l2normalize"}]
@@ -342,7 +385,9 @@ def load_embedding(models_dir: Path, name: str) -> nn.Module:
     def member(prefix: str) -> SketchEmbedding:
         own = [l for l in spec["layers"] if l["name"].startswith(prefix)]
         widths = tuple(l["params"]["outChannels"] for l in own if l["type"] == "conv2d")
-        return SketchEmbedding(widths, next(l["params"]["outFeatures"] for l in own if l["type"] == "dense"))
+        pooled = [int(l["name"][len(prefix) + len("blockmax"):]) for l in own
+                  if l["type"] == "maxpool2d" and l["name"][len(prefix):].startswith("blockmax")]
+        return SketchEmbedding(widths, next(l["params"]["outFeatures"] for l in own if l["type"] == "dense"), pooled_blocks=pooled)
 
     count = len(spec.get("training", {}).get("members", []))
     model = EmbeddingEnsemble([member(f"m{i}_") for i in range(count)]) if count else member("")
@@ -360,7 +405,7 @@ def evaluation_sets(data: Path, eval_zip: str, trained_alphabets) -> tuple[list,
 
 
 def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: int, data: Path, eval_zip: str,
-            version: str, train_zip: str):
+            version: str, train_zip: str, pooled_blocks=()):
     """Exports the ensemble of exported embeddings ``paths`` (each PATH.json/.safetensors) as one
     model, with its few-shot results on the members' evaluation sets. An exported ensemble among
     ``paths`` gives its own members, so a member can be added to a shipped ensemble. Alphabets that
@@ -375,6 +420,8 @@ def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: in
         else:
             members.append(loaded)
             member_info.append({"notes": spec["training"]["notes"], "results": spec["training"]["results"]})
+    for member in members:
+        member.pool_blocks(pooled_blocks)
     model = EmbeddingEnsemble(members)
     trained = sorted({l for s in specs for l in s["training"]["labels"]})
     validation_alphabets = sorted(set.intersection(*(set(s["training"].get("validationAlphabets", [])) for s in specs)))
@@ -383,7 +430,9 @@ def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: in
     if validation_alphabets:
         eval_sets["validation"] = split_by_alphabet(load_omniglot(data / "omniglot" / train_zip), validation_alphabets)[0]
     results = evaluate(model, eval_sets, episodes, rotations)
-    notes = f"An ensemble of {len(members)} embeddings (unit vectors concatenated, normalised again); " + " ".join(
+    pooled_note = (f", each with its block {', '.join(map(str, pooled_blocks))} output max-pooled over the map as a unit vector too"
+                   if pooled_blocks else "")
+    notes = f"An ensemble of {len(members)} embeddings{pooled_note} (unit vectors concatenated, normalised again); " + " ".join(
         f"Member {i + 1}: {m['notes']}" for i, m in enumerate(member_info))
     export(model, out_dir, name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
            members=member_info, version=version, validation_alphabets=validation_alphabets)
@@ -483,6 +532,9 @@ def main(argv=None):
     ap.add_argument("--embedding-rotations", default="0,-10,10", metavar="DEGREES",
                     help="the exported spec's embeddingRotations: the runtime embeds a drawing as the normalised mean "
                          "of it turned by these angles; the final results are measured so")
+    ap.add_argument("--pooled-blocks", default="", metavar="BLOCKS",
+                    help="conv blocks (1-based, comma-separated) whose output, max-pooled over the whole map, joins "
+                         "the exported embedding (SketchEmbedding.pool_blocks); the shipped model uses 3")
     ap.add_argument("--combine", type=Path, nargs="+", metavar="PATH",
                     help="only export the ensemble of these exported embeddings (PATH.json/.safetensors) as --out/--name")
     ap.add_argument("--fixture", type=Path, metavar="DIR",
@@ -491,9 +543,10 @@ def main(argv=None):
     if args.fixture:
         return write_fixture(args.out, args.name, args.fixture)
     torch.set_num_threads(args.threads)
+    pooled_blocks = tuple(int(b) for b in args.pooled_blocks.split(",") if b)
     if args.combine:
         return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
-                       args.episodes, args.data, args.eval_zip, args.model_version, args.train_zip)
+                       args.episodes, args.data, args.eval_zip, args.model_version, args.train_zip, pooled_blocks)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     started = time.time()
@@ -539,7 +592,7 @@ def main(argv=None):
               f"({', '.join(validation_alphabets)}), kept out of training", flush=True)
 
     model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout)
-    head = CosFaceHead(model.dim, len(classes))
+    head = CosFaceHead(model.proj_dim, len(classes))
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)
     per_epoch = len(items)
@@ -565,7 +618,7 @@ def main(argv=None):
                 lr = args.lr * 0.5 * (1 + math.cos(math.pi * min(step / total_steps, 1.0)))
                 for g in opt.param_groups:
                     g["lr"] = lr
-            loss = F.cross_entropy(head(model(x), y), y)
+            loss = F.cross_entropy(head(model.project(x), y), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -586,6 +639,7 @@ def main(argv=None):
         if epoch >= total_epochs:
             break
     rotations = tuple(float(v) for v in args.embedding_rotations.split(","))
+    model.pool_blocks(pooled_blocks)
     single = evaluate(model, eval_sets, args.episodes)
     results = evaluate(model, eval_sets, args.episodes, rotations)
     print("one view: " + "  ".join(f"{k} {v:.3f}" for k, v in single.items()), flush=True)

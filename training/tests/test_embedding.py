@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -80,3 +81,29 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     x = E.render([[[np.array([10.0, 200.0]), np.array([30.0, 220.0])]]])
     alone = model(x)
     assert torch.allclose(joined(x), F.normalize(torch.cat([alone] * 3, 1), dim=1), atol=1e-6)
+
+
+def test_pooled_blocks_join_the_embedding_and_survive_export(tmp_path):
+    torch.manual_seed(0)
+    model = E.SketchEmbedding((8, 16, 16, 32), dim=12).eval()
+    x = torch.rand(3, 1, 28, 28)
+    plain = model(x)
+    assert torch.allclose(plain, model.project(x))
+    model.pool_blocks([3])
+    assert model.dim == 12 + 16
+    with torch.no_grad():
+        block3 = model._blocks(x)[2]
+        expected = F.normalize(torch.cat([plain, F.normalize(block3.amax((2, 3)), dim=1)], 1), dim=1)
+        assert torch.allclose(model(x), expected, atol=1e-6)
+    ensemble = E.EmbeddingEnsemble([model, E.SketchEmbedding((8, 8, 16, 16), dim=12, pooled_blocks=(2, 3)).eval()])
+    layers = {l["name"]: l for l in ensemble.spec_layers()}
+    assert layers["m1_blockmax2"]["inputs"] == ["m1_pool2"] and layers["m1_blockmax2"]["params"] == {"kernel": 7, "stride": 7}
+    assert layers["m0_joined"]["inputs"] == ["m0_projected", "m0_blockmax3_unit"]
+    E.export(ensemble, tmp_path, "sketch-embedding", ["a"], "two members", {},
+             members=[{"notes": "first", "results": {}}, {"notes": "second", "results": {}}])
+    loaded = E.load_embedding(tmp_path, "sketch-embedding")
+    assert [m.pooled_blocks for m in loaded.members] == [(3,), (2, 3)]
+    with torch.no_grad():
+        assert torch.allclose(loaded(x), ensemble(x), atol=1e-6)
+    with pytest.raises(ValueError, match=r"1\.\.3"):  # the last block is the projection's input
+        model.pool_blocks([4])
