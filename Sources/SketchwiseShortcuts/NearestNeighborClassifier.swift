@@ -15,16 +15,16 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         /// Neighbours that vote.
         public var k: Int
         public var weighting: Weighting
-        /// A query farther than this from every example is unknown. The default, 0.375, is the
+        /// A query farther than this from every example is unknown. The default, 0.25, is the
         /// loosest threshold that accepts under 10 % of drawings of untaught labels in open-set
         /// 5-way 3-shot episodes with `sketch-embedding`, on classes it never saw: Omniglot
-        /// (4.7 % accepted, 92.0 % of taught drawings answered rightly) and Quick, Draw! (8.2 %,
-        /// 41.1 %); `sketchwise fewshot --unseen --open-set`, docs/shortcuts.md.
+        /// (6.8 % accepted, 95.3 % of taught drawings answered rightly) and Quick, Draw! (8.7 %,
+        /// 45.1 %); `sketchwise fewshot --unseen --open-set`, docs/shortcuts.md.
         public var unknownDistance: Float
         /// Examples a new label needs.
         public var minimumExamples: Int
 
-        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.375, minimumExamples: Int = 3) {
+        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.25, minimumExamples: Int = 3) {
             self.k = k
             self.weighting = weighting
             self.unknownDistance = unknownDistance
