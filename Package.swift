@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 /// `make test` sets `SKETCHWISE_OPTIMIZE_DEBUG=1`: the targets with hot loops (parsing, simplifying,
-/// rasterising, inference, picture search, photos) are then compiled with `-O` in debug builds
+/// rasterising, inference, picture search, photos, model checksums) are then compiled with `-O` in debug builds
 /// too, so that the tests that run models and build the library index take minutes, not tens of
 /// minutes. Off by default: unsafe flags are refused when Sketchwise is another package's dependency.
 let hotLoops: [SwiftSetting] =
@@ -57,7 +57,7 @@ let package = Package(
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // SHA-256, streaming: model files' checksums, stored token digests.
-        .target(name: "SketchwiseDigest"),
+        .target(name: "SketchwiseDigest", swiftSettings: hotLoops),
         // The model registry: every model of a models folder, its checksum and the roles it serves.
         .target(name: "SketchwiseModels", dependencies: ["SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
