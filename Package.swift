@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(
             name: "SketchwisePhotosTests",
-            dependencies: ["SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "CGdkPixbuf"]
+            dependencies: ["SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "SketchwiseWork", "CGdkPixbuf"]
         ),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(

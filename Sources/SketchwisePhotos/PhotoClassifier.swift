@@ -17,7 +17,8 @@ public struct PhotoLabel: Sendable, Equatable, Codable {
 }
 
 /// Classifies photos with an image model (`input.kind` `image`, such as the imported
-/// EfficientNet-Lite0): decodes the file, scales and crops it as the spec says, normalises it and
+/// EfficientNet-Lite0): decodes the centre square of the file at the spec's `resize` (what
+/// torchvision's `Resize` then `CenterCrop` keep), crops its centre `size`, normalises it and
 /// runs the model. Thread-safe: concurrent calls each borrow their own session and buffer.
 public final class PhotoClassifier: Sendable {
     public let model: Model
@@ -60,7 +61,7 @@ public final class PhotoClassifier: Sendable {
     /// The `top` most probable labels of the photo file in `bytes`, most probable first.
     /// - Throws: ``PhotoError`` for a file that is not a usable PNG or JPEG.
     public func classify(_ bytes: [UInt8], top: Int = 5, limits: PhotoLimits = PhotoLimits()) throws -> [PhotoLabel] {
-        try classify(try PhotoDecoder.decode(bytes, shorterSide: input.resize, limits: limits), top: top)
+        try classify(try PhotoDecoder.decodeSquare(bytes, side: input.resize, limits: limits), top: top)
     }
 
     /// The `top` most probable labels of a decoded photo (of any size).
@@ -81,9 +82,9 @@ public final class PhotoClassifier: Sendable {
         }
     }
 
-    /// The image with its shorter side at `input.resize` (decoded photos usually already are).
+    /// The image's centre square at `input.resize` × `input.resize` (decoded photos already are).
     private func scaled(_ image: RGBImage) throws -> RGBImage {
-        guard min(image.width, image.height) != input.resize else { return image }
-        return try PhotoScaler.scaled(image, shorterSide: input.resize)
+        guard image.width != input.resize || image.height != input.resize else { return image }
+        return try PhotoScaler.centreSquare(image, side: input.resize)
     }
 }

@@ -1,91 +1,90 @@
 import CGdkPixbuf
 import SketchwiseRaster
+import SketchwiseWork
 
-/// A decoded photo: 8-bit RGB triples, row by row, upright.
-public struct RGBImage: Sendable, Equatable {
-    public let width, height: Int
-    /// `width × height × 3` bytes.
-    public var pixels: [UInt8]
-
-    public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(pixels.count == width * height * 3, "an RGB image needs 3 bytes per pixel")
-        (self.width, self.height, self.pixels) = (width, height, pixels)
-    }
-}
-
-/// Decodes PNG and JPEG photos with gdk-pixbuf. Only those two loaders are ever used on the bytes
-/// (never one chosen by sniffing, such as SVG or TIFF); the size the header declares is checked
-/// against the limits before decoding, and a cut-off file is refused; a JPEG that will be scaled down is decoded at a reduced
-/// scale; EXIF orientation is applied (phone photos are stored sideways); transparent pixels are
-/// laid on white. Thread-safe.
+/// Decodes PNG and JPEG photos with gdk-pixbuf, its cost bounded before it is paid. Only those two
+/// loaders are ever used on the bytes (never one chosen by sniffing, such as SVG or TIFF). A
+/// ``PhotoDecodePlan`` checks the header and the layout against the limits first: each side,
+/// the aspect ratio, the pixels, a JPEG's scans and the decode's memory; a cut-off file is
+/// refused. The decoder is then asked for no more than the plan's size (a JPEG is decoded at a
+/// reduced scale), fed a slice at a time, and stopped between slices when the work's
+/// ``SketchwiseWork/StopSignal`` is raised (its deadline passed). EXIF orientation is applied
+/// (phone photos are stored sideways); transparent pixels are laid on white. Thread-safe.
 public enum PhotoDecoder {
-    /// The photo in `bytes`, scaled (keeping its aspect ratio) so that its shorter side is
-    /// `shorterSide` pixels, or at its own size when nil.
+    /// Most bytes given to the decoder at a time (a JPEG's slices also end where each scan
+    /// starts): the stop signal is checked between them.
+    static let sliceSize = 16 << 10
+
+    /// The photo in `bytes` at its own size.
     /// - Throws: ``PhotoError``: `.unsupportedFormat`, `.tooLarge` or `.unreadable`.
-    public static func decode(_ bytes: [UInt8], shorterSide: Int? = nil, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> RGBImage {
-        guard bytes.count <= limits.maximumBytes else {
-            throw PhotoError(.tooLarge, "the photo has \(bytes.count) bytes, more than the \(limits.maximumBytes) allowed")
+    public static func decode(_ bytes: [UInt8], limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> RGBImage {
+        let plan = try PhotoDecodePlan(bytes, limits: limits)
+        return try withDecoded(bytes, plan: plan) { decoded throws(PhotoError) in
+            let upright = try PhotoScaler.upright(decoded)
+            defer { PhotoScaler.release(upright) }
+            return try PhotoScaler.rgb(upright)
         }
-        let header = try PhotoHeader(bytes)
-        guard header.width <= limits.maximumPixels / header.height else {
-            throw PhotoError(.tooLarge, "the photo is \(header.width)×\(header.height) pixels, more than the \(limits.maximumPixels) allowed")
+    }
+
+    /// The centre square of the photo in `bytes` (as long as its shorter side), upright, scaled to
+    /// `side` × `side`: what an image classifier takes (torchvision's `Resize(side)` then
+    /// `CenterCrop`, cropped first). The photo is decoded at a smaller size where it is larger,
+    /// never a larger one.
+    /// - Throws: ``PhotoError``: `.unsupportedFormat`, `.tooLarge` or `.unreadable`.
+    public static func decodeSquare(_ bytes: [UInt8], side: Int, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> RGBImage {
+        let plan = try PhotoDecodePlan(bytes, square: side, limits: limits)
+        return try withDecoded(bytes, plan: plan) { decoded throws(PhotoError) in
+            let square = try PhotoScaler.centreSquare(of: decoded, side: side)
+            defer { PhotoScaler.release(square) }
+            let upright = try PhotoScaler.upright(square)
+            defer { PhotoScaler.release(upright) }
+            return try PhotoScaler.rgb(upright)
         }
-        // gdk-pixbuf draws a cut-off file as far as it goes, the rest grey.
-        guard BitmapRasterizer.isComplete(bytes) else { throw PhotoError(.unreadable, "the \(header.format.rawValue.uppercased()) file is cut off") }
+    }
+
+    /// Decodes the photo as `plan` says and hands `body` the decoder's pixbuf (the loader's own,
+    /// valid within `body`).
+    private static func withDecoded<T>(
+        _ bytes: [UInt8], plan: PhotoDecodePlan, _ body: (OpaquePointer) throws(PhotoError) -> T
+    ) throws(PhotoError) -> T {
+        let format = plan.header.format.rawValue
         var error: UnsafeMutablePointer<GError>?
-        guard let loader = gdk_pixbuf_loader_new_with_type(header.format.rawValue, &error) else {
-            throw PhotoError(.unreadable, "no \(header.format.rawValue) decoder: \(GLibError.message(consuming: error))")
+        guard let loader = gdk_pixbuf_loader_new_with_type(format, &error) else {
+            throw PhotoError(.unreadable, "no \(format) decoder: \(GLibError.message(consuming: error))")
         }
         defer { g_object_unref(loader) }
-        if let shorterSide {
-            let size = scaledSize(width: header.width, height: header.height, shorterSide: shorterSide)
-            gdk_pixbuf_loader_set_size(loader, Int32(size.width), Int32(size.height))
+        if plan.shrinks {
+            guard let width = Int32(exactly: plan.decodedWidth), let height = Int32(exactly: plan.decodedHeight) else {
+                throw PhotoError(.tooLarge, "the photo cannot be decoded at \(plan.decodedWidth)×\(plan.decodedHeight) pixels")
+            }
+            gdk_pixbuf_loader_set_size(loader, width, height)
         }
-        let written = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
-        var closeError: UnsafeMutablePointer<GError>?
-        let closed = gdk_pixbuf_loader_close(loader, &closeError)
-        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
-        guard written != 0, closed != 0, error == nil, let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
-            throw PhotoError(.unreadable, "the \(header.format.rawValue.uppercased()) file cannot be decoded: \(GLibError.message(consuming: error))")
-        }
-        guard let upright = gdk_pixbuf_apply_embedded_orientation(decoded) else {
-            throw PhotoError(.unreadable, "the photo cannot be turned upright")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
-        return try rgb(upright)
-    }
-
-    /// `width × height` scaled so that the shorter side is `shorterSide` (the longer one rounded
-    /// down, as torchvision's `Resize` does).
-    public static func scaledSize(width: Int, height: Int, shorterSide: Int) -> (width: Int, height: Int) {
-        if width <= height { return (shorterSide, max(1, height * shorterSide / width)) }
-        return (max(1, width * shorterSide / height), shorterSide)
-    }
-
-    /// The pixbuf's pixels as RGB, alpha laid on white.
-    private static func rgb(_ pixbuf: OpaquePointer) throws(PhotoError) -> RGBImage {
-        let (width, height) = (Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
-        guard width > 0, height > 0, gdk_pixbuf_get_colorspace(pixbuf) == GDK_COLORSPACE_RGB,
-            gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (hasAlpha ? 4 : 3),
-            let source = gdk_pixbuf_read_pixels(pixbuf)
-        else { throw PhotoError(.unreadable, "the photo has an unsupported pixel layout") }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        pixels.withUnsafeMutableBufferPointer { target in
-            for y in 0..<height {
-                let row = source + y * rowStride
-                for x in 0..<width {
-                    let (p, q) = (row + x * channels, (y * width + x) * 3)
-                    guard hasAlpha else {
-                        (target[q], target[q + 1], target[q + 2]) = (p[0], p[1], p[2])
-                        continue
-                    }
-                    let (alpha, paper) = (UInt32(p[3]), 255 - UInt32(p[3]))
-                    for c in 0..<3 { target[q + c] = UInt8((UInt32(p[c]) * alpha + 255 * paper + 127) / 255) }
+        var (offset, written, stopped) = (0, true, false)
+        var scanStarts = plan.scanStarts.makeIterator(), nextScan = scanStarts.next()
+        bytes.withUnsafeBufferPointer { data in
+            guard let start = data.baseAddress else { return }
+            while written, offset < plan.end {
+                if StopSignal.shouldStop {
+                    stopped = true
+                    return
                 }
+                while let scan = nextScan, scan <= offset { nextScan = scanStarts.next() }
+                let sliceEnd = min(offset + sliceSize, nextScan ?? plan.end, plan.end)
+                written = gdk_pixbuf_loader_write(loader, start + offset, gsize(sliceEnd - offset), &error) != 0
+                offset = sliceEnd
             }
         }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed = gdk_pixbuf_loader_close(loader, &closeError) != 0
+        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        if stopped {
+            if let error { g_error_free(error) }
+            throw PhotoError(.tooLarge, "decoding the photo was stopped after \(offset) of \(plan.end) bytes: it took too long")
+        }
+        let upper = format.uppercased()
+        guard written, closed, error == nil, let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw PhotoError(.unreadable, "the \(upper) file cannot be decoded: \(GLibError.message(consuming: error))")
+        }
+        return try body(decoded)
     }
 }

@@ -3,7 +3,8 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// Not a PNG or JPEG file.
         case unsupportedFormat
-        /// More bytes or pixels than the limits allow.
+        /// More bytes, pixels, scans or decoding memory than the limits allow, a side too long or
+        /// a shape too elongated (see ``PhotoLimits``), or a decode stopped at its deadline.
         case tooLarge
         /// A PNG or JPEG that cannot be decoded (cut off, corrupt, no pixels).
         case unreadable
@@ -20,17 +21,4 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
-}
-
-/// How big a photo may be. Both are checked before any pixel is decoded.
-public struct PhotoLimits: Sendable, Equatable {
-    /// Bytes of the file.
-    public var maximumBytes: Int
-    /// Width × height as the file's header declares them.
-    public var maximumPixels: Int
-
-    public init(maximumBytes: Int = 12 << 20, maximumPixels: Int = 50_000_000) {
-        self.maximumBytes = maximumBytes
-        self.maximumPixels = maximumPixels
-    }
 }

@@ -54,7 +54,8 @@ public struct PhotoHeader: Sendable, Equatable {
         throw PhotoError(.unreadable, "the JPEG file is cut off before its frame header")
     }
 
-    private static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int {
+    /// The unsigned big-endian number of `count` (at most 4) bytes at `offset`.
+    static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int {
         bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
     }
 }

@@ -1,53 +1,83 @@
 import CGdkPixbuf
-import SketchwiseNN
 
-/// Scales decoded photos with gdk-pixbuf's bilinear filter (which averages over the source
-/// pixels when shrinking).
+/// Cuts and scales photos with gdk-pixbuf: the centre square, scaled with the bilinear filter
+/// (which averages over the source pixels when shrinking). Only the square is ever scaled up,
+/// never a whole photo, so what is allocated is bounded by the square's side.
 enum PhotoScaler {
-    /// `image` scaled, keeping its aspect ratio, so that its shorter side is `shorterSide`.
-    static func scaled(_ image: RGBImage, shorterSide: Int) throws(PhotoError) -> RGBImage {
-        let size = PhotoDecoder.scaledSize(width: image.width, height: image.height, shorterSide: shorterSide)
-        var pixels = image.pixels
-        let result: RGBImage? = pixels.withUnsafeMutableBufferPointer { source in
-            guard let wrapped = gdk_pixbuf_new_from_data(
-                source.baseAddress, GDK_COLORSPACE_RGB, 0, 8, Int32(image.width), Int32(image.height), Int32(image.width * 3), nil, nil)
-            else { return nil }
-            defer { g_object_unref(UnsafeMutableRawPointer(wrapped)) }
-            guard let scaled = gdk_pixbuf_scale_simple(wrapped, Int32(size.width), Int32(size.height), GDK_INTERP_BILINEAR) else { return nil }
-            defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
-            let rowStride = Int(gdk_pixbuf_get_rowstride(scaled))
-            guard let data = gdk_pixbuf_read_pixels(scaled), gdk_pixbuf_get_n_channels(scaled) == 3 else { return nil }
-            var out = [UInt8](repeating: 0, count: size.width * size.height * 3)
-            for y in 0..<size.height {
-                for i in 0..<(size.width * 3) { out[y * size.width * 3 + i] = data[y * rowStride + i] }
+    /// The centre square of `image` (its shorter side), scaled to `side` × `side`.
+    static func centreSquare(_ image: RGBImage, side: Int) throws(PhotoError) -> RGBImage {
+        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height), let rowBytes = Int32(exactly: image.width * 3),
+            width > 0, height > 0
+        else { throw PhotoError(.tooLarge, "the photo of \(image.width)×\(image.height) pixels cannot be scaled") }
+        let result = image.pixels.withUnsafeBufferPointer { source -> Result<RGBImage, PhotoError> in
+            guard let wrapped = gdk_pixbuf_new_from_data(source.baseAddress, GDK_COLORSPACE_RGB, 0, 8, width, height, rowBytes, nil, nil) else {
+                return .failure(PhotoError(.unreadable, "the photo cannot be scaled"))
             }
-            return RGBImage(width: size.width, height: size.height, pixels: out)
+            defer { release(wrapped) }
+            return Result { () throws(PhotoError) -> RGBImage in
+                let square = try centreSquare(of: wrapped, side: side)
+                defer { release(square) }
+                return try rgb(square)
+            }
         }
-        guard let result else { throw PhotoError(.unreadable, "the photo cannot be scaled to \(size.width)×\(size.height)") }
+        return try result.get()
+    }
+
+    /// The centre square of `pixbuf` (its shorter side) scaled to `side` × `side`, keeping the
+    /// EXIF orientation the decoder read: a new reference, for ``release(_:)``.
+    static func centreSquare(of pixbuf: OpaquePointer, side: Int) throws(PhotoError) -> OpaquePointer {
+        let (width, height) = (gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf))
+        let shorter = min(width, height)
+        guard shorter > 0, let target = Int32(exactly: side), target > 0,
+            let square = gdk_pixbuf_new_subpixbuf(pixbuf, (width - shorter) / 2, (height - shorter) / 2, shorter, shorter)
+        else { throw PhotoError(.unreadable, "the centre of the \(width)×\(height) photo cannot be cut out") }
+        var result = square
+        if shorter != target {
+            defer { release(square) }
+            guard let scaled = gdk_pixbuf_scale_simple(square, target, target, GDK_INTERP_BILINEAR) else {
+                throw PhotoError(.unreadable, "the photo cannot be scaled to \(side)×\(side)")
+            }
+            result = scaled
+        }
+        if let orientation = gdk_pixbuf_get_option(pixbuf, "orientation") { _ = gdk_pixbuf_set_option(result, "orientation", orientation) }
         return result
     }
-}
 
-/// Writes a model's input tensor from a photo whose shorter side is already `input.resize`.
-enum PhotoTensor {
-    /// The centre `size × size` square of `image`, as three planes (R, G, B) of
-    /// `(v / 255 − mean) / std`.
-    static func write(_ image: RGBImage, input: ImageInput, into tensor: UnsafeMutableBufferPointer<Float>) {
-        let size = input.size
-        let (left, top) = (max(0, (image.width - size) / 2), max(0, (image.height - size) / 2))
-        let plane = size * size
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for c in 0..<3 {
-                let scale = Float(1 / (255 * input.std[c])), shift = Float(-input.mean[c] / input.std[c])
-                for y in 0..<size {
-                    let row = min(image.height - 1, top + y) * image.width
-                    let target = c * plane + y * size
-                    for x in 0..<size {
-                        let value = Float(pixels[(row + min(image.width - 1, left + x)) * 3 + c])
-                        tensor[target + x] = value * scale + shift
+    /// The pixbuf turned upright as its EXIF orientation says: a new reference, for ``release(_:)``.
+    static func upright(_ pixbuf: OpaquePointer) throws(PhotoError) -> OpaquePointer {
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { throw PhotoError(.unreadable, "the photo cannot be turned upright") }
+        return upright
+    }
+
+    /// The pixbuf's pixels as RGB, alpha laid on white.
+    static func rgb(_ pixbuf: OpaquePointer) throws(PhotoError) -> RGBImage {
+        let (width, height) = (Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        guard width > 0, height > 0, gdk_pixbuf_get_colorspace(pixbuf) == GDK_COLORSPACE_RGB,
+            gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (hasAlpha ? 4 : 3), rowStride >= width * channels,
+            let source = gdk_pixbuf_read_pixels(pixbuf)
+        else { throw PhotoError(.unreadable, "the photo has an unsupported pixel layout") }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeMutableBufferPointer { target in
+            for y in 0..<height {
+                let row = source + y * rowStride
+                for x in 0..<width {
+                    let (p, q) = (row + x * channels, (y * width + x) * 3)
+                    guard hasAlpha else {
+                        (target[q], target[q + 1], target[q + 2]) = (p[0], p[1], p[2])
+                        continue
                     }
+                    let (alpha, paper) = (UInt32(p[3]), 255 - UInt32(p[3]))
+                    for c in 0..<3 { target[q + c] = UInt8((UInt32(p[c]) * alpha + 255 * paper + 127) / 255) }
                 }
             }
         }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Gives back a reference to a pixbuf.
+    static func release(_ pixbuf: OpaquePointer) {
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
     }
 }

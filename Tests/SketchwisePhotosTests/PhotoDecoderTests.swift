@@ -1,6 +1,7 @@
 import CGdkPixbuf
 import Foundation
 import SketchwiseNN
+import SketchwiseWork
 import Testing
 
 @testable import SketchwisePhotos
@@ -56,12 +57,55 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         #expect(Array(image.pixels[(3 * 3)..<(3 * 3 + 3)]) == [255, 255, 255])
     }
 
-    @Test func decodesJPEGScaledToTheShorterSide() throws {
-        let bytes = encodedPhoto(width: 400, height: 200, format: "jpeg") { _, _ in (0, 128, 255, 255) }
-        let image = try PhotoDecoder.decode(bytes, shorterSide: 50)
-        #expect((image.width, image.height) == (100, 50))
-        let middle = (25 * 100 + 50) * 3
-        #expect(abs(Int(image.pixels[middle + 1]) - 128) <= 4 && image.pixels[middle + 2] > 240 && image.pixels[middle] < 10)
+    @Test func decodesTheCentreSquareOfAJPEGAtAReducedSize() throws {
+        // Red outside the centre square, blue inside.
+        let bytes = encodedPhoto(width: 400, height: 200, format: "jpeg") { x, _ in (100..<300).contains(x) ? (0, 128, 255, 255) : (255, 0, 0, 255) }
+        #expect(try PhotoDecodePlan(bytes, square: 50).decodedWidth == 100)
+        let image = try PhotoDecoder.decodeSquare(bytes, side: 50)
+        #expect((image.width, image.height) == (50, 50))
+        for (x, y) in [(2, 2), (25, 25), (47, 47)] {
+            let pixel = (y * 50 + x) * 3
+            #expect(abs(Int(image.pixels[pixel + 1]) - 128) <= 8 && image.pixels[pixel + 2] > 230 && image.pixels[pixel] < 20, "\(x), \(y)")
+        }
+    }
+
+    @Test func turnsThePhotoAndItsSquareUprightAsItsEXIFSays() throws {
+        // 40×20, the left half red: turned a quarter clockwise (orientation 6), red is on top.
+        let stored = encodedPhoto(width: 40, height: 20, format: "jpeg") { x, _ in x < 20 ? (255, 0, 0, 255) : (0, 0, 255, 255) }
+        let sideways = TestPhotos.withOrientation(stored, 6)
+        let whole = try PhotoDecoder.decode(sideways)
+        #expect((whole.width, whole.height) == (20, 40))
+        let square = try PhotoDecoder.decodeSquare(sideways, side: 16)
+        for image in [whole, square] {
+            let bottom = (image.height - 1) * image.width * 3
+            #expect(image.pixels[0] > 200 && image.pixels[2] < 60, "red on top")
+            #expect(image.pixels[bottom] < 60 && image.pixels[bottom + 2] > 200, "blue below")
+        }
+    }
+
+    @Test func aDecodeStopsWhenItsWorkIsAskedToStop() async throws {
+        let photo = encodedPhoto(width: 64, height: 64, format: "png") { _, _ in (9, 9, 9, 255) }
+        let signal = StopSignal()
+        signal.raise()
+        do {
+            _ = try StopSignal.$current.withValue(signal) { try PhotoDecoder.decodeSquare(photo, side: 32) }
+            Issue.record("a stopped decode went on")
+        } catch let error as PhotoError {
+            #expect(error.kind == .tooLarge && error.message.contains("stopped"), "\(error)")
+        }
+        // A scan bomb the limits were raised for: 3,000 passes over 16 megapixels, half a minute
+        // of work. At its deadline the queue's caller is answered, and the decode stops at the next
+        // scan, freeing the queue's one thread for the next job.
+        let bomb = TestPhotos.jpegScanBomb(side: 4_000, emptyScans: 3_000)
+        let limits = PhotoLimits(maximumScans: 10_000, maximumScanPixels: .max)
+        let queue = WorkQueue(threads: 1, queueLimit: 4, queueLimitPerClient: 4)
+        defer { queue.close() }
+        let start = ContinuousClock.now
+        await #expect(throws: DeadlineExceeded.self) {
+            try await queue.run(deadline: start + .milliseconds(300)) { try PhotoDecoder.decodeSquare(bomb, side: 256, limits: limits) }
+        }
+        let next = try await queue.run { ContinuousClock.now }
+        #expect(next - start < .seconds(5), "the decode went on for \(next - start)")
     }
 
     @Test func refusesTooManyBytesOrPixelsBeforeDecoding() {
@@ -76,7 +120,9 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         // A header declaring 100,000 × 100,000 pixels, with nothing after it.
         var bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         bomb += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 2, 0, 0, 0]
-        #expect(throws: PhotoError(.tooLarge, "the photo is 100000×100000 pixels, more than the 50000000 allowed")) { try PhotoDecoder.decode(bomb) }
+        #expect(throws: PhotoError(.tooLarge, "the photo is 100000×100000 pixels: a side may be at most 20000 pixels")) { try PhotoDecoder.decode(bomb) }
+        let tooMany = TestPhotos.pngHeaderOnly(width: 10_000, height: 10_000)
+        #expect(throws: PhotoError(.tooLarge, "the photo is 10000×10000 pixels, more than the 50000000 allowed")) { try PhotoDecoder.decode(tooMany) }
     }
 
     @Test func refusesCutOffAndCorruptFiles() {
@@ -92,13 +138,17 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         }
     }
 
-    @Test func scaledSizeRoundsTheLongerSideDown() {
-        #expect(PhotoDecoder.scaledSize(width: 451, height: 300, shorterSide: 256) == (384, 256))
-        #expect(PhotoDecoder.scaledSize(width: 300, height: 451, shorterSide: 256) == (256, 384))
-    }
 }
 
 @Suite struct PhotoTensorTests {
+    @Test func anImageOfAnySizeGivesItsCentreSquareAtTheModelsSize() throws {
+        // 60×20: red, then blue in the centre 20×20, then red.
+        let pixels = (0..<(60 * 20)).flatMap { i -> [UInt8] in (20..<40).contains(i % 60) ? [0, 0, 255] : [255, 0, 0] }
+        let square = try PhotoScaler.centreSquare(RGBImage(width: 60, height: 20, pixels: pixels), side: 8)
+        #expect((square.width, square.height) == (8, 8))
+        #expect(square.pixels == [UInt8]((0..<64).flatMap { _ in [UInt8(0), 0, 255] }))
+    }
+
     @Test func cropsTheCentreAndNormalisesEachChannel() {
         // 6×4, shorter side already 4: the centre 4×4 starts at x = 1.
         let pixels = (0..<(6 * 4)).flatMap { i -> [UInt8] in [UInt8(i % 6 * 40), 255, 0] }
