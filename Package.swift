@@ -174,7 +174,7 @@ let package = Package(
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
         .target(
             name: "SketchwiseFuzzing",
-            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary"]
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos"]
         ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(

@@ -14,12 +14,14 @@ import os
 import struct
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SKETCHWISE_SHARED_DATA", REPO.parent / "shared" / "data"))
 QUICKDRAW = SHARED / "quickdraw"
 PICTURES = Path(os.environ.get("SKETCHWISE_PICTURES", "/usr/local/share/sketchwise/pictures"))
+PHOTOS = Path(os.environ.get("SKETCHWISE_TEST_PHOTOS", "/usr/local/share/sketchwise/test-photos/scikit-image"))
 
 try:
     import numpy
@@ -83,6 +85,87 @@ def tiny_safetensors():
     return struct.pack("<Q", len(header)) + header + tensor
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png(width, height, rows=None, color_type=0, bit_depth=8):
+    """A PNG of width × height pixels; `rows` is the raw scanlines (filter byte first), by default
+    all zero (a black or transparent image, deflated to about 1/1000 of its size)."""
+    if rows is None:
+        channels = {0: 1, 2: 3, 4: 2, 6: 4}[color_type]
+        rows = bytes(height * (1 + (width * channels * bit_depth + 7) // 8))
+    header = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(rows, 9))
+            + png_chunk(b"IEND", b""))
+
+
+def png_header_only(width, height):
+    """A PNG that declares width × height pixels and holds one empty image data chunk."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b""))
+            + png_chunk(b"IEND", b""))
+
+
+def cut_png_with_end(width=64, height=64):
+    """A PNG cut in the middle of its image data, an IEND chunk put back after the cut."""
+    rows = bytes((y * x + x) & 0xFF for y in range(height) for x in range(1 + width * 3))
+    whole = png(width, height, rows, color_type=2)
+    return whole[:len(whole) // 2] + png_chunk(b"IEND", b"")
+
+
+def jpeg_scan_bomb(side, empty_scans):
+    """A grey progressive JPEG of side × side pixels: its DC scan, then `empty_scans` scans of no
+    data at all (libjpeg warns and makes a full pass over the image for each)."""
+    blocks = ((side + 7) // 8) ** 2
+    dc_bits = bytes(blocks // 8) + (bytes([0xFF >> (blocks % 8)]) if blocks % 8 else b"")
+    segment = lambda marker, payload: b"\xff" + bytes([marker]) + struct.pack(">H", len(payload) + 2) + payload
+    tables = segment(0xDB, b"\x00" + bytes([1] * 64))
+    frame = segment(0xC2, struct.pack(">BHHB", 8, side, side, 1) + b"\x01\x11\x00")
+    huffman = segment(0xC4, b"\x00" + bytes([1] + [0] * 15) + b"\x00") + segment(0xC4, b"\x10" + bytes([0, 1] + [0] * 14) + b"\x00")
+    dc_scan = segment(0xDA, b"\x01\x01\x00\x00\x00\x00") + dc_bits
+    empty_scan = segment(0xDA, b"\x01\x01\x00\x01\x3f\x00")
+    return b"\xff\xd8" + tables + frame + huffman + dc_scan + empty_scan * empty_scans + b"\xff\xd9"
+
+
+def photo_attacks():
+    """(name, bytes): the photos that once crashed or stalled the server (issue 34)."""
+    yield "wide-9000000x1.png", png(9_000_000, 1)
+    yield "wide-20000000x2.png", png_header_only(20_000_000, 2)
+    yield "wide-50000000x1.png", png_header_only(50_000_000, 1)
+    yield "tiny-10000x1.png", png(10_000, 1)
+    yield "tiny-100000x1.png", png(100_000, 1)
+    yield "cut-off-with-end.png", cut_png_with_end()
+    yield "scan-bomb-64.jpg", jpeg_scan_bomb(64, 300)
+
+
+def photo_samples():
+    """(name, bytes): small PNGs and JPEGs of every kind gdk-pixbuf reads, from scikit-image's
+    photos where Pillow and they are here, else drawn."""
+    gradient = bytes(v for y in range(32) for v in [0] + [(x * 5 + y * 3) & 0xFF for x in range(48 * 3)])
+    yield "gradient.png", png(48, 32, gradient, color_type=2)
+    yield "gray16.png", png(20, 10, color_type=0, bit_depth=16)
+    yield "rgba.png", png(16, 16, color_type=6)
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    source = PHOTOS / "chelsea.png"
+    image = Image.open(source).convert("RGB").resize((72, 48)) if source.exists() else Image.new("RGB", (72, 48), (200, 120, 40))
+    for name, options in [("baseline.jpg", {}), ("progressive.jpg", {"progressive": True}), ("subsampled.jpg", {"subsampling": 2})]:
+        out = io.BytesIO()
+        image.save(out, "JPEG", quality=80, **options)
+        yield name, out.getvalue()
+    exif = Image.Exif()
+    exif[0x0112] = 6   # orientation: turned a quarter clockwise
+    for name, picture, form, options in [("sideways.jpg", image, "JPEG", {"exif": exif}), ("gray.jpg", image.convert("L"), "JPEG", {}),
+                                         ("cmyk.jpg", image.convert("CMYK"), "JPEG", {}), ("palette.png", image.convert("P"), "PNG", {}),
+                                         ("interlaced.png", image, "PNG", {"interlace": 1})]:
+        out = io.BytesIO()
+        picture.save(out, form, **options)
+        yield name, out.getvalue()
+
+
 def seeds(target):
     """(name, bytes) pairs for `target`."""
     if target in ("json", "ndjson"):
@@ -133,6 +216,9 @@ def seeds(target):
                 found += sorted(folder.rglob("*.svg"))[:5]
         for path in found:
             yield path.stem, path.read_bytes()[:65536]
+    elif target == "photo":
+        yield from photo_samples()
+        yield from photo_attacks()
     else:
         raise SystemExit(f"unknown target {target}")
 

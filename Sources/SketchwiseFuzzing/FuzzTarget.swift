@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseNN
+import SketchwisePhotos
 import SketchwisePreprocess
 
 /// The parsers fed with arbitrary bytes: by the libFuzzer harness in `Fuzz/` (`scripts/fuzz.sh`)
@@ -29,6 +30,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case modelSpec = "model-spec"
     /// The metadata of an SVG picture.
     case svgMetadata = "svg-metadata"
+    /// A PNG or JPEG photo, decoded as `POST /api/photo` does: its centre square at the photo
+    /// model's 256 pixels, within the default limits.
+    case photo
 
     /// The extension the file-based targets write their input with.
     var fileExtension: String? {
@@ -37,7 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .npy: "npy"
         case .npz: "npz"
         case .omniglot: "txt"
-        case .json, .stroke3, .safetensors, .modelSpec, .svgMetadata: nil
+        case .json, .stroke3, .safetensors, .modelSpec, .svgMetadata, .photo: nil
         }
     }
 
@@ -73,6 +77,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
         case .svgMetadata:
             attempt { _ = try ClipArtMetadata.parse(Array(bytes)) }
+        case .photo:
+            attempt { _ = try PhotoDecoder.decodeSquare(Array(bytes), side: Self.photoSide) }
         case .safetensors:
             attempt { try runModel(weights: bytes, spec: nil, scratch: scratch, models: models) }
         case .modelSpec:
@@ -98,6 +104,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         return outcome
     }
+
+    /// The side of the square the `photo` target decodes: EfficientNet-Lite0's `resize`.
+    static let photoSide = 256
 
     /// A small real model whose spec or weights the model targets replace.
     static let realModel = "raster-cnn-lite"
