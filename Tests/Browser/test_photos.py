@@ -15,12 +15,14 @@ Run:  SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs
 
 import base64
 import http.client
+import importlib.util
 import json
 import os
 import shutil
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -28,7 +30,7 @@ import pytest
 
 from browser_helpers import (attr_int, click_at, client, data_url_png, drag, element_centre, ink_pixels, open_app, png_info, press,
                              save_screenshot, wait_for)
-from conftest import new_driver, quit_driver
+from conftest import REPO, new_driver, quit_driver
 
 DIMMED = 0.35
 CUPS = {"cup", "coffee cup", "mug"}   # imagenet-classes.tsv: coffee mug → mug, espresso → coffee cup, cup → cup
@@ -196,6 +198,54 @@ def test_api_refuses_files_that_are_not_usable_photos(server, samples, cat_answe
 
     status, body = post_photo(server, (samples / "chelsea.png").read_bytes()[:4000])
     assert status == 400 and body["error"]["code"], body
+
+
+def make_seeds():
+    """Fuzz/make_seeds.py, whose builders write the attacks below (and the fuzzer's seeds)."""
+    spec = importlib.util.spec_from_file_location("make_seeds", REPO / "Fuzz" / "make_seeds.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def memory(server):
+    """The server's resident memory now and at its highest so far, in MiB (Linux's /proc)."""
+    status = Path(f"/proc/{server.proc.pid}/status").read_text()
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def test_api_refuses_photos_that_only_cost_at_once(server, cat_answer):
+    """Issue 34's attacks: PNGs of a few bytes that declare long thin images (the decoder once
+    scaled them up: 9,000,000 × 1 crashed the server, 10,000 × 1 cost it 3.8 GB), a progressive
+    JPEG of 100,000 empty scans (16 minutes of work once) and a cut-off PNG with its end chunk put
+    back. Each is answered at once, the server stays up and its memory stays where it was."""
+    seeds = make_seeds()
+    attacks = [
+        ("9000000x1", seeds.png(9_000_000, 1), "image/png", 413, "a side may be at most 20000 pixels"),
+        ("20000000x2", seeds.png(20_000_000, 2), "image/png", 413, "a side may be at most 20000 pixels"),
+        ("50000000x1", seeds.png(50_000_000, 1), "image/png", 413, "a side may be at most 20000 pixels"),
+        ("10000x1", seeds.png(10_000, 1), "image/png", 413, "more elongated than the 20:1 allowed"),
+        ("100000x1", seeds.png(100_000, 1), "image/png", 413, "a side may be at most 20000 pixels"),
+        ("scan bomb", seeds.jpeg_scan_bomb(7000, 100_000), "image/jpeg", 413, "more than 100 scans"),
+        ("61 scans of 49 MP", seeds.jpeg_scan_bomb(7000, 60), "image/jpeg", 413, "scan × pixels allowed"),
+        ("cut off", seeds.cut_png_with_end(), "image/png", 400, "cut off"),
+    ]
+    rss_before, peak_before = memory(server)
+    for name, data, media_type, expected, reason in attacks:
+        started = time.monotonic()
+        status, body = post_photo(server, data, media_type)
+        seconds = time.monotonic() - started
+        rss, peak = memory(server)
+        print(f"{name}: {len(data)} bytes → {status} in {seconds * 1000:.0f} ms; server RSS {rss:.0f} MiB, peak {peak:.0f} MiB")
+        assert status == expected and reason in body["error"]["message"], (name, status, body)
+        assert seconds < 5, (name, seconds)
+        assert server.get("/api/health", timeout=10)[0] == 200, name
+    # A panorama of 12,000 × 2,000 is still a photo.
+    status, body = post_photo(server, seeds.png(12_000, 2_000))
+    assert status == 200 and body["labels"], body
+    rss, peak = memory(server)
+    assert peak <= max(peak_before, rss_before + 256), f"the server's memory rose from {rss_before:.0f} to a peak of {peak:.0f} MiB"
 
 
 def test_api_names_the_cat_and_the_cup(server, samples, cat_answer):
