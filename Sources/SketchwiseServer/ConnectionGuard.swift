@@ -14,7 +14,11 @@ import NIOHTTP1
 /// The timers, in ``ServerLimits``:
 /// - no request under way: ``ServerLimits/idleTimeout`` (``ServerLimits/headerTimeout`` before the first byte);
 /// - from a request's first byte to the end of its headers (`CRLF CRLF`): ``ServerLimits/headerTimeout``;
-/// - from there until the answer starts: ``ServerLimits/bodyTimeout`` plus ``ServerLimits/requestTimeout``.
+/// - from there until the answer starts: ``ServerLimits/bodyTimeout`` plus ``ServerLimits/requestTimeout``;
+/// - an answer that starts before its request's body has all come (a `404`, `405`, `415` or `413`
+///   refusing it): ``ServerLimits/bodyTimeout`` for the rest of that body, which the server reads
+///   and drops. Its bytes are never taken for a new request: the ``RequestProgressObserver`` behind
+///   the decoder says where each request ends.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -29,21 +33,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case readingHeaders(matched: Int, requestLine: RequestLineScan?)
         /// The headers are in; the body and the work follow.
         case awaitingAnswer
+        /// The answer started before the request's body had all come: the rest of it is read and
+        /// dropped (the decoder says when it ends).
+        case readingBodyAfterAnswer
         /// Upgraded to a WebSocket, or closing: no more timers.
         case passThrough
     }
 
     private let limits: ServerLimits
     private let clients: ClientConnections
+    /// Proxies whose connections carry many clients: not held to the per-client limit.
+    private let proxies: TrustedProxies
     private let logger: Logger
     private var state = State.waiting
     private var timer: Scheduled<Void>?
     /// The client's address once its connection is counted (refused connections are not).
     private var client: String?
+    /// Requests whose head the decoder has passed on but whose end it has not yet.
+    private var unendedRequests = 0
 
-    init(limits: ServerLimits, clients: ClientConnections, logger: Logger) {
+    init(limits: ServerLimits, clients: ClientConnections, proxies: TrustedProxies, logger: Logger) {
         self.limits = limits
         self.clients = clients
+        self.proxies = proxies
         self.logger = logger
     }
 
@@ -67,9 +79,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 + "Content-Length: \(Self.badRequestBody.utf8.count)\r\n\r\n\(Self.badRequestBody)"
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
-        case .waiting, .passThrough:
+        case .waiting, .readingBodyAfterAnswer, .passThrough:
+            // Nothing is written after an answer has started: the connection just closes.
+            state = .passThrough
+            timer?.cancel()
             context.close(promise: nil)
         }
+    }
+
+    /// The decoder passed on a request's head. Its bytes may have come behind the previous
+    /// request's end, in one read the guard let through whole.
+    func requestHeadDecoded() {
+        unendedRequests += 1
+        guard case .waiting = state, let context else { return }
+        state = .awaitingAnswer
+        arm(limits.bodyTimeout + limits.requestTimeout, "its request body and answer", context: context)
+    }
+
+    /// The decoder passed on a request's end.
+    func requestEnded() {
+        unendedRequests = max(0, unendedRequests - 1)
+        guard case .readingBodyAfterAnswer = state, unendedRequests == 0, let context else { return }
+        state = .waiting
+        arm(limits.idleTimeout, "a new request", context: context)
     }
 
     private static let badRequestBody = #"{"error":{"code":"bad_request","message":"the request is not valid HTTP/1.1"}}"#
@@ -98,7 +130,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             scanHeaders(bytes, context: context)
         case .readingHeaders:
             scanHeaders(bytes, context: context)
-        case .awaitingAnswer, .passThrough:
+        case .awaitingAnswer, .readingBodyAfterAnswer, .passThrough:
             return context.fireChannelRead(data)
         }
         // A request refused while its headers were read goes no further.
@@ -109,11 +141,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .passThrough = state {} else {
             let bytes = unwrapOutboundIn(data)
-            if let status = Self.statusCode(startingResponse: bytes) {
+            if let status = Self.statusCode(startingResponse: bytes), status == 101 || status >= 200 {
                 if status == 101 {
                     state = .passThrough
                     timer?.cancel()
                     try? context.pipeline.syncOperations.addHandler(ClientFrameMaskCheck(), position: .after(self))
+                } else if unendedRequests > 0 {
+                    state = .readingBodyAfterAnswer
+                    arm(limits.bodyTimeout, "the rest of a request body it was answered before", context: context)
                 } else {
                     state = .waiting
                     arm(limits.idleTimeout, "a new request", context: context)
@@ -131,6 +166,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard client == nil else { return }
         if case .passThrough = state { return }
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        if proxies.contains(address) {
+            // A trusted proxy's requests count against the clients it forwards (ClientAddressMiddleware).
+            return arm(limits.headerTimeout, "its first request", context: context)
+        }
         switch clients.open(address, limit: limits.maximumConnectionsPerClient) {
         case .accepted: client = address
         case .refused(let firstTime):
@@ -289,57 +328,37 @@ struct LoggedConnectionLimit: AvailableConnectionsDelegate {
     func isAcceptingNewConnections() -> Bool { count < limit }
 }
 
-/// Wraps a server's child channel so that every connection starts with a ``ConnectionGuard``.
-struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Inner.Value
-
-    let inner: Inner
-    let limits: ServerLimits
-    let clients: ClientConnections
-    /// The path of the WebSocket endpoint.
-    let webSocketPath: String
-
-    /// Adds the guard first, lets the inner channel set up its HTTP pipeline, then puts a
-    /// ``ParseErrorObserver`` right after the request decoder: a request the decoder cannot parse
-    /// (garbage, conflicting lengths, a TLS hello, an HTTP/2 preface, a bad chunk size) is
-    /// answered `400` and the connection closed, instead of getting no answer. After it come a
-    /// ``WebSocketHandshakeCheck`` (bad handshakes get JSON errors) and a ``ConnectionCloseHandler``
-    /// (answers saying `Connection: close` close the connection; HTTP/1.0 requests are answered
-    /// as 1.0 and closed).
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let guardHandler = ConnectionGuard(limits: limits, clients: clients, logger: logger)
-        return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
-        }.flatMap {
-            inner.setup(channel: channel, logger: logger)
-        }.flatMapThrowing { value in
-            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let observer = ParseErrorObserver(connectionGuard: guardHandler)
-            let handshakeCheck = WebSocketHandshakeCheck(path: webSocketPath)
-            try channel.pipeline.syncOperations.addHandler(observer, position: .after(decoder.handler))
-            try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .after(observer))
-            try channel.pipeline.syncOperations.addHandler(ConnectionCloseHandler(), position: .after(handshakeCheck))
-            return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        var quieter = logger
-        quieter.handler = ConnectionLogHandler(base: logger.handler)
-        await inner.handle(value: value, logger: quieter)
-    }
-}
-
-/// Sits right after the HTTP request decoder and, when the decoder cannot parse a request, asks
-/// the connection's ``ConnectionGuard`` to answer `400` and close. It only watches errors: reads
-/// and writes pass untouched, so it can stay when the connection becomes a WebSocket.
-final class ParseErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+/// Sits right after the HTTP request decoder and tells the connection's ``ConnectionGuard`` what
+/// the decoder found: where each request ends (so that the guard knows which bytes after an early
+/// answer are still the body), and a request it cannot parse (answered `400` and closed). Reads
+/// and writes pass untouched; after a WebSocket upgrade it only passes bytes on.
+final class RequestProgressObserver: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
 
     private let connectionGuard: ConnectionGuard
+    private var upgrade = UpgradeTracker()
 
     init(connectionGuard: ConnectionGuard) {
         self.connectionGuard = connectionGuard
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if upgrade.readsRequestParts {
+            switch unwrapInboundIn(data) {
+            case let .head(head):
+                upgrade.passed(head)
+                connectionGuard.requestHeadDecoded()
+            case .body: break
+            case .end: connectionGuard.requestEnded()
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if upgrade.writesResponseParts, case let .head(head) = unwrapOutboundIn(data) { upgrade.answering(head) }
+        context.write(data, promise: promise)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

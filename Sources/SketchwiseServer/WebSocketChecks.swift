@@ -7,33 +7,37 @@ import NIOHTTP1
 /// close without a word, or answer a bare `400`). A request asking for `Upgrade: websocket` must
 /// be `GET` on HTTP/1.1, for `path`, with `Connection: Upgrade`, a `Sec-WebSocket-Key` of 16 bytes
 /// in base64 and `Sec-WebSocket-Version: 13`; anything else is answered (`404`, `405`, `400`, or
-/// `426` with `Sec-WebSocket-Version: 13`) and the connection closed. Other requests pass.
+/// `426` with `Sec-WebSocket-Version: 13`) and the connection closed; so is a good one that the
+/// endpoint refuses for the server's state (`503` while starting or when every live socket is in
+/// use). Other requests pass.
 final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// The one path that takes WebSockets.
-    let path: String
+    /// The one path that takes WebSockets, and what refuses a good handshake for the server's state.
+    let endpoint: WebSocketEndpoint
+    var path: String { endpoint.path }
+    /// Where the connection is in a possible upgrade.
+    private var upgrade = UpgradeTracker()
     /// Whether the current request is refused (its remaining parts are dropped).
     private var refusing = false
-    /// Once a `101` is written the connection is not HTTP any more.
-    private var upgraded = false
 
-    init(path: String) {
-        self.path = path
+    init(endpoint: WebSocketEndpoint) {
+        self.endpoint = endpoint
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if upgraded { return context.fireChannelRead(data) }
+        guard upgrade.readsRequestParts else { return context.fireChannelRead(data) }
         switch unwrapInboundIn(data) {
         case let .head(head):
             refusing = false
-            if let error = problem(with: head) {
+            if let error = problem(with: head) ?? (UpgradeTracker.asksForWebSocket(head) ? endpoint.refusal(head, context.channel.remoteAddress) : nil) {
                 refusing = true
                 refuse(with: error, context: context)
             } else {
+                upgrade.passed(head)
                 context.fireChannelRead(data)
             }
         case .body, .end:
@@ -42,14 +46,13 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !upgraded, case let .head(head) = unwrapOutboundIn(data), head.status == .switchingProtocols { upgraded = true }
+        if upgrade.writesResponseParts, case let .head(head) = unwrapOutboundIn(data) { upgrade.answering(head) }
         context.write(data, promise: promise)
     }
 
     /// What is wrong with a request that asks for a WebSocket; nil for a good one or another request.
     func problem(with head: HTTPRequestHead) -> APIError? {
-        let asked = head.headers["upgrade"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard asked.contains("websocket") else { return nil }
+        guard UpgradeTracker.asksForWebSocket(head) else { return nil }
         let requested = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         guard requested == path else { return APIError(.notFound, "no WebSocket at \(requested.prefix(200)); the WebSocket is \(path)") }
         guard head.method == .GET else {

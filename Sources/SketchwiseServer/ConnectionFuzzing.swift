@@ -1,0 +1,51 @@
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import NIOWebSocket
+
+/// A connection's pipeline, as the server sets it up (the ``ConnectionGuard``, NIO's upgradable
+/// HTTP/1 pipeline with a WebSocket upgrader for `/api/live`, and the checks behind the decoder),
+/// on an embedded channel that arbitrary bytes are fed to: the fuzz target of the handshake path
+/// (`scripts/fuzz.sh connection`). A WebSocket handshake is upgraded like the server's; other
+/// requests end at the pipeline's tail. Whatever the bytes, nothing may trap.
+public enum ConnectionFuzzing {
+    /// What the server wrote back and whether it closed the connection.
+    public struct Outcome: Sendable {
+        public var written: [UInt8] = []
+        public var closed = false
+    }
+
+    /// Feeds `bytes` in two reads split at `split` (clamped), as a client whose packets arrive
+    /// apart, then half-closes the input and closes the channel.
+    public static func feed(_ bytes: [UInt8], split: Int) -> Outcome {
+        let channel = EmbeddedChannel()
+        var outcome = Outcome()
+        let logger = Logger(label: "sketchwise-fuzz") { _ in SwiftLogNoOpLogHandler() }
+        do {
+            let connectionGuard = ConnectionGuard(limits: ServerLimits(), clients: ClientConnections(), proxies: .none, logger: logger)
+            try channel.pipeline.syncOperations.addHandler(connectionGuard)
+            let upgrader = NIOTypedWebSocketServerUpgrader<Bool>(
+                maxFrameSize: 1 << 16,
+                shouldUpgrade: { channel, head in
+                    channel.eventLoop.makeSucceededFuture(head.uri.hasPrefix(LiveSocket.path) ? HTTPHeaders() : nil)
+                },
+                upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededFuture(true) })
+            let configuration = NIOUpgradableHTTPServerPipelineConfiguration<Bool>(
+                upgradeConfiguration: .init(upgraders: [upgrader]) { channel in channel.eventLoop.makeSucceededFuture(false) })
+            _ = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            try channel.pipeline.syncOperations.addRequestChecks(connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: LiveSocket.path))
+            let cut = min(max(0, split), bytes.count)
+            for part in [bytes[..<cut], bytes[cut...]] where !part.isEmpty {
+                try channel.writeInbound(channel.allocator.buffer(bytes: part))
+                channel.embeddedEventLoop.run()
+            }
+        } catch {
+            // A refused or unparsable request: the pipeline closes the connection.
+        }
+        while let written = try? channel.readOutbound(as: ByteBuffer.self) { outcome.written += written.readableBytesView }
+        outcome.closed = !channel.isActive
+        _ = try? channel.finish(acceptAlreadyClosed: true)
+        return outcome
+    }
+}

@@ -1,0 +1,17 @@
+import NIOCore
+import NIOHTTP1
+
+/// The one path that takes WebSockets, and what may refuse a good handshake for the server's
+/// state (starting, or every live socket in use) before NIO's upgrader sees it: an upgrade the
+/// upgrader declines can only be answered with a bare `400`, while a refusal here is a JSON error
+/// with `Retry-After`.
+struct WebSocketEndpoint: Sendable {
+    let path: String
+    /// Why a well-formed handshake from `peer` is refused now; nil lets it through.
+    let refusal: @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError?
+
+    init(path: String, refusal: @escaping @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError? = { _, _ in nil }) {
+        self.path = path
+        self.refusal = refusal
+    }
+}
