@@ -5,20 +5,6 @@ import SketchwiseRecognition
 import SketchwiseShortcuts
 import SketchwiseWork
 
-/// How much one person may teach.
-public struct ShortcutLimits: Sendable, Equatable {
-    public var maximumLabels: Int
-    public var maximumExamplesPerLabel: Int
-    /// Characters in a label (an emoji, a picture's id or a word).
-    public var maximumLabelLength: Int
-
-    public init(maximumLabels: Int = 50, maximumExamplesPerLabel: Int = 10, maximumLabelLength: Int = 200) {
-        self.maximumLabels = maximumLabels
-        self.maximumExamplesPerLabel = maximumExamplesPerLabel
-        self.maximumLabelLength = maximumLabelLength
-    }
-}
-
 /// People's shortcuts: each person's k-NN classifier over the shortcut embedding, built from the
 /// store and kept in memory until the stored version changes. Thread-safe. The store is awaited
 /// on the calling task; embedding and building classifiers run on ``work`` when there is one.
@@ -30,7 +16,13 @@ public final class PersonalShortcuts: @unchecked Sendable {
     public let limits: ShortcutLimits
     public let configuration: NearestNeighborClassifier.Configuration
     private let lock = NSLock()
-    private var classifiers: [Int64: (version: Int64, classifier: NearestNeighborClassifier)] = [:]
+    /// Classifiers by user, with when each was last used: at most ``maximumCachedClassifiers``,
+    /// the least recently used dropped first, so that many people cost bounded memory.
+    private var classifiers: [Int64: (version: Int64, classifier: NearestNeighborClassifier, used: UInt64)] = [:]
+    private var uses: UInt64 = 0
+    /// The most people whose classifiers are kept in memory (each at most
+    /// ``ShortcutLimits/maximumExamples`` embeddings).
+    public static let maximumCachedClassifiers = 1000
 
     public init(store: any PersonalStore, embedder: ModelRecognizer, work: WorkQueue? = nil, limits: ShortcutLimits = ShortcutLimits(),
                 configuration: NearestNeighborClassifier.Configuration = NearestNeighborClassifier.Configuration()) {
@@ -44,10 +36,20 @@ public final class PersonalShortcuts: @unchecked Sendable {
     /// `name@version` of the embedding model: stored embeddings made by another are redone.
     public var embedderIdentity: String { "\(embedder.name)@\(embedder.model.spec.version)" }
 
-    /// The person's labels and how many examples each has.
+    /// The person's labels and how many examples each has, without reading the drawings. A
+    /// label an older version stored against today's rules is shown repaired
+    /// (``ShortcutLabel/repaired(_:maximumBytes:)``), the name it is used and removed by.
     public func labels(user: Int64) async throws -> [(label: String, examples: Int)] {
-        let model = try await store.model(user: user)
-        return model.labels.map { label in (label, model.examples.count { $0.label == label }) }
+        var merged: [(label: String, examples: Int)] = []
+        for (stored, examples) in try await store.shortcutLabels(user: user) {
+            let label = ShortcutLabel.repaired(stored, maximumBytes: limits.maximumLabelBytes)
+            if let index = merged.firstIndex(where: { $0.label == label }) {
+                merged[index].examples += examples
+            } else {
+                merged.append((label, examples))
+            }
+        }
+        return merged
     }
 
     /// The person's shortcut for a sketch, or unknown (`label` nil), with the distance.
@@ -69,7 +71,7 @@ public final class PersonalShortcuts: @unchecked Sendable {
             let stored = try await store.model(user: task.user)
             let (model, classifier) = try await compute(deadline) { try self.update(stored, by: task, events: events) }
             let version = try await store.save(model, user: task.user, expectedVersion: stored.version)
-            lock.withLock { classifiers[task.user] = (version, classifier) }
+            remember(classifier, version: version, user: task.user)
             events(.completed(version: version))
             return version
         } catch let error as PersonalError where error.kind == .cancelled {
@@ -86,8 +88,11 @@ public final class PersonalShortcuts: @unchecked Sendable {
                         events: (ShortcutUpdateTask.Event) -> Void) throws -> (PersonalModel, NearestNeighborClassifier) {
         var examples = try current(stored)
         switch task.change {
-        case let .teach(label, sketches):
+        case let .teach(typed, sketches):
+            let label = try ShortcutLabel.validated(typed, limits: limits)
             try check(label: label, sketches: sketches, otherLabels: Set(examples.map(\.label)).subtracting([label]).count)
+            examples.removeAll { $0.label == label }
+            try checkQuota(examples, adding: sketches, label: label)
             events(.began(examples: sketches.count))
             var taught: [ShortcutExample] = []
             for (index, sketch) in sketches.enumerated() {
@@ -95,9 +100,9 @@ public final class PersonalShortcuts: @unchecked Sendable {
                 taught.append(ShortcutExample(label: label, sketch: sketch, embedding: try embedder.embedding(sketch)))
                 events(.exampleEmbedded(index + 1, of: sketches.count))
             }
-            examples.removeAll { $0.label == label }
             examples += taught
-        case let .remove(label):
+        case let .remove(typed):
+            let label = typed.precomposedStringWithCanonicalMapping
             events(.began(examples: 0))
             guard examples.contains(where: { $0.label == label }) else { throw PersonalError(.notFound, "no shortcut \(label)") }
             examples.removeAll { $0.label == label }
@@ -113,39 +118,72 @@ public final class PersonalShortcuts: @unchecked Sendable {
         return try await work.run(deadline: deadline, step)
     }
 
-    /// The stored examples, embedded again when another model made them.
+    /// The stored examples, their labels repaired (``ShortcutLabel/repaired(_:maximumBytes:)``)
+    /// and embedded again when another model made them.
     private func current(_ model: PersonalModel) throws -> [ShortcutExample] {
-        guard model.embedder != embedderIdentity, !model.examples.isEmpty else { return model.examples }
-        return try model.examples.map { ShortcutExample(label: $0.label, sketch: $0.sketch, embedding: try embedder.embedding($0.sketch)) }
+        let reembeds = model.embedder != embedderIdentity
+        return try model.examples.map { example in
+            let label = ShortcutLabel.repaired(example.label, maximumBytes: limits.maximumLabelBytes)
+            guard reembeds || label != example.label else { return example }
+            return ShortcutExample(label: label, sketch: example.sketch, embedding: reembeds ? try embedder.embedding(example.sketch) : example.embedding)
+        }
+    }
+
+    /// Refuses `sketches` of `label` added to `examples` past the person's quotas of examples
+    /// and bytes (checked before anything is embedded).
+    private func checkQuota(_ examples: [ShortcutExample], adding sketches: [StrokeSketch], label: String) throws {
+        guard examples.count + sketches.count <= limits.maximumExamples else {
+            throw PersonalError(.limit, "at most \(limits.maximumExamples) examples per person; remove a shortcut first", quota: .examples)
+        }
+        let bytes = examples.reduce(0) { $0 + $1.label.utf8.count + StoredForms.json($1.sketch).utf8.count }
+            + sketches.reduce(0) { $0 + label.utf8.count + StoredForms.json($1).utf8.count }
+        guard bytes <= limits.maximumExampleBytes else {
+            throw PersonalError(
+                .limit, "at most \(limits.maximumExampleBytes) bytes of examples per person (these would take \(bytes)); remove a shortcut or draw simpler examples",
+                quota: .exampleBytes)
+        }
     }
 
     private func check(label: String, sketches: [StrokeSketch], otherLabels: Int) throws {
-        guard !label.allSatisfy(\.isWhitespace) else { throw PersonalError(.invalid, "a shortcut needs a label") }
-        guard label.count <= limits.maximumLabelLength else {
-            throw PersonalError(.invalid, "a label has at most \(limits.maximumLabelLength) characters")
-        }
         guard sketches.count >= configuration.minimumExamples else {
             throw PersonalError(.invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(sketches.count)")
         }
         guard sketches.count <= limits.maximumExamplesPerLabel else {
-            throw PersonalError(.limit, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples")
+            throw PersonalError(.limit, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples", quota: .examples)
         }
         if let empty = sketches.firstIndex(where: \.isEmpty) {
             throw PersonalError(.invalid, "example \(empty + 1) of \"\(label)\" has no points")
         }
         guard otherLabels < limits.maximumLabels else {
-            throw PersonalError(.limit, "at most \(limits.maximumLabels) shortcuts per person; remove one first")
+            throw PersonalError(.limit, "at most \(limits.maximumLabels) shortcuts per person; remove one first", quota: .shortcuts)
         }
     }
 
     /// The person's classifier, rebuilt when the store holds a newer version.
     private func classifier(user: Int64, deadline: ContinuousClock.Instant?) async throws -> NearestNeighborClassifier {
         let version = try await store.modelVersion(user: user)
-        if let cached = lock.withLock({ classifiers[user] }), cached.version == version { return cached.classifier }
+        let cached: NearestNeighborClassifier? = lock.withLock {
+            guard let cached = classifiers[user], cached.version == version else { return nil }
+            uses += 1
+            classifiers[user]?.used = uses
+            return cached.classifier
+        }
+        if let cached { return cached }
         let model = try await store.model(user: user)
         let classifier = try await compute(deadline) { try self.makeClassifier(try self.current(model)) }
-        lock.withLock { classifiers[user] = (model.version, classifier) }
+        remember(classifier, version: model.version, user: user)
         return classifier
+    }
+
+    /// Keeps a user's classifier, dropping the least recently used one past the bound.
+    private func remember(_ classifier: NearestNeighborClassifier, version: Int64, user: Int64) {
+        lock.withLock {
+            uses += 1
+            classifiers[user] = (version, classifier, uses)
+            if classifiers.count > Self.maximumCachedClassifiers, let oldest = classifiers.min(by: { $0.value.used < $1.value.used })?.key {
+                classifiers[oldest] = nil
+            }
+        }
     }
 
     /// A classifier holding `examples`, label by label in the order they were taught.

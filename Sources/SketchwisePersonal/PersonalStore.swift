@@ -95,14 +95,44 @@ public protocol PersonalStore: Sendable {
     /// written only if the stored version is still `expectedVersion`.
     /// - Returns: the new version.
     func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) async throws -> Int64
-    /// Keeps a correction (when the user keeps them).
-    func addCorrection(user: Int64, label: String, sketch: StrokeSketch) async throws
-    /// Every kept correction, of one user (by name) or of all, oldest first.
-    func corrections(user: String?) async throws -> [Correction]
-    /// Adds to an A/B experiment's counts for one arm: suggestions answered and accepted.
-    func count(experiment: String, arm: String, served: Int, accepted: Int) async throws
+    /// The user's labels, each once in the order first taught, with their numbers of examples,
+    /// without reading the drawings (`GET /api/shortcuts`). A label is read back cut to
+    /// ``ShortcutLabel/maximumReadBytes`` bytes, as stored: repairing it is the caller's.
+    func shortcutLabels(user: Int64) async throws -> [(label: String, examples: Int)]
+    /// Keeps a correction (when the user keeps them), unless the user's kept corrections would
+    /// pass `limits`: then ``PersonalError`` `.limit` (with its ``PersonalError/quota``) and
+    /// nothing is written. The check and the write are one transaction.
+    func addCorrection(user: Int64, label: String, sketch: StrokeSketch, limits: CorrectionLimits) async throws
+    /// Calls `body` with every kept correction, of one user (by name) or of all, oldest first,
+    /// one row at a time (a cursor: the corrections are never all in memory). An error thrown by
+    /// `body` stops the walk and is rethrown.
+    func forEachCorrection(user: String?, _ body: @escaping @Sendable (Correction) throws -> Void) async throws
+    /// Adds to an A/B experiment's counts for one arm: suggestions answered to `user` and
+    /// accepted by them. Acceptances count only up to the suggestions answered to that user
+    /// (accepted ≤ served, per user), so that posting corrections cannot inflate an arm.
+    /// - Returns: the acceptances counted (at most `accepted`).
+    @discardableResult
+    func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int
     /// The counts of every arm of `experiment`.
     func counts(experiment: String) async throws -> [ExperimentCount]
+}
+
+extension PersonalStore {
+    /// Every kept correction, of one user (by name) or of all, oldest first, in memory (tests
+    /// and small exports; `corrections export` walks them with ``forEachCorrection(user:_:)``).
+    public func corrections(user: String?) async throws -> [Correction] {
+        let collected = CorrectionList()
+        try await forEachCorrection(user: user) { collected.append($0) }
+        return collected.all
+    }
+}
+
+/// Corrections collected across the store's threads.
+private final class CorrectionList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var corrections: [Correction] = []
+    func append(_ correction: Correction) { lock.withLock { corrections.append(correction) } }
+    var all: [Correction] { lock.withLock { corrections } }
 }
 
 /// The counts of one arm of an A/B experiment.
@@ -135,11 +165,21 @@ public struct PersonalError: Error, Equatable, CustomStringConvertible {
         case cancelled
     }
 
+    /// Which per-person quota a `.limit` error is about (for the server's metrics).
+    public enum Quota: String, Sendable, Equatable {
+        case shortcuts, examples, corrections
+        case exampleBytes = "example_bytes"
+        case correctionBytes = "correction_bytes"
+    }
+
     public let kind: Kind
     public let description: String
+    /// The quota a `.limit` error is about, when it is one.
+    public var quota: Quota?
 
-    public init(_ kind: Kind, _ description: String) {
+    public init(_ kind: Kind, _ description: String, quota: Quota? = nil) {
         self.kind = kind
         self.description = description
+        self.quota = quota
     }
 }

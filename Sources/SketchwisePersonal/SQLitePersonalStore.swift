@@ -71,6 +71,26 @@ public final class SQLitePersonalStore: PersonalStore {
                 t.primaryKey(["experiment", "arm"])
             }
         }
+        migrator.registerMigration("v3: quotas and per-user experiment counts") { db in
+            // What each user keeps of corrections, so that the quota is checked without a scan.
+            try db.alter(table: "user") { t in
+                t.add(column: "correctionCount", .integer).notNull().defaults(to: 0)
+                t.add(column: "correctionBytes", .integer).notNull().defaults(to: 0)
+            }
+            try db.execute(sql: """
+                UPDATE user SET
+                    correctionCount = (SELECT count(*) FROM correction WHERE userId = user.id),
+                    correctionBytes = (SELECT coalesce(sum(length(CAST(label AS BLOB)) + length(CAST(strokes AS BLOB))), 0)
+                                       FROM correction WHERE userId = user.id)
+                """)
+            try db.create(table: "experimentUser") { t in
+                t.column("experiment", .text).notNull()
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("served", .integer).notNull().defaults(to: 0)
+                t.column("accepted", .integer).notNull().defaults(to: 0)
+                t.primaryKey(["experiment", "userId"])
+            }
+        }
         return migrator
     }
 
@@ -126,10 +146,13 @@ public final class SQLitePersonalStore: PersonalStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT modelVersion, embedder FROM user WHERE id = ?", arguments: [user]) else {
                 throw PersonalError(.notFound, "no user \(user)")
             }
-            let examples = try Row.fetchAll(db, sql: "SELECT label, strokes, embedding FROM example WHERE userId = ? ORDER BY id", arguments: [user])
-                .map { row in
-                    ShortcutExample(label: row["label"], sketch: try StoredForms.sketch(row["strokes"]), embedding: StoredForms.floats(row["embedding"]))
-                }
+            let examples = try Row.fetchAll(
+                db, sql: "SELECT \(Self.label) AS label, strokes, embedding FROM example WHERE userId = ? ORDER BY id", arguments: [user]
+            ).map { row in
+                ShortcutExample(
+                    label: ShortcutLabel.decoded(row["label"] as Data?), sketch: try StoredForms.sketch(row["strokes"]),
+                    embedding: StoredForms.floats(row["embedding"] as Data? ?? Data()))
+            }
             return PersonalModel(version: row["modelVersion"], embedder: row["embedder"], examples: examples)
         }
     }
@@ -152,20 +175,57 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
-                arguments: [user, label, StoredForms.json(sketch), Date().timeIntervalSince1970])
+    /// A label as stored, as bytes (GRDB reads text up to its first NUL, and old stores may hold
+    /// one), cut to ``ShortcutLabel/maximumReadBytes``.
+    private static let label = "substr(CAST(label AS BLOB), 1, \(ShortcutLabel.maximumReadBytes))"
+
+    public func shortcutLabels(user: Int64) async throws -> [(label: String, examples: Int)] {
+        try await pool.read { db in
+            // Grouped by the bytes read (labels that differ after a NUL stay apart; two that
+            // differ only past ShortcutLabel.maximumReadBytes are repaired to one anyway).
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.label) AS label, count(*) AS examples FROM example WHERE userId = ?
+                GROUP BY 1 ORDER BY min(id)
+                """, arguments: [user]).map { (ShortcutLabel.decoded($0["label"] as Data?), $0["examples"]) }
         }
     }
 
-    public func count(experiment: String, arm: String, served: Int, accepted: Int) async throws {
+    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch, limits: CorrectionLimits) async throws {
+        let strokes = StoredForms.json(sketch)
+        let bytes = label.utf8.count + strokes.utf8.count
         try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE user SET correctionCount = correctionCount + 1, correctionBytes = correctionBytes + ?
+                WHERE id = ? AND correctionCount < ? AND correctionBytes <= ? - ?
+                """, arguments: [bytes, user, limits.maximumCount, limits.maximumBytes, bytes])
+            guard db.changesCount == 1 else {
+                let row = try Row.fetchOne(db, sql: "SELECT correctionCount, correctionBytes FROM user WHERE id = ?", arguments: [user])
+                guard let row else { throw PersonalError(.notFound, "no user \(user)") }
+                throw StoredForms.correctionQuotaError(count: row["correctionCount"], bytes: row["correctionBytes"], adding: bytes, limits: limits)
+            }
+            try db.execute(
+                sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
+                arguments: [user, label, strokes, Date().timeIntervalSince1970])
+        }
+    }
+
+    public func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO experimentUser (experiment, userId, served) VALUES (?, ?, ?)
+                ON CONFLICT (experiment, userId) DO UPDATE SET served = served + excluded.served
+                """, arguments: [experiment, user, served])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT served, accepted FROM experimentUser WHERE experiment = ? AND userId = ?", arguments: [experiment, user])
+            let counted = StoredForms.countedAcceptances(accepted, served: row?["served"] ?? 0, accepted: row?["accepted"] ?? 0)
+            try db.execute(
+                sql: "UPDATE experimentUser SET accepted = accepted + ? WHERE experiment = ? AND userId = ?",
+                arguments: [counted, experiment, user])
             try db.execute(sql: """
                 INSERT INTO experimentCount (experiment, arm, served, accepted) VALUES (?, ?, ?, ?)
                 ON CONFLICT (experiment, arm) DO UPDATE SET served = served + excluded.served, accepted = accepted + excluded.accepted
-                """, arguments: [experiment, arm, served, accepted])
+                """, arguments: [experiment, arm, served, counted])
+            return counted
         }
     }
 
@@ -177,16 +237,22 @@ public final class SQLitePersonalStore: PersonalStore {
         }
     }
 
-    public func corrections(user: String?) async throws -> [Correction] {
+    public func forEachCorrection(user: String?, _ body: @escaping @Sendable (Correction) throws -> Void) async throws {
         try await pool.read { db in
-            var sql = "SELECT user.name AS name, label, strokes, created FROM correction JOIN user ON user.id = correction.userId"
+            var sql = """
+                SELECT user.name AS name, CAST(label AS BLOB) AS label, strokes, created
+                FROM correction JOIN user ON user.id = correction.userId
+                """
             var arguments: StatementArguments = []
             if let user {
                 sql += " WHERE user.name = ?"
                 arguments = [user]
             }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY correction.id", arguments: arguments).map { row in
-                Correction(user: row["name"], label: row["label"], sketch: try StoredForms.sketch(row["strokes"]), created: row["created"])
+            let rows = try Row.fetchCursor(db, sql: sql + " ORDER BY correction.id", arguments: arguments)
+            while let row = try rows.next() {
+                try body(Correction(
+                    user: row["name"], label: ShortcutLabel.decoded(row["label"] as Data?), sketch: try StoredForms.sketch(row["strokes"]),
+                    created: row["created"]))
             }
         }
     }

@@ -35,4 +35,22 @@ public enum StoredForms {
     public static func floats(_ data: Data) -> [Float] {
         data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
+
+    /// The error of a correction refused by its user's quota, which has `count` corrections of
+    /// `bytes` bytes and would add one of `adding` bytes.
+    public static func correctionQuotaError(count: Int, bytes: Int, adding: Int, limits: CorrectionLimits) -> PersonalError {
+        if count >= limits.maximumCount {
+            return PersonalError(
+                .limit, "at most \(limits.maximumCount) corrections are kept per person; this one was not kept", quota: .corrections)
+        }
+        return PersonalError(
+            .limit, "at most \(limits.maximumBytes) bytes of corrections are kept per person (\(bytes) kept, this one has \(adding))",
+            quota: .correctionBytes)
+    }
+
+    /// How many of `adding` acceptances count for a user answered `served` suggestions who has
+    /// `accepted` counted: no more than were answered to them.
+    public static func countedAcceptances(_ adding: Int, served: Int, accepted: Int) -> Int {
+        max(0, min(adding, served - accepted))
+    }
 }

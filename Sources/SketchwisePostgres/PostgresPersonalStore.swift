@@ -51,7 +51,28 @@ public struct PostgresPersonalStore: PersonalStore {
                 accepted BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (experiment, arm))
             """,
         ],
+        [
+            // What each user keeps of corrections, so that the quota is checked without a scan.
+            """
+            ALTER TABLE personal_user ADD COLUMN correction_count BIGINT NOT NULL DEFAULT 0,
+                ADD COLUMN correction_bytes BIGINT NOT NULL DEFAULT 0
+            """,
+            """
+            UPDATE personal_user SET correction_count = kept.count, correction_bytes = kept.bytes
+            FROM (SELECT user_id, count(*) AS count, sum(octet_length(label) + octet_length(strokes)) AS bytes
+                  FROM correction GROUP BY user_id) AS kept
+            WHERE kept.user_id = personal_user.id
+            """,
+            """
+            CREATE TABLE experiment_user (
+                experiment TEXT NOT NULL, user_id BIGINT NOT NULL REFERENCES personal_user (id) ON DELETE CASCADE,
+                served BIGINT NOT NULL DEFAULT 0, accepted BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (experiment, user_id))
+            """,
+        ],
     ]
+
+    /// A label as stored, as UTF-8 bytes cut to ``ShortcutLabel/maximumReadBytes``.
+    private static let label = "substring(convert_to(example.label, 'UTF8') from 1 for \(ShortcutLabel.maximumReadBytes))"
 
     /// Applies the missing migrations in one transaction, under an advisory lock so that
     /// replicas starting together migrate once.
@@ -141,16 +162,17 @@ public struct PostgresPersonalStore: PersonalStore {
     public func model(user: Int64) async throws -> PersonalModel {
         // One statement, so one snapshot of the version and the examples.
         let rows = try await client.query("""
-            SELECT personal_user.model_version, personal_user.embedder, example.label, example.strokes, example.embedding
+            SELECT personal_user.model_version, personal_user.embedder, \(unescaped: Self.label), example.strokes, example.embedding
             FROM personal_user LEFT JOIN example ON example.user_id = personal_user.id
             WHERE personal_user.id = \(user) ORDER BY example.id
             """, logger: logger)
         var stored: (version: Int64, embedder: String)?
         var examples: [ShortcutExample] = []
-        for try await (version, embedder, label, strokes, embedding) in rows.decode((Int64, String, String?, String?, Data?).self) {
+        for try await (version, embedder, label, strokes, embedding) in rows.decode((Int64, String, Data?, String?, Data?).self) {
             stored = (version, embedder)
             if let label, let strokes, let embedding {
-                examples.append(ShortcutExample(label: label, sketch: try StoredForms.sketch(strokes), embedding: StoredForms.floats(embedding)))
+                examples.append(ShortcutExample(
+                    label: ShortcutLabel.decoded(label), sketch: try StoredForms.sketch(strokes), embedding: StoredForms.floats(embedding)))
             }
         }
         guard let stored else { throw PersonalError(.notFound, "no user \(user)") }
@@ -182,31 +204,76 @@ public struct PostgresPersonalStore: PersonalStore {
         }
     }
 
-    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch) async throws {
-        try await client.query("""
-            INSERT INTO correction (user_id, label, strokes, created)
-            VALUES (\(user), \(label), \(StoredForms.json(sketch)), \(Date().timeIntervalSince1970))
+    public func shortcutLabels(user: Int64) async throws -> [(label: String, examples: Int)] {
+        let rows = try await client.query("""
+            SELECT \(unescaped: Self.label), count(*) FROM example WHERE user_id = \(user)
+            GROUP BY 1 ORDER BY min(example.id)
             """, logger: logger)
+        var labels: [(label: String, examples: Int)] = []
+        for try await (label, examples) in rows.decode((Data?, Int).self) { labels.append((ShortcutLabel.decoded(label), examples)) }
+        return labels
     }
 
-    public func corrections(user: String?) async throws -> [Correction] {
+    public func addCorrection(user: Int64, label: String, sketch: StrokeSketch, limits: CorrectionLimits) async throws {
+        let strokes = StoredForms.json(sketch)
+        let bytes = label.utf8.count + strokes.utf8.count
+        try await transaction { connection in
+            // The row lock of this UPDATE orders concurrent corrections of one user.
+            let rows = try await connection.query("""
+                UPDATE personal_user SET correction_count = correction_count + 1, correction_bytes = correction_bytes + \(bytes)
+                WHERE id = \(user) AND correction_count < \(limits.maximumCount) AND correction_bytes <= \(limits.maximumBytes - bytes)
+                RETURNING id
+                """, logger: logger)
+            var updated = false
+            for try await _ in rows.decode(Int64.self) { updated = true }
+            guard updated else {
+                let kept = try await connection.query(
+                    "SELECT correction_count, correction_bytes FROM personal_user WHERE id = \(user)", logger: logger)
+                for try await (count, stored) in kept.decode((Int, Int).self) {
+                    throw StoredForms.correctionQuotaError(count: count, bytes: stored, adding: bytes, limits: limits)
+                }
+                throw PersonalError(.notFound, "no user \(user)")
+            }
+            try await connection.query("""
+                INSERT INTO correction (user_id, label, strokes, created)
+                VALUES (\(user), \(label), \(strokes), \(Date().timeIntervalSince1970))
+                """, logger: logger)
+        }
+    }
+
+    public func forEachCorrection(user: String?, _ body: @escaping @Sendable (Correction) throws -> Void) async throws {
+        // The rows arrive as they are read (PostgresNIO asks the server for more as they are used).
         let rows = try await client.query("""
             SELECT personal_user.name, label, strokes, created FROM correction JOIN personal_user ON personal_user.id = correction.user_id
             WHERE \(user)::text IS NULL OR personal_user.name = \(user) ORDER BY correction.id
             """, logger: logger)
-        var corrections: [Correction] = []
         for try await (name, label, strokes, created) in rows.decode((String, String, String, Double).self) {
-            corrections.append(Correction(user: name, label: label, sketch: try StoredForms.sketch(strokes), created: created))
+            try body(Correction(user: name, label: label, sketch: try StoredForms.sketch(strokes), created: created))
         }
-        return corrections
     }
 
-    public func count(experiment: String, arm: String, served: Int, accepted: Int) async throws {
-        try await client.query("""
-            INSERT INTO experiment_count (experiment, arm, served, accepted) VALUES (\(experiment), \(arm), \(served), \(accepted))
-            ON CONFLICT (experiment, arm) DO UPDATE
-            SET served = experiment_count.served + excluded.served, accepted = experiment_count.accepted + excluded.accepted
-            """, logger: logger)
+    public func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int {
+        try await transaction { connection in
+            // The upsert locks the user's row until the transaction ends.
+            let rows = try await connection.query("""
+                INSERT INTO experiment_user (experiment, user_id, served) VALUES (\(experiment), \(user), \(served))
+                ON CONFLICT (experiment, user_id) DO UPDATE SET served = experiment_user.served + excluded.served
+                RETURNING served, accepted
+                """, logger: logger)
+            var counted = 0
+            for try await (total, already) in rows.decode((Int, Int).self) {
+                counted = StoredForms.countedAcceptances(accepted, served: total, accepted: already)
+            }
+            try await connection.query("""
+                UPDATE experiment_user SET accepted = accepted + \(counted) WHERE experiment = \(experiment) AND user_id = \(user)
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO experiment_count (experiment, arm, served, accepted) VALUES (\(experiment), \(arm), \(served), \(counted))
+                ON CONFLICT (experiment, arm) DO UPDATE
+                SET served = experiment_count.served + excluded.served, accepted = experiment_count.accepted + excluded.accepted
+                """, logger: logger)
+            return counted
+        }
     }
 
     public func counts(experiment: String) async throws -> [ExperimentCount] {

@@ -127,7 +127,7 @@ struct APIRoutes: Sendable {
         var shortcut: NearestNeighborClassifier.Prediction?
         if let user { shortcut = try await personal.prediction(for: sketch, user: user) }
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
-        if let arm = answering.arm, !result.suggestions.isEmpty { personal.count(arm, served: 1, accepted: 0) }
+        if let arm = answering.arm, let user, !result.suggestions.isEmpty { personal.count(arm, user: user.id, served: 1, accepted: 0) }
         var body = SuggestBody(result)
         if let shortcut { body.shortcut = .some(shortcut.label.map { SuggestBody.Shortcut(label: $0, distance: shortcut.distance) }) }
         return Response(

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseModels
@@ -9,23 +8,45 @@ import SketchwiseShortcuts
 
 /// The per-person API: users and their bearer tokens, shortcuts, corrections. Every call but
 /// `POST /api/users` needs `Authorization: Bearer TOKEN`; a person reaches only their own data.
+/// Users are made at most ``ServerLimits/usersPerClientPerMinute`` per client (429 with
+/// `Retry-After` past it); shortcuts and corrections are kept within the person's quotas
+/// (``ServerLimits/shortcuts``, ``ServerLimits/corrections``; 409 past them). Each refusal is
+/// counted in `sketchwise_personal_refusals_total`.
 struct PersonalRoutes: Sendable {
     let shortcuts: PersonalShortcuts
     let limits: ServerLimits
     /// The A/B test whose accepted suggestions are counted, if one runs.
     let experiment: ModelExperiment?
+    /// Users made per client.
+    let userCreation: ClientRateLimiter
+    /// Where the A/B counts are stored, in order (nil when no test runs).
+    let recorder: ExperimentRecorder?
+
+    init(shortcuts: PersonalShortcuts, limits: ServerLimits, experiment: ModelExperiment?) {
+        self.shortcuts = shortcuts
+        self.limits = limits
+        self.experiment = experiment
+        userCreation = ClientRateLimiter(perMinute: limits.usersPerClientPerMinute, maximumClients: limits.maximumRateLimitedClients)
+        recorder = experiment.map { ExperimentRecorder(store: shortcuts.store, experiment: $0.name) }
+    }
 
     var input: SketchInput { SketchInput(limits: limits) }
     var store: any PersonalStore { shortcuts.store }
 
     /// The paths and methods of this API (for the `405` answers of ``APIRoutes``).
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
-        ("users", [.post]), ("users/me", [.get, .patch]), ("shortcuts", [.get, .post]), ("shortcuts/predict", [.post]),
+        ("users", [.post]), ("users/me", [.get, .patch]), ("shortcuts", [.get, .post]), ("shortcuts/predict", [.post, .delete]),
         ("shortcuts/:label", [.delete]), ("corrections", [.post]),
     ]
 
-    func add(to api: RouterGroup<some RequestContext>) {
-        api.post("users") { _, _ in
+    func add(to api: RouterGroup<SketchwiseRequestContext>) {
+        api.post("users") { _, context in
+            if let wait = userCreation.take(context.client) {
+                ServerMetrics.personalRefusal("users_per_client")
+                var error = APIError(.rateLimited, "at most \(limits.usersPerClientPerMinute) users are made per client per minute; try again later")
+                error.headers[.retryAfter] = ClientRateLimiter.retryAfter(wait)
+                throw error
+            }
             let (user, token) = try await store.createUser(name: nil)
             return try json(UserCreatedBody(token: token, user: user.name), status: .created)
         }
@@ -54,18 +75,17 @@ struct PersonalRoutes: Sendable {
             return try json(try await prediction(for: try input.sketch(object), user: user))
         }
         api.delete("shortcuts/:label") { request, context in
-            let user = try await user(request)
             guard let label = context.parameters.get("label")?.removingPercentEncoding else { throw APIError(.notFound, "no such shortcut") }
-            let version = try await update(ShortcutUpdateTask(user: user.id, change: .remove(label: label)))
-            return try json(ShortcutChangedBody(label: label, examples: 0, version: version))
+            return try await remove(label, request)
         }
+        // `shortcuts/predict` takes POST to predict; DELETE there removes the shortcut "predict".
+        api.delete("shortcuts/predict") { request, _ in try await remove("predict", request) }
         api.post("corrections") { request, _ in
             let object = try await input.object(of: request)
             let user = try await user(request)
             let sketch = try input.sketch(object)
-            guard case let .string(label)? = object["label"], !label.allSatisfy(\.isWhitespace), label.count <= shortcuts.limits.maximumLabelLength else {
-                throw APIError(.badRequest, "\"label\" must be the chosen label (1…\(shortcuts.limits.maximumLabelLength) characters)")
-            }
+            guard case let .string(typed)? = object["label"] else { throw APIError(.badRequest, "\"label\" must be the chosen label") }
+            let label = try ShortcutLabel.validated(typed, limits: shortcuts.limits)
             guard !sketch.isEmpty else { throw APIError(.badRequest, "the sketch has no points") }
             let kind: String
             switch object["kind"] {
@@ -73,9 +93,9 @@ struct PersonalRoutes: Sendable {
             case let .string(text)? where ["suggestion", "guess"].contains(text): kind = text
             default: throw APIError(.badRequest, "\"kind\" must be \"suggestion\" (a picked picture) or \"guess\" (a picked guess)")
             }
-            if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), served: 0, accepted: 1) }
+            if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), user: user.id, served: 0, accepted: 1) }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
-            try await store.addCorrection(user: user.id, label: label, sketch: sketch)
+            try await countingRefusals { try await store.addCorrection(user: user.id, label: label, sketch: sketch, limits: limits.corrections) }
             return try json(CorrectionBody(kept: true), status: .created)
         }
     }
@@ -85,11 +105,13 @@ struct PersonalRoutes: Sendable {
     private func teach(_ request: Request) async throws -> Response {
         let object = try await input.object(of: request)
         let user = try await user(request)
-        guard case let .string(label)? = object["label"] else { throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word") }
+        guard case let .string(typed)? = object["label"] else { throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word") }
+        let label = try ShortcutLabel.validated(typed, limits: shortcuts.limits)
         guard case let .array(examples)? = object["examples"] else {
             throw APIError(.badRequest, "missing \"examples\": a list of drawings, each a list of strokes as in /api/suggest")
         }
         guard examples.count <= shortcuts.limits.maximumExamplesPerLabel else {
+            ServerMetrics.personalRefusal(PersonalError.Quota.examples.rawValue)
             throw APIError(.conflict, "a shortcut takes at most \(shortcuts.limits.maximumExamplesPerLabel) examples")
         }
         let sketches = try examples.enumerated().map { (index, example) throws(APIError) in
@@ -100,12 +122,31 @@ struct PersonalRoutes: Sendable {
         return try json(ShortcutChangedBody(label: label, examples: sketches.count, version: version), status: .created)
     }
 
+    /// `DELETE /api/shortcuts/LABEL`: forgets one of the person's shortcuts.
+    private func remove(_ label: String, _ request: Request) async throws -> Response {
+        let user = try await user(request)
+        let version = try await update(ShortcutUpdateTask(user: user.id, change: .remove(label: label)))
+        return try json(ShortcutChangedBody(label: label.precomposedStringWithCanonicalMapping, examples: 0, version: version))
+    }
+
     /// Runs an update task (its embedding on the work queue); a request that goes away cancels it.
     private func update(_ task: ShortcutUpdateTask) async throws -> Int64 {
-        try await withTaskCancellationHandler {
-            try await shortcuts.apply(task, deadline: limits.requestDeadline)
-        } onCancel: {
-            task.cancel()
+        try await countingRefusals {
+            try await withTaskCancellationHandler {
+                try await shortcuts.apply(task, deadline: limits.requestDeadline)
+            } onCancel: {
+                task.cancel()
+            }
+        }
+    }
+
+    /// Runs `body`, counting a refusal by a per-person quota in the metrics.
+    private func countingRefusals<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PersonalError where error.kind == .limit {
+            ServerMetrics.personalRefusal(error.quota?.rawValue ?? "other")
+            throw error
         }
     }
 
@@ -126,18 +167,10 @@ struct PersonalRoutes: Sendable {
         return user
     }
 
-    /// The token of `Authorization: Bearer TOKEN`, if the header has that form.
-    /// Adds to the A/B test's counts of an arm, off the request path (a failure is only logged).
-    func count(_ arm: ModelExperiment.Arm, served: Int, accepted: Int) {
-        guard let experiment else { return }
-        let store = store
-        Task.detached(priority: .utility) {
-            do {
-                try await store.count(experiment: experiment.name, arm: arm.rawValue, served: served, accepted: accepted)
-            } catch {
-                Logger(label: "sketchwise").warning("A/B counts of \(experiment.name) not stored: \(error)")
-            }
-        }
+    /// Adds to the A/B test's counts of `user`'s arm, off the request path and in order
+    /// (``ExperimentRecorder``): acceptances count only up to the suggestions answered to `user`.
+    func count(_ arm: ModelExperiment.Arm, user: Int64, served: Int, accepted: Int) {
+        recorder?.record(arm, user: user, served: served, accepted: accepted)
     }
 
     /// The arm a person is in, by A/B test (nil when none runs).
@@ -150,6 +183,7 @@ struct PersonalRoutes: Sendable {
         try await store.counts(experiment: experiment.name)
     }
 
+    /// The token of `Authorization: Bearer TOKEN`, if the header has that form.
     static func bearerToken(_ request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwisePersonal
 import SketchwisePhotos
 
 /// What one request or connection may ask of the server.
@@ -38,6 +39,17 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumConnections = 4096
     /// Most connections open at once from one IP address; more are closed at once.
     public var maximumConnectionsPerClient = 128
+    /// Users `POST /api/users` makes per client (its IP address, an IPv6 one by /64) per minute:
+    /// a burst of as many, then one every 60/N s; more are answered `429 rate_limited` with
+    /// `Retry-After`. 0: no limit.
+    public var usersPerClientPerMinute = 30
+    /// Clients whose rates are remembered at once; past it, new clients share one rate.
+    public var maximumRateLimitedClients = 10_000
+    /// Per-person quotas of shortcuts (50), examples (10 per shortcut, 500 in all, 2 MiB) and
+    /// labels (200 characters, 256 bytes); past one a change is answered `409 conflict`.
+    public var shortcuts = ShortcutLimits()
+    /// Per-person quota of kept corrections (5 000, 8 MiB); past it `409 conflict`.
+    public var corrections = CorrectionLimits()
 
     public init() {}
 

@@ -74,4 +74,11 @@ public final class ServerMetrics: Sendable {
         else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
+
+    /// Counts a refused personal request in `sketchwise_personal_refusals_total` by `reason`: a
+    /// rate (`users_per_client`) or a quota (`shortcuts`, `examples`, `example_bytes`,
+    /// `corrections`, `correction_bytes`).
+    static func personalRefusal(_ reason: String) {
+        Counter(label: "sketchwise_personal_refusals_total", dimensions: [("reason", reason)]).increment()
+    }
 }

@@ -281,7 +281,7 @@ public struct SketchwiseServer: Sendable {
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         let personalStore = try configuration.personalStore
             ?? SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
-        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work)
+        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work, limits: limits.shortcuts)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)"])
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,

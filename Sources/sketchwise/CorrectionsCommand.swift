@@ -35,16 +35,30 @@ struct CorrectionsExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let user = user
-        let corrections = try await database.withStore { store in try await store.corrections(user: user) }
-        let formatter = ISO8601DateFormatter()
-        for correction in corrections {
-            let record = QuickDrawRecord(
-                word: correction.label, countryCode: "ZZ",
-                timestamp: formatter.string(from: Date(timeIntervalSince1970: correction.created)),
-                recognized: false, keyID: Self.keyID(correction), drawing: correction.sketch)
-            print(record.ndjsonLine)
+        let writer = Writer()
+        // One correction at a time from the store's cursor: memory stays flat however many there are.
+        try await database.withStore { store in try await store.forEachCorrection(user: user, writer.write) }
+        StandardError.print("exported \(writer.count) corrections")
+    }
+
+    /// Writes corrections to standard output as they come, counting them.
+    final class Writer: @unchecked Sendable {
+        private let lock = NSLock()
+        private let formatter = ISO8601DateFormatter()
+        private var written = 0
+
+        func write(_ correction: Correction) {
+            lock.withLock {
+                let record = QuickDrawRecord(
+                    word: correction.label, countryCode: "ZZ",
+                    timestamp: formatter.string(from: Date(timeIntervalSince1970: correction.created)),
+                    recognized: false, keyID: CorrectionsExportCommand.keyID(correction), drawing: correction.sketch)
+                print(record.ndjsonLine)
+                written += 1
+            }
         }
-        StandardError.print("exported \(corrections.count) corrections")
+
+        var count: Int { lock.withLock { written } }
     }
 
     /// A stable id: FNV-1a of the user, the time and the label.

@@ -55,6 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Requests") var requestOptions: RequestOptions
 
+    @OptionGroup(title: "Personal quotas") var quotaOptions: QuotaOptions
+
     @Option(help: ArgumentHelp("The model of requests that name none (and of /api/live): \(ModelOptions.modelHelp)."))
     var model: RecognizerKind = .ensemble
 
@@ -109,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.photoModel = photoModel.map { URL(fileURLWithPath: $0) } ?? PhotoModels.defaultSpec
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
+        configuration.limits = quotaOptions.applied(to: configuration.limits)
         logger.info("personal database: \(location.description)")
         try await location.withStore(logger: logger) { store in
             configuration.personalStore = store

@@ -97,10 +97,13 @@ struct ShortcutsListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let model = try await personal.withShortcuts(createUser: false) { shortcuts, user in try await shortcuts.store.model(user: user) }
-        let labels = model.labels.map { label in ShortcutItem(label: label, examples: model.examples.count { $0.label == label }) }
+        // The labels and their counts only (not the drawings), old labels shown repaired.
+        let (version, labels) = try await personal.withShortcuts(createUser: false) { shortcuts, user in
+            (try await shortcuts.store.modelVersion(user: user),
+             try await shortcuts.labels(user: user).map { ShortcutItem(label: $0.label, examples: $0.examples) })
+        }
         if json {
-            try printJSON(ShortcutList(user: personal.user, version: model.version, shortcuts: labels))
+            try printJSON(ShortcutList(user: personal.user, version: version, shortcuts: labels))
         } else {
             for item in labels { print("\(item.label)\t\(item.examples) examples") }
         }

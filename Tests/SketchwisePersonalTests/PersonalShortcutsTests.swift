@@ -109,4 +109,76 @@ import Testing
         try Data("not sqlite at all".utf8).write(to: URL(fileURLWithPath: folder.path("personal.sqlite")))
         #expect(throws: PersonalError.self) { try SQLitePersonalStore(path: folder.path("personal.sqlite")) }
     }
+
+    @Test func labelsAreTextAPersonTypedNormalizedAndWithoutControlCharacters() async throws {
+        let folder = TemporaryFolder()
+        let shortcuts = try service(folder)
+        let user = try await shortcuts.store.createUser(name: nil).user.id
+        let spirals = (1...3).map { Self.drawing("spiral", seed: $0) }
+        let bigGrapheme = "e" + String(repeating: "\u{301}", count: 400_000)
+        for (label, words) in [
+            ("\u{0}abc", "U+0000"), ("a\u{0}b", "U+0000"), ("bell\u{7}", "U+0007"), ("del\u{7F}", "U+007F"), ("next\u{85}line", "U+0085"),
+            ("\n", "empty"), (bigGrapheme, "at most 256 bytes"), (String(repeating: "ab", count: 101), "at most 200 characters"),
+        ] {
+            let error = await #expect(throws: PersonalError.self) {
+                try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: label, examples: spirals)))
+            }
+            #expect(error?.kind == .invalid && error?.description.contains(words) == true, "\(String(describing: error))")
+        }
+        // "é" typed as e + a combining accent is the same label as "é" typed as one code point.
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "caf\u{65}\u{301}", examples: spirals)))
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "caf\u{E9}", examples: spirals)))
+        let listed = try await shortcuts.labels(user: user)
+        #expect(listed.count == 1 && listed[0].label.unicodeScalars.map(\.value) == [0x63, 0x61, 0x66, 0xE9] && listed[0].examples == 3)
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .remove(label: "cafe\u{301}")))
+        #expect(try await shortcuts.labels(user: user).isEmpty)
+    }
+
+    @Test func aStoreWithLabelsOfOlderVersionsStillListsPredictsAndForgetsThem() async throws {
+        let folder = TemporaryFolder()
+        let shortcuts = try service(folder)
+        let user = try await shortcuts.store.createUser(name: nil).user.id
+        let embed = { (label: String, seed: Int) in
+            ShortcutExample(label: label, sketch: Self.drawing("spiral", seed: seed), embedding: try shortcuts.embedder.embedding(Self.drawing("spiral", seed: seed)))
+        }
+        // As older versions wrote them: a label starting with NUL (SQLite kept ""), one of 800 KB.
+        let huge = "e" + String(repeating: "\u{301}", count: 400_000)
+        let examples = try (1...3).map { try embed("\u{0}abc", $0) } + (4...6).map { try embed(huge, $0) } + (7...9).map { try embed("ok", $0) }
+        _ = try await shortcuts.store.save(PersonalModel(version: 0, embedder: shortcuts.embedderIdentity, examples: examples), user: user, expectedVersion: 0)
+
+        let reopened = try service(folder)
+        let listed = try await reopened.labels(user: user)
+        #expect(listed.map(\.label) == ["\u{FFFD}", "ok"])
+        #expect(listed.map(\.examples) == [6, 3], "the NUL label and the 800 KB one repair to U+FFFD and list as one")
+        _ = try await reopened.predict(user: user, sketch: Self.drawing("spiral", seed: 10))
+        try await reopened.apply(ShortcutUpdateTask(user: user, change: .remove(label: "\u{FFFD}")))
+        #expect(try await reopened.labels(user: user).map(\.label) == ["ok"])
+        try await reopened.apply(ShortcutUpdateTask(user: user, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
+        #expect(try await reopened.labels(user: user).map(\.label) == ["ok", "🌀"])
+        #expect(try await reopened.store.model(user: user).examples.allSatisfy { $0.label.utf8.count <= 4 }, "the store holds repaired labels only")
+    }
+
+    @Test func examplesPastAPersonsQuotaAreRefusedBeforeAnythingIsEmbedded() async throws {
+        let folder = TemporaryFolder()
+        let limits = ShortcutLimits(maximumExamples: 5, maximumExampleBytes: 20_000)
+        let shortcuts = PersonalShortcuts(
+            store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder), limits: limits)
+        let user = try await shortcuts.store.createUser(name: nil).user.id
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
+        let events = Events()
+        let tooMany = await #expect(throws: PersonalError.self) {
+            try await shortcuts.apply(
+                ShortcutUpdateTask(user: user, change: .teach(label: "b", examples: (4...6).map { Self.drawing("spiral", seed: $0) })), events: events.append)
+        }
+        #expect(tooMany?.kind == .limit && tooMany?.quota == .examples && events.all.count == 1, "\(String(describing: tooMany)) \(events.all)")
+        // Teaching a label again replaces its examples: it counts once.
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (4...8).map { Self.drawing("spiral", seed: $0) })))
+        let big = StrokeSketch(strokes: [Stroke(points: (0..<2000).map { Point(x: Double($0 % 256), y: Double($0 / 8), t: Double($0)) })])
+        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .remove(label: "a")))
+        let tooLarge = await #expect(throws: PersonalError.self) {
+            try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "b", examples: [big, big, big])))
+        }
+        #expect(tooLarge?.kind == .limit && tooLarge?.quota == .exampleBytes, "\(String(describing: tooLarge))")
+        #expect(try await shortcuts.labels(user: user).isEmpty)
+    }
 }

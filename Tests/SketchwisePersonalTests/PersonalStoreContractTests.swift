@@ -92,9 +92,9 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
             try await open(database) { store async throws in
                 let ann = try await store.createUser(name: "ann").user, bob = try await store.createUser(name: "bob").user
                 let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 1, t: 0), Point(x: 9, y: 9, t: 20)])])
-                try await store.addCorrection(user: ann.id, label: "snail", sketch: sketch)
-                try await store.addCorrection(user: bob.id, label: "saw", sketch: sketch)
-                try await store.addCorrection(user: ann.id, label: "spring", sketch: sketch)
+                try await store.addCorrection(user: ann.id, label: "snail", sketch: sketch, limits: CorrectionLimits())
+                try await store.addCorrection(user: bob.id, label: "saw", sketch: sketch, limits: CorrectionLimits())
+                try await store.addCorrection(user: ann.id, label: "spring", sketch: sketch, limits: CorrectionLimits())
                 #expect(try await store.corrections(user: "ann").map(\.label) == ["snail", "spring"])
                 let all = try await store.corrections(user: nil)
                 #expect(all.map(\.user) == ["ann", "bob", "ann"] && all.allSatisfy { $0.sketch == sketch })
@@ -104,16 +104,105 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
         },
         StoreCheck(name: "experiment counts add up per arm and survive reopening") { database in
             try await open(database) { store async throws in
-                try await store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 0)
-                try await store.count(experiment: "m@2", arm: "treatment", served: 1, accepted: 1)
-                try await store.count(experiment: "m@2", arm: "control", served: 3, accepted: 0)
-                try await store.count(experiment: "other@1", arm: "control", served: 9, accepted: 9)
+                let ann = try await store.createUser(name: "ann").user.id, bob = try await store.createUser(name: "bob").user.id
+                try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 1, accepted: 0)
+                try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 1, accepted: 1)
+                try await store.count(experiment: "m@2", arm: "control", user: bob, served: 3, accepted: 0)
+                try await store.count(experiment: "other@1", arm: "control", user: bob, served: 9, accepted: 9)
             }
             try await open(database) { store async throws in
                 #expect(try await store.counts(experiment: "m@2") == [
                     ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
                 ])
                 #expect(try await store.counts(experiment: "none@0").isEmpty)
+            }
+        },
+        StoreCheck(name: "a person's acceptances count only up to the suggestions answered to them") { database in
+            try await open(database) { store async throws in
+                let ann = try await store.createUser(name: "ann").user.id, bob = try await store.createUser(name: "bob").user.id
+                #expect(try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 0, accepted: 500) == 0)
+                #expect(try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 2, accepted: 0) == 0)
+                #expect(try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 0, accepted: 5) == 2)
+                #expect(try await store.count(experiment: "m@2", arm: "treatment", user: ann, served: 0, accepted: 1) == 0)
+                // Another person's suggestions are not ann's, and another experiment's not this one's.
+                #expect(try await store.count(experiment: "m@2", arm: "control", user: bob, served: 1, accepted: 1) == 1)
+                #expect(try await store.count(experiment: "m@3", arm: "treatment", user: ann, served: 0, accepted: 1) == 0)
+                #expect(try await store.counts(experiment: "m@2") == [
+                    ExperimentCount(arm: "control", served: 1, accepted: 1), ExperimentCount(arm: "treatment", served: 2, accepted: 2),
+                ])
+            }
+        },
+        StoreCheck(name: "labels are listed with their counts in the order taught, an oversized one read cut") { database in
+            let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 2)])])
+            // One grapheme of 800 KB, as an older version accepted: "e" and 400 000 combining accents.
+            let huge = "e" + String(repeating: "\u{301}", count: 400_000)
+            let labels = ["🌀", "saw", "🌀", huge, "saw", "🌀"]
+            try await open(database) { store async throws in
+                let user = try await store.createUser(name: nil).user.id
+                #expect(try await store.shortcutLabels(user: user).isEmpty)
+                let examples = labels.map { ShortcutExample(label: $0, sketch: sketch, embedding: [1, 2]) }
+                _ = try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: examples), user: user, expectedVersion: 0)
+                let listed = try await store.shortcutLabels(user: user)
+                // Cut at 1024 bytes, the last character cut in two becomes U+FFFD.
+                let readable = (ShortcutLabel.maximumReadBytes - 3)...(ShortcutLabel.maximumReadBytes + 3)
+                #expect(listed.map(\.label).prefix(2) == ["🌀", "saw"] && readable.contains(listed[2].label.utf8.count))
+                #expect(listed.map(\.examples) == [3, 2, 1])
+                #expect(listed[2].label.unicodeScalars.starts(with: "e\u{301}\u{301}".unicodeScalars))
+                let model = try await store.model(user: user)
+                #expect(model.examples.map(\.label).filter { $0.utf8.count > 4 }.allSatisfy { readable.contains($0.utf8.count) })
+            }
+        },
+        StoreCheck(name: "corrections past a person's quota of count or bytes are refused and not written") { database in
+            let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 1, t: 0), Point(x: 9, y: 9, t: 20)])])
+            let bytes = "snail".utf8.count + StoredForms.json(sketch).utf8.count
+            try await open(database) { store async throws in
+                let ann = try await store.createUser(name: "ann").user.id, bob = try await store.createUser(name: "bob").user.id
+                let byCount = CorrectionLimits(maximumCount: 2, maximumBytes: 1 << 20)
+                try await store.addCorrection(user: ann, label: "snail", sketch: sketch, limits: byCount)
+                try await store.addCorrection(user: ann, label: "snail", sketch: sketch, limits: byCount)
+                let refused = await #expect(throws: PersonalError.self) {
+                    try await store.addCorrection(user: ann, label: "snail", sketch: sketch, limits: byCount)
+                }
+                #expect(refused?.kind == .limit && refused?.quota == .corrections)
+                let byBytes = CorrectionLimits(maximumCount: 100, maximumBytes: 2 * bytes + 1)
+                try await store.addCorrection(user: bob, label: "snail", sketch: sketch, limits: byBytes)
+                try await store.addCorrection(user: bob, label: "snail", sketch: sketch, limits: byBytes)
+                let tooMany = await #expect(throws: PersonalError.self) {
+                    try await store.addCorrection(user: bob, label: "snail", sketch: sketch, limits: byBytes)
+                }
+                #expect(tooMany?.kind == .limit && tooMany?.quota == .correctionBytes)
+                await #expect(throws: PersonalError.self) {
+                    try await store.addCorrection(user: 999_999, label: "snail", sketch: sketch, limits: byBytes)
+                }
+                #expect(try await store.corrections(user: nil).count == 4)
+            }
+            // Concurrent corrections of one person never pass the quota together.
+            try await open(database) { store async throws in
+                let cid = try await store.createUser(name: "cid").user.id
+                let limits = CorrectionLimits(maximumCount: 5, maximumBytes: 1 << 20)
+                let kept = await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask { (try? await store.addCorrection(user: cid, label: "snail", sketch: sketch, limits: limits)) != nil }
+                    }
+                    return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(kept == 5)
+                #expect(try await store.corrections(user: "cid").count == 5)
+            }
+        },
+        StoreCheck(name: "corrections are walked one at a time, and an error of the walker stops it") { database in
+            struct Stop: Error {}
+            let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 1)])])
+            try await open(database) { store async throws in
+                let ann = try await store.createUser(name: "ann").user.id
+                for index in 0..<50 { try await store.addCorrection(user: ann, label: "l\(index)", sketch: sketch, limits: .unlimited) }
+                let seen = Seen()
+                await #expect(throws: Stop.self) {
+                    try await store.forEachCorrection(user: nil) { correction in
+                        guard seen.add(correction.label) < 10 else { throw Stop() }
+                    }
+                }
+                #expect(seen.labels == (0..<10).map { "l\($0)" } + ["l10"])
             }
         },
     ]
@@ -156,6 +245,16 @@ struct PostgresPersonalStoreContractTests {
         #expect(error?.description.contains("password") == true, "\(String(describing: error))")
         #expect(error?.description.contains("wrong") == false, "the password is not repeated")
     }
+}
+
+/// Labels seen by a walk over the corrections, across the store's threads.
+final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+
+    /// Adds a label; how many there were before it.
+    func add(_ label: String) -> Int { lock.withLock { seen.append(label); return seen.count - 1 } }
+    var labels: [String] { lock.withLock { seen } }
 }
 
 /// The PostgreSQL server of `SKETCHWISE_TEST_POSTGRES_URL`.

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A rate per client: a token bucket of `perMinute` tokens per key, refilled at `perMinute` a
+/// minute (so a burst of `perMinute`, then one every `60 / perMinute` seconds).
+///
+/// Memory is bounded: at most `maximumClients` buckets are kept. A bucket that has refilled is
+/// the same as none and is dropped when room is needed; when every kept bucket is still in use,
+/// new clients share one overflow bucket, so that an attacker with many addresses gets no more
+/// than one more client's rate. IPv6 clients are counted by their /64 network (one host usually
+/// holds a whole /64).
+final class ClientRateLimiter: @unchecked Sendable {
+    let perMinute: Int
+    let maximumClients: Int
+    private let lock = NSLock()
+    private var buckets: [String: Bucket] = [:]
+    private var overflow: Bucket
+    /// When the buckets were last swept for refilled ones (at most once a second).
+    private var lastSweep: ContinuousClock.Instant
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    init(perMinute: Int, maximumClients: Int, now: ContinuousClock.Instant = .now) {
+        self.perMinute = perMinute
+        self.maximumClients = max(1, maximumClients)
+        overflow = Bucket(tokens: Double(perMinute), updated: now)
+        lastSweep = now
+    }
+
+    /// Takes a token for `client`: nil when there was one, else how long until there is.
+    func take(_ client: String, now: ContinuousClock.Instant = .now) -> Duration? {
+        guard perMinute > 0 else { return nil }
+        let key = Self.key(client)
+        return lock.withLock {
+            if buckets[key] == nil, buckets.count >= maximumClients { sweep(now) }
+            if var bucket = buckets[key] ?? (buckets.count < maximumClients ? Bucket(tokens: Double(perMinute), updated: now) : nil) {
+                let wait = take(&bucket, now)
+                buckets[key] = bucket
+                return wait
+            }
+            return take(&overflow, now)
+        }
+    }
+
+    /// Clients with a bucket now (for tests).
+    var clientCount: Int { lock.withLock { buckets.count } }
+
+    private var perSecond: Double { Double(perMinute) / 60 }
+
+    private func take(_ bucket: inout Bucket, _ now: ContinuousClock.Instant) -> Duration? {
+        bucket.tokens = min(Double(perMinute), bucket.tokens + Self.seconds(now - bucket.updated) * perSecond)
+        bucket.updated = now
+        guard bucket.tokens < 1 else {
+            bucket.tokens -= 1
+            return nil
+        }
+        return .milliseconds(Int64(((1 - bucket.tokens) / perSecond * 1000).rounded(.up)))
+    }
+
+    /// Drops the buckets that have refilled (no different from a client never seen).
+    private func sweep(_ now: ContinuousClock.Instant) {
+        guard now - lastSweep >= .seconds(1) else { return }
+        lastSweep = now
+        buckets = buckets.filter { $0.value.tokens + Self.seconds(now - $0.value.updated) * perSecond < Double(perMinute) }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The key of a client address: an IPv4 address as it is, an IPv6 address by its /64
+    /// (an IPv4-mapped one as its IPv4 address), anything else as it is.
+    static func key(_ client: String) -> String {
+        var address = in6_addr()
+        guard client.contains(":"), inet_pton(AF_INET6, client, &address) == 1 else { return client }
+        let bytes = withUnsafeBytes(of: &address) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        return bytes[0..<8].map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
+
+    /// `Retry-After`'s value for a wait: whole seconds, at least 1.
+    static func retryAfter(_ wait: Duration) -> String {
+        String(max(1, Int(seconds(wait).rounded(.up))))
+    }
+}
