@@ -27,8 +27,9 @@ public struct PhotoLimits: Sendable, Equatable {
         maximumBytes: Int = 12 << 20, maximumPixels: Int = 50_000_000, maximumSide: Int = 20_000, maximumAspectRatio: Int = 20,
         maximumScans: Int = 100, maximumScanPixels: Int = 2_000_000_000, maximumDecodeBytes: Int = 512 << 20
     ) {
-        (self.maximumBytes, self.maximumPixels, self.maximumSide, self.maximumAspectRatio) = (maximumBytes, maximumPixels, maximumSide, maximumAspectRatio)
-        (self.maximumScans, self.maximumScanPixels, self.maximumDecodeBytes) = (maximumScans, maximumScanPixels, maximumDecodeBytes)
+        (self.maximumBytes, self.maximumPixels, self.maximumSide) = (maximumBytes, maximumPixels, maximumSide)
+        (self.maximumAspectRatio, self.maximumScans) = (maximumAspectRatio, maximumScans)
+        (self.maximumScanPixels, self.maximumDecodeBytes) = (maximumScanPixels, maximumDecodeBytes)
     }
 
     /// Checks the size a header declares: each side, the aspect ratio, then the pixels.
@@ -49,7 +50,9 @@ public struct PhotoLimits: Sendable, Equatable {
     /// ``maximumPixels`` already.
     /// - Throws: ``PhotoError`` `.tooLarge`.
     public func check(scans: Int, pixels: Int) throws(PhotoError) {
-        guard scans <= maximumScans else { throw PhotoError(.tooLarge, "the JPEG has more than \(maximumScans) scans (a usual one has 1 to 20)") }
+        guard scans <= maximumScans else {
+            throw PhotoError(.tooLarge, "the JPEG has more than \(maximumScans) scans (a usual one has 1 to 20)")
+        }
         let (work, overflow) = scans.multipliedReportingOverflow(by: pixels)
         guard !overflow, work <= maximumScanPixels else {
             throw PhotoError(

@@ -6,11 +6,12 @@ import CGdkPixbuf
 enum PhotoScaler {
     /// The centre square of `image` (its shorter side), scaled to `side` × `side`.
     static func centreSquare(_ image: RGBImage, side: Int) throws(PhotoError) -> RGBImage {
-        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height), let rowBytes = Int32(exactly: image.width * 3),
-            width > 0, height > 0
+        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height),
+            let rowBytes = Int32(exactly: image.width * 3), width > 0, height > 0
         else { throw PhotoError(.tooLarge, "the photo of \(image.width)×\(image.height) pixels cannot be scaled") }
         let result = image.pixels.withUnsafeBufferPointer { source -> Result<RGBImage, PhotoError> in
-            guard let wrapped = gdk_pixbuf_new_from_data(source.baseAddress, GDK_COLORSPACE_RGB, 0, 8, width, height, rowBytes, nil, nil) else {
+            let wrapped = gdk_pixbuf_new_from_data(source.baseAddress, GDK_COLORSPACE_RGB, 0, 8, width, height, rowBytes, nil, nil)
+            guard let wrapped else {
                 return .failure(PhotoError(.unreadable, "the photo cannot be scaled"))
             }
             defer { release(wrapped) }
@@ -45,7 +46,9 @@ enum PhotoScaler {
 
     /// The pixbuf turned upright as its EXIF orientation says: a new reference, for ``release(_:)``.
     static func upright(_ pixbuf: OpaquePointer) throws(PhotoError) -> OpaquePointer {
-        guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { throw PhotoError(.unreadable, "the photo cannot be turned upright") }
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
+            throw PhotoError(.unreadable, "the photo cannot be turned upright")
+        }
         return upright
     }
 

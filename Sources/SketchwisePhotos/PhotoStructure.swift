@@ -46,7 +46,9 @@ struct PhotoStructure: Sendable, Equatable {
     /// The end of the `EOI` marker, the scans before it and the frame's components. Entropy-coded
     /// data runs to the next marker: `0xFF` followed by anything but `0x00` (a stuffed byte), a
     /// restart marker or another `0xFF`.
-    private static func jpegLayout(_ bytes: [UInt8], maximumScans: Int) throws(PhotoError) -> (end: Int, scanStarts: [Int], components: Int) {
+    private static func jpegLayout(
+        _ bytes: [UInt8], maximumScans: Int
+    ) throws(PhotoError) -> (end: Int, scanStarts: [Int], components: Int) {
         var (offset, scanStarts, components) = (2, [Int](), 0)
         while offset + 2 <= bytes.count {
             guard bytes[offset] == 0xFF else {  // stray bytes between segments, as libjpeg skips them
