@@ -46,6 +46,7 @@ import math
 import multiprocessing
 import os
 import random
+import resource
 import selectors
 import socket
 import statistics
@@ -342,6 +343,10 @@ class Connection:
         self.buffer = b""
 
     def close(self):
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes a thread still sending on it
+        except OSError:
+            pass
         self.sock.close()
 
     def _fill(self):
@@ -1012,6 +1017,9 @@ def main():
     if unknown:
         parser.error(f"unknown phases {', '.join(unknown)}; the phases are {', '.join(PHASES)}")
     port, seconds, pid = args.port, args.seconds, args.pid
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # thousands of sockets at once
+    if soft != resource.RLIM_INFINITY and soft < 20000:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard) if hard != resource.RLIM_INFINITY else 20000, hard))
     heavy = heavy_body()
     oversized = b'{"strokes": [[[0, 1], [0, 1]]], "pad": "' + b"x" * (1 << 20) + b'"}'
     attacks = {
