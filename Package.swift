@@ -58,8 +58,11 @@ let package = Package(
         .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // SHA-256, streaming: model files' checksums, stored token digests.
         .target(name: "SketchwiseDigest", swiftSettings: hotLoops),
-        // The model registry: every model of a models folder, its checksum and the roles it serves.
-        .target(name: "SketchwiseModels", dependencies: ["SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+        // libcurl (model downloads with a deadline and a byte limit enforced as bytes arrive), as a module.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The model registry: every model of a models folder, its checksum and the roles it serves;
+        // hosted models' manifest, downloads, store and A/B tests.
+        .target(name: "SketchwiseModels", dependencies: ["CCurl", "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(

@@ -62,8 +62,13 @@ public actor ModelManager {
     public var retries = 3
     /// Wait before the first retry; doubled for each next one.
     public var backoff: Duration = .milliseconds(500)
-    /// Seconds without a byte before a transfer is given up.
+    /// Seconds in which less than a byte a second arrives before a transfer is given up.
     public var timeout: TimeInterval = 30
+    /// Seconds the files of one model may take in all, retries included (15 minutes: 256 MiB at
+    /// 300 kB/s).
+    public var deadline: TimeInterval = 900
+    /// Seconds the manifest may take in all, retries included.
+    public var manifestDeadline: TimeInterval = 30
     /// How long a check of the manifest stays fresh.
     public var stalenessInterval: TimeInterval = 10 * 24 * 3600
     private let onEvent: @Sendable (ModelDownloadEvent) -> Void
@@ -90,19 +95,28 @@ public actor ModelManager {
         ProcessInfo.processInfo.environment["SKETCHWISE_MODEL_MANIFEST"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
     }
 
-    /// Changes the retry and timeout settings (tests and the CLI's options).
-    public func configure(retries: Int? = nil, backoff: Duration? = nil, timeout: TimeInterval? = nil, stalenessInterval: TimeInterval? = nil) {
-        if let retries { self.retries = retries }
+    /// Changes the retry and timeout settings (tests and the CLI's options); retries are kept
+    /// within 0…10.
+    public func configure(
+        retries: Int? = nil, backoff: Duration? = nil, timeout: TimeInterval? = nil, deadline: TimeInterval? = nil,
+        manifestDeadline: TimeInterval? = nil, stalenessInterval: TimeInterval? = nil
+    ) {
+        if let retries { self.retries = min(max(retries, 0), 10) }
         if let backoff { self.backoff = backoff }
         if let timeout { self.timeout = timeout }
+        if let deadline { self.deadline = deadline }
+        if let manifestDeadline { self.manifestDeadline = manifestDeadline }
         if let stalenessInterval { self.stalenessInterval = stalenessInterval }
     }
 
-    /// The manifest, fetched now (with retries).
+    /// The manifest, fetched now (with retries, all within ``manifestDeadline``).
     public func manifest() async throws -> ModelManifest {
         guard let manifestURL else { throw ModelLifecycleError.noManifest }
         let fetcher = ModelFetcher(timeout: timeout)
-        let data = try await withRetries("manifest") { try await fetcher.data(from: manifestURL, limit: 4 << 20) }
+        let deadline = ModelFetcher.Deadline(seconds: manifestDeadline)
+        let data = try await withRetries("manifest", until: deadline) {
+            try await fetcher.data(from: manifestURL, limit: ModelManifest.maximumManifestSize, deadline: deadline)
+        }
         return try ModelManifest(data: data)
     }
 
@@ -159,6 +173,24 @@ public actor ModelManager {
         return outcomes
     }
 
+    /// Runs `work` in a task of its own and waits for it at most `limit`: true when it finished
+    /// in time. Work still running then goes on in the background (each of its transfers has a
+    /// deadline), so a stuck host delays the caller by `limit` at most.
+    public nonisolated static func run(_ work: @escaping @Sendable () async -> Void, waitingAtMost limit: Duration) async -> Bool {
+        let (finished, signal) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingOldest(1))
+        Task {
+            await work()
+            signal.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            signal.yield(false)
+        }
+        defer { timer.cancel() }
+        for await done in finished { return done }
+        return false
+    }
+
     /// The version serving under `name`: the store's active one, else the bundled model's.
     public func servingVersion(of name: String) -> String? {
         if let active = store.state(of: name).active { return active }
@@ -202,6 +234,7 @@ public actor ModelManager {
         defer { if !installed { try? FileManager.default.removeItem(at: staging) } }
         onEvent(.began(name: name, version: entry.version, bytes: entry.totalSize))
         let fetcher = ModelFetcher(timeout: timeout)
+        let deadline = ModelFetcher.Deadline(seconds: self.deadline)
         var done = 0
         for (file, ext) in [(entry.spec, "json"), (entry.weights, "safetensors")] {
             guard let url = URL(string: file.url, relativeTo: manifestURL)?.absoluteURL else {
@@ -209,10 +242,13 @@ public actor ModelManager {
             }
             let target = staging.appendingPathComponent("\(name).\(ext)")
             let (offset, total, onEvent) = (done, entry.totalSize, onEvent)
-            let fetched = try await withRetries(name) {
-                try await fetcher.fetch(url, to: target, limit: file.size) { received, _ in
+            let fetched = try await withRetries(name, until: deadline) {
+                try await fetcher.fetch(url, to: target, limit: file.size, deadline: deadline) { received, _ in
                     onEvent(.progress(name: name, received: offset + received, total: total))
                 }
+            }
+            guard fetched.bytes == file.size else {
+                throw ModelLifecycleError.truncated(url: url.absoluteString, received: fetched.bytes, expected: file.size)
             }
             guard fetched.sha256 == file.sha256.lowercased() else {
                 throw ModelLifecycleError.checksumMismatch(file: url.lastPathComponent, expected: file.sha256.lowercased(), actual: fetched.sha256)
@@ -229,16 +265,19 @@ public actor ModelManager {
         return Installed(name: name, version: entry.version, folder: store.folder(of: name, version: entry.version), transferred: true)
     }
 
-    /// Runs `body`, again after a back-off (doubling) while it fails with a transient fault.
-    private func withRetries<T: Sendable>(_ name: String, _ body: @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body`, again after a back-off (doubling) while it fails with a transient fault and
+    /// the next attempt would start before `deadline`.
+    private func withRetries<T: Sendable>(_ name: String, until deadline: ModelFetcher.Deadline, _ body: @Sendable () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             do {
                 return try await body()
             } catch let error as ModelLifecycleError where error.isTransient && attempt < retries {
                 attempt += 1
+                let wait = backoff * (1 << min(attempt - 1, 16))
+                guard ContinuousClock.now.advanced(by: wait) < deadline.instant else { throw error }
                 onEvent(.retrying(name: name, attempt: attempt, reason: "\(error)"))
-                try await Task.sleep(for: backoff * (1 << (attempt - 1)))
+                try await Task.sleep(for: wait)
             }
         }
     }

@@ -48,11 +48,23 @@ public struct ModelManifest: Sendable, Equatable, Codable {
         /// The weights as a ``File``.
         public var weights: File { File(url: url, sha256: sha256, size: size) }
 
-        /// Bytes of both files.
-        public var totalSize: Int { size + spec.size }
+        /// Bytes of both files (`Int.max` when the sum would not fit: a manifest that is not
+        /// checked, as ``ModelManifest/init(data:)`` checks it, may declare any size).
+        public var totalSize: Int {
+            let (sum, overflow) = size.addingReportingOverflow(spec.size)
+            return overflow ? .max : sum
+        }
     }
 
     public var models: [Entry]
+
+    /// The largest model file (weights or spec) a manifest may declare: 4 GiB. Bigger sizes are
+    /// refused before any transfer; `DownloadConditions.maximumBytes` is the smaller limit a
+    /// download applies.
+    public static let maximumFileSize = 4 << 30
+
+    /// The largest manifest read: 4 MiB.
+    public static let maximumManifestSize = 4 << 20
 
     public init(models: [Entry]) {
         self.models = models
@@ -78,6 +90,10 @@ public struct ModelManifest: Sendable, Equatable, Codable {
                     throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): sha256 must be 64 hexadecimal digits")
                 }
                 guard file.size > 0 else { throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): size must be positive") }
+                guard file.size <= Self.maximumFileSize else {
+                    throw ModelLifecycleError.malformedManifest(
+                        "\(entry.name)@\(entry.version): \(file.url) declares \(file.size) bytes, over the \(Self.maximumFileSize) (4 GiB) a model file may have")
+                }
             }
         }
         self = decoded
@@ -136,6 +152,7 @@ public enum ModelLifecycleError: Error, Equatable, CustomStringConvertible {
     case http(url: String, status: Int)
     case network(url: String, reason: String)
     case timedOut(url: String)
+    case deadlineExceeded(url: String, seconds: Double)
     case truncated(url: String, received: Int, expected: Int)
     case tooLarge(name: String, bytes: Int, limit: Int)
     case checksumMismatch(file: String, expected: String, actual: String)
@@ -153,7 +170,8 @@ public enum ModelLifecycleError: Error, Equatable, CustomStringConvertible {
         case .noManifest: "no manifest URL: pass --manifest URL or set SKETCHWISE_MODEL_MANIFEST"
         case let .http(url, status): "\(url) answered HTTP \(status)"
         case let .network(url, reason): "\(url): \(reason)"
-        case let .timedOut(url): "\(url) timed out"
+        case let .timedOut(url): "\(url) timed out (it stalled)"
+        case let .deadlineExceeded(url, seconds): "\(url) timed out: not done within the deadline of \(String(format: "%g", seconds)) s"
         case let .truncated(url, received, expected): "\(url) was cut off after \(received) of \(expected) bytes"
         case let .tooLarge(name, bytes, limit): "\(name) is \(bytes) bytes, over the limit of \(limit)"
         case let .checksumMismatch(file, expected, actual): "\(file): SHA-256 is \(actual), the manifest says \(expected)"

@@ -44,6 +44,10 @@ public struct SketchwiseServer: Sendable {
         public var modelPolicy = ModelUpdatePolicy.localOnly
         /// How long a check of the manifest stays fresh (10 days).
         public var modelCheckInterval: TimeInterval = 10 * 24 * 3600
+        /// The longest wait at start for hosted models (the `latest` policy's check and download,
+        /// an A/B test's download): then the server listens with what is on disk, and what is
+        /// still running finishes in the background.
+        public var modelStartTimeout: Duration = .seconds(30)
         /// How often the model store is looked at for switched versions.
         public var storePollInterval: Duration = .seconds(2)
         /// An A/B test: a share of people (with a bearer token) get another installed version of a model.
@@ -140,7 +144,7 @@ public struct SketchwiseServer: Sendable {
         return Array(Set(bundled)).sorted()
     }
 
-    /// Asks the manifest for newer versions as `policy` says; waits at most a minute (latest).
+    /// Asks the manifest for newer versions as `policy` says (each transfer within its deadline).
     private func refresh(_ manager: ModelManager, names: [String], policy: ModelUpdatePolicy) async {
         await manager.configure(stalenessInterval: configuration.modelCheckInterval)
         let work = work
@@ -157,12 +161,18 @@ public struct SketchwiseServer: Sendable {
         let bundled = configuration.recognizers
         guard let store = configuration.modelStore else { return bundled }
         for removed in store.recover() { logger.warning("model store: removed \(removed), left by an interrupted download") }
-        if configuration.modelPolicy == .latest, let manager = modelManager(bundled) {
-            await refresh(manager, names: Self.modelNames(bundled), policy: .latest)
-        }
-        if let experiment = configuration.experiment, !store.versions(of: experiment.model).contains(experiment.version),
-           let manager = modelManager(bundled) {
-            _ = try? await manager.download(experiment.model, version: experiment.version, activate: false)
+        let latest = configuration.modelPolicy == .latest
+        let experiment = configuration.experiment.flatMap { store.versions(of: $0.model).contains($0.version) ? nil : $0 }
+        if latest || experiment != nil, let manager = modelManager(bundled) {
+            // Bounded, so that a stuck host never keeps the server from listening.
+            let names = Self.modelNames(bundled), wait = configuration.modelStartTimeout
+            let finished = await ModelManager.run({
+                if latest { await refresh(manager, names: names, policy: .latest) }
+                if let experiment { _ = try? await manager.download(experiment.model, version: experiment.version, activate: false) }
+            }, waitingAtMost: wait)
+            if !finished {
+                logger.warning("hosted models: not done after \(wait); serving what is on disk, a newer version is switched to once downloaded")
+            }
         }
         let overrides = ServingModels.validated(store.activeFolders(), bundled: bundled.folder, logger: logger)
         for (name, folder) in overrides.sorted(by: { $0.key < $1.key }) { logger.info("model \(name): downloaded version \(folder.lastPathComponent) serves") }

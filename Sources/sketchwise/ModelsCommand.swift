@@ -58,7 +58,8 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
         "sha256", "size"}, "minimumSketchwiseVersion"}]}) names the files. Both are checked against \
         their SHA-256, loaded and given a smoke prediction before the new version is installed \
         (staging folder, then one rename) and activated; the version it replaces is kept for \
-        `models rollback`. Network faults and server errors are retried with back-off. Exits 1, \
+        `models rollback`. Network faults and server errors are retried with back-off, within the \
+        deadlines; a body is cut off at its declared size. Exits 1, \
         saying why, when the model is refused; what served before still serves. A running server \
         switches to the new version within seconds.
         """
@@ -70,7 +71,7 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
     @Option(help: "The manifest URL (default: $SKETCHWISE_MODEL_MANIFEST).")
     var manifest: String?
 
-    @Option(help: "Refuse models larger than this many bytes.")
+    @Option(help: "Refuse models larger than this many bytes (a manifest may declare at most 4 GiB a file).")
     var maxBytes = 256 << 20
 
     @Option(help: "Only download within these hours of the day, local time: FROM-TO, e.g. 1-5 or 22-6.")
@@ -79,8 +80,14 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
     @Option(help: "Retries of transient faults (network, timeout, HTTP 5xx), with doubling back-off.")
     var retries = 3
 
-    @Option(help: "Seconds without a byte before a transfer is given up.")
+    @Option(help: "Seconds in which less than a byte a second arrives before a transfer is given up.")
     var timeout: Double = 30
+
+    @Option(help: "Seconds the model's files may take in all, retries included.")
+    var deadline: Double = 900
+
+    @Option(help: "Seconds the manifest may take in all, retries included.")
+    var manifestDeadline: Double = 30
 
     @Flag(help: "Install without making it the active version.")
     var noActivate = false
@@ -89,7 +96,10 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive") }
+        for (name, seconds) in [("--timeout", timeout), ("--deadline", deadline), ("--manifest-deadline", manifestDeadline)] {
+            guard seconds > 0, seconds <= 7 * 24 * 3600 else { throw ValidationError("\(name) must be within 0…604800 seconds (a week)") }
+        }
         _ = try parsedHours()
     }
 
@@ -118,7 +128,7 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
             case .succeeded, .failed: StandardError.progress("")
             }
         }
-        await manager.configure(retries: retries, timeout: timeout)
+        await manager.configure(retries: retries, timeout: timeout, deadline: deadline, manifestDeadline: manifestDeadline)
         do {
             let installed = try await manager.download(
                 name, version: version, conditions: DownloadConditions(maximumBytes: maxBytes, allowedHours: try parsedHours()), activate: !noActivate)

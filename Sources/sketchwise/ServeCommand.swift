@@ -69,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days a check of the manifest stays fresh.")
     var modelCheckDays: Double = 10
 
+    @Option(help: "Seconds the server waits at start for hosted models (--model-updates latest, --ab-test) before it listens with what is on disk; what is still running then finishes in the background.")
+    var modelStartTimeout: Double = 30
+
     @Option(help: ArgumentHelp("An A/B test: NAME@VERSION[:PERCENT] gives that installed version of a model to PERCENT % of people (50 by default; by their user, so only requests with a bearer token), the others keep the active one. /api/models counts each arm's suggestions answered and accepted.", valueName: "name@version[:percent]"))
     var abTest: String?
 
@@ -83,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let abTest { _ = try ModelExperiment(parsing: abTest) }
         guard modelCheckDays >= 0 else { throw ValidationError("--model-check-days must not be negative") }
+        guard modelStartTimeout > 0, modelStartTimeout <= 3600 else { throw ValidationError("--model-start-timeout must be within 0…3600 seconds") }
         if let manifest, URL(string: manifest)?.scheme == nil { throw ValidationError("--manifest must be a URL, e.g. http://127.0.0.1:8081/manifest.json") }
     }
 
@@ -101,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.manifestURL = manifest.flatMap(URL.init(string:)) ?? ModelManager.environmentManifestURL
         configuration.modelPolicy = modelUpdates
         configuration.modelCheckInterval = modelCheckDays * 24 * 3600
+        configuration.modelStartTimeout = .milliseconds(Int64(modelStartTimeout * 1000))
         configuration.indexerExecutable = Bundle.main.executableURL
         configuration.metrics = metrics
         configuration.experiment = try abTest.map(ModelExperiment.init(parsing:))

@@ -558,6 +558,135 @@ def test_server_starts_on_the_bundled_model_when_the_manifest_is_unreachable(tmp
         stop_server(srv)
 
 
+class StuckHost:
+    """A hosted-model server that hangs (issue 34) on 127.0.0.1: "silent" accepts and never
+    answers; "trickle" sends a 200 head, then a byte of the body every `every` seconds;
+    "endless" sends a body without end and without a Content-Length. Counts the body bytes the
+    client took."""
+
+    def __init__(self, mode, every=0.5):
+        self.mode, self.every, self.sent, self.open = mode, every, 0, True
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/manifest.json"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection):
+        with connection:
+            try:
+                connection.recv(65536)
+                if self.mode == "silent":
+                    while self.open:
+                        time.sleep(0.1)
+                    return
+                length = b"Content-Length: 1000000\r\n" if self.mode == "trickle" else b""
+                connection.sendall(b"HTTP/1.1 200 OK\r\n" + length + b"Connection: close\r\n\r\n")
+                chunk = b"{" if self.mode == "trickle" else b" " * 65536
+                while self.open:
+                    connection.sendall(chunk)
+                    self.sent += len(chunk)
+                    if self.mode == "trickle":
+                        time.sleep(self.every)
+            except OSError:
+                pass
+
+    def close(self):
+        self.open = False
+        self.sock.close()
+
+
+@pytest.mark.parametrize("mode", ["silent", "trickle"])
+def test_server_listens_at_once_although_the_manifest_host_is_stuck(tmp_path_factory, drawing, lucide_index, mode):
+    """`serve --model-updates latest` against a manifest host that hangs: /api/health answers
+    after --model-start-timeout (2 s) plus the usual start, the bundled model serves, and the
+    log says why."""
+    from conftest import Server, _free_port
+    stuck = StuckHost(mode)
+    data = data_with_index(tmp_path_factory, f"stuck-{mode}-data", lucide_index)
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp(f"stuck-{mode}-log") / "server.log"
+    log = open(log_path, "wb")
+    args = ["serve", "--host", "127.0.0.1", "--port", port, "--data-dir", data, "--sources", "lucide",
+            "--model-updates", "latest", "--manifest", stuck.url, "--model-start-timeout", "2"]
+    started = time.monotonic()
+    proc = subprocess.Popen([str(binary()), *map(str, args)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    srv = Server(proc, port, log_path, data)
+    srv.log = log
+    try:
+        health = None
+        while time.monotonic() - started < 30 and proc.poll() is None:
+            try:
+                health, _, _ = srv.get("/api/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        took = time.monotonic() - started
+        print(f"\n  /api/health answered {health} {took:.1f} s after start ({mode} manifest host)", file=sys.stderr)
+        assert health == 200, srv.log_tail(40)
+        assert took < 20, f"the server listened only after {took:.1f} s"
+        assert "hosted models: not done after 2.0 seconds" in srv.log_tail(200)
+        while time.monotonic() - started < 300 and srv.get("/api/ready", timeout=5)[0] != 200:
+            time.sleep(0.5)
+        assert served_version(srv)[0] == "1.0.0"
+        classify_over_http(srv, drawing)
+    finally:
+        stop_server(srv)
+        stuck.close()
+
+
+@pytest.mark.parametrize("policy", ["latest", "background"])
+def test_server_survives_a_manifest_declaring_two_to_the_sixty_third_bytes(tmp_path_factory, host, drawing, lucide_index, policy):
+    """A size of 2⁶³−1 once trapped the server 2 s after it was ready (background) or at every
+    start (latest): now the manifest is refused, saying why, and the bundled model serves."""
+    manifest = host.manifest()
+    manifest["models"][0]["size"] = 2**63 - 1
+    host.manifest_body = json.dumps(manifest).encode()
+    data = data_with_index(tmp_path_factory, f"huge-{policy}-data", lucide_index)
+    srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", policy, "--manifest", host.url], name=f"huge-{policy}-server")
+    try:
+        deadline = time.monotonic() + 30
+        while "4 GiB" not in srv.log_tail(200) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "over the 4294967296 (4 GiB) a model file may have" in srv.log_tail(200), srv.log_tail(40)
+        time.sleep(2)
+        assert srv.proc.poll() is None, srv.log_tail(40)
+        assert served_version(srv)[0] == "1.0.0"
+        classify_over_http(srv, drawing)
+        assert host.hits[f"{NAME}.safetensors"] == 0
+    finally:
+        stop_server(srv)
+
+
+@pytest.mark.parametrize("mode, reason", [("trickle", "deadline of 2 s"), ("endless", "over the limit")])
+def test_download_from_a_hostile_host_ends_within_its_deadline_and_size(host, store, drawing, mode, reason):
+    """The weights from a host that trickles (a byte a second, enough to pass the stall check)
+    or never ends its body: refused within --deadline, having read no more than the declared
+    size (the kernel's socket buffers aside)."""
+    stuck = StuckHost(mode)
+    try:
+        manifest = host.manifest()
+        manifest["models"][0]["url"] = stuck.url.replace("manifest.json", f"{NAME}.safetensors")
+        host.manifest_body = json.dumps(manifest).encode()
+        started = time.monotonic()
+        r = download(host, store, "--deadline", "2", "--retries", "0", timeout=60)
+        took = time.monotonic() - started
+        print(f"\n  {mode}: refused after {took:.1f} s, {stuck.sent} bytes sent", file=sys.stderr)
+        assert_refused(r, store, drawing, reason)
+        assert took < 15
+        assert stuck.sent < len(host.files[f"{NAME}.safetensors"]) + (32 << 20)
+    finally:
+        stuck.close()
+
+
 def perturbed_weights(path, tensor_suffix="bias", label=0, delta=30.0):
     """A copy of a safetensors file whose last `*bias` tensor has `delta` added to one entry: a
     model that visibly favours one label, so two versions answer differently."""
