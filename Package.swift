@@ -154,6 +154,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -177,7 +179,9 @@ let package = Package(
         // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
         .target(
             name: "SketchwiseFuzzing",
-            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos"]
+            dependencies: [
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos", "SketchwiseServer",
+            ]
         ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(

@@ -166,6 +166,24 @@ def photo_samples():
         yield name, out.getvalue()
 
 
+def connection_seeds():
+    """(name, bytes): a split byte, then what a client sends on a new connection (issue 34)."""
+    handshake = (b"GET /api/live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    frame = bytes([0x81, 0x80 | 12, 1, 2, 3, 4]) + bytes(b ^ (1, 2, 3, 4)[i % 4] for i, b in enumerate(b'{"type":"x"}'))
+    body = b"x" * 2000
+    yield "handshake-then-byte", b"\xff" + handshake + b"X"
+    yield "handshake-then-frame", b"\x80" + handshake + frame
+    yield "handshake-unmasked-frame", b"\x40" + handshake + bytes([0x81, 2]) + b"{}"
+    yield "early-answer-then-body", b"\x10" + (b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                                              b"Content-Length: 2000\r\n\r\n" + body + b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    yield "pipelined", b"\x20" + b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n"
+    yield "http10", b"\x00" + b"GET / HTTP/1.0\r\n\r\n"
+    yield "http09", b"\x00" + b"GET /\r\n"
+    yield "chunked", b"\x30" + b"POST /api/classify HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    yield "bad-handshake", b"\x00" + handshake.replace(b"13", b"12")
+
+
 def seeds(target):
     """(name, bytes) pairs for `target`."""
     if target in ("json", "ndjson"):
@@ -219,6 +237,8 @@ def seeds(target):
     elif target == "photo":
         yield from photo_samples()
         yield from photo_attacks()
+    elif target == "connection":
+        yield from connection_seeds()
     else:
         raise SystemExit(f"unknown target {target}")
 

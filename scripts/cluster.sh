@@ -137,7 +137,9 @@ case "$command" in
         python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).backup(sqlite3.connect(sys.argv[2]))' "$library" "$data/library.sqlite"
       fi
       replica_port=$(free_port)
-      "$binary" serve --host 127.0.0.1 --port "$replica_port" --data-dir "$data" --database "$database" "${serve_options[@]}" \
+      # nginx on 127.0.0.1 is the only client: its X-Forwarded-For names the real one.
+      "$binary" serve --host 127.0.0.1 --port "$replica_port" --data-dir "$data" --database "$database" --trusted-proxies 127.0.0.1 \
+        "${serve_options[@]}" \
         > "$data/server.log" 2>&1 &
       pids+=($!)
       ports+=("$replica_port")

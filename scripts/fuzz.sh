@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 [ $# -eq 2 ] || { sed -n '2,4p' "$0" >&2; exit 2; }
 target=$1
 seconds=$2
-targets=(json ndjson npy npz stroke3 omniglot safetensors model-spec svg-metadata photo)
+targets=(json ndjson npy npz stroke3 omniglot safetensors model-spec svg-metadata photo connection)
 if [ "$target" = all ]; then
   status=0
   for each in "${targets[@]}"; do "$0" "$each" "$seconds" || status=1; export SKETCHWISE_FUZZ_NO_BUILD=1; done

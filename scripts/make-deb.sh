@@ -17,7 +17,7 @@ rm -rf "$root"
 DESTDIR="$root" PREFIX=/usr scripts/install.sh --pictures >/dev/null
 strip --strip-debug "$root/usr/bin/sketchwise"
 install -D -m 644 packaging/debian/sketchwise.service "$root/lib/systemd/system/sketchwise.service"
-install -D -m 644 packaging/debian/sketchwise.conf "$root/etc/sketchwise/sketchwise.conf"
+install -D -m 640 packaging/debian/sketchwise.conf "$root/etc/sketchwise/sketchwise.conf"
 install -d "$root/DEBIAN"
 install -m 755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
 echo /etc/sketchwise/sketchwise.conf > "$root/DEBIAN/conffiles"

@@ -5,6 +5,7 @@ import SketchwiseLibrary
 import SketchwiseNN
 import SketchwisePhotos
 import SketchwisePreprocess
+import SketchwiseServer
 
 /// The parsers fed with arbitrary bytes: by the libFuzzer harness in `Fuzz/` (`scripts/fuzz.sh`)
 /// and by the regression tests, which replay every input the fuzzer found. Each target reads the
@@ -33,6 +34,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A PNG or JPEG photo, decoded as `POST /api/photo` does: its centre square at the photo
     /// model's 256 pixels, within the default limits.
     case photo
+    /// A client's bytes on a new connection, through the server's connection pipeline (the guard,
+    /// the HTTP/1 decoder, the WebSocket handshake checks and upgrader); the first byte says where
+    /// the rest is split into two reads.
+    case connection
 
     /// The extension the file-based targets write their input with.
     var fileExtension: String? {
@@ -41,7 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .npy: "npy"
         case .npz: "npz"
         case .omniglot: "txt"
-        case .json, .stroke3, .safetensors, .modelSpec, .svgMetadata, .photo: nil
+        case .json, .stroke3, .safetensors, .modelSpec, .svgMetadata, .photo, .connection: nil
         }
     }
 
@@ -77,6 +82,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
         case .svgMetadata:
             attempt { _ = try ClipArtMetadata.parse(Array(bytes)) }
+        case .connection:
+            let bytes = Array(bytes)
+            let split = bytes.first.map { Int($0) * max(1, bytes.count - 1) / 255 } ?? 0
+            let answer = ConnectionFuzzing.feed(Array(bytes.dropFirst()), split: split)
+            if answer.written.isEmpty { outcome.errors.append("nothing written") } else { outcome.read += 1 }
         case .photo:
             attempt { _ = try PhotoDecoder.decodeSquare(Array(bytes), side: Self.photoSide) }
         case .safetensors:

@@ -28,6 +28,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         /// The server is starting (building or checking the library index): try again after `Retry-After` seconds.
         case starting
         case internalError = "internal"
+        /// A method the server does not serve at all (TRACE, CONNECT, an unknown one).
+        case notImplemented = "not_implemented"
 
         var status: HTTPResponse.Status {
             switch self {
@@ -42,6 +44,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .conflict: .conflict
             case .busy, .timeout, .starting: .serviceUnavailable
             case .internalError: .internalServerError
+            case .notImplemented: .notImplemented
             }
         }
     }

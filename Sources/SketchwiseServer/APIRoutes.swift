@@ -5,6 +5,7 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwisePersonal
 import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseScenes
@@ -35,7 +36,7 @@ struct APIRoutes: Sendable {
         ("health", [.get]), ("ready", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
-    func add(to router: Router<some RequestContext>) {
+    func add(to router: Router<SketchwiseRequestContext>) {
         let api = router.group("api")
         for (path, allowed) in Self.methods + PersonalRoutes.methods + PhotoRoutes.methods {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {

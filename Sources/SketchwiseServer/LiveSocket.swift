@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
@@ -11,6 +13,7 @@ import SketchwiseRecognition
 import SketchwiseScenes
 import SketchwiseSuggestions
 import SketchwiseWork
+import Synchronization
 
 /// `/api/live`: one canvas per connection. The client sends strokes as they are drawn (or the
 /// whole sketch); the server answers each state with guesses and suggestions through a
@@ -26,26 +29,52 @@ struct LiveSocket: Sendable {
     let limits: ServerLimits
     /// Where scene detection runs.
     let work: WorkQueue
+    /// The live sockets open, in total and per client.
+    let admission: LiveSocketAdmission
+    /// The proxies whose `X-Forwarded-For` names the client.
+    let proxies: TrustedProxies
 
     /// The one path that upgrades to a WebSocket.
     static let path = "/api/live"
 
-    /// Whether a handshake request upgrades: only for ``path`` (any query). The upgrade goes
+    /// Whether a handshake request upgrades: only for ``path`` (any query), once ready, and while
+    /// ``admission`` has a slot for the client (held until the connection closes). A handshake
+    /// that does not upgrade reaches the `GET /api/live` route, which says why. The upgrade goes
     /// through a plain closure rather than hummingbird-websocket's router, whose request context
     /// holds itself through its handler box (a reference cycle in 2.8.1 that kept about 1 KB per
     /// connection for ever).
-    func upgrade(_ head: HTTPRequest) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    func upgrade(_ head: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard isReady(), head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path) else {
             return .dontUpgrade
         }
+        let client = proxies.client(peer: channel.remoteAddress?.ipAddress ?? "unknown", forwardedFor: head.headerFields[values: .forwardedFor])
+        guard admission.admit(client) else { return .dontUpgrade }
+        channel.closeFuture.whenComplete { [admission] _ in admission.release(client) }
         return .upgrade([:]) { inbound, outbound, context in
-            try await serve(inbound: inbound, outbound: outbound, logger: context.logger)
+            try await WorkQueue.$client.withValue(client) { try await serve(inbound: inbound, outbound: outbound, logger: context.logger) }
+        }
+    }
+
+    /// The endpoint, refusing handshakes before the upgrader while the server starts
+    /// (`503 starting`) and when the client's or the server's live sockets are all in use
+    /// (`503 busy`, `Retry-After`).
+    var endpoint: WebSocketEndpoint {
+        WebSocketEndpoint(path: Self.path) { [self] head, peer in
+            guard isReady() else { return .starting("the library index is loading") }
+            let client = proxies.client(peer: peer?.ipAddress ?? "unknown", forwardedFor: head.headers["x-forwarded-for"])
+            guard let full = admission.refusal(for: client) else { return nil }
+            var error = APIError(.busy, "\(full); try again later")
+            error.headers[.retryAfter] = "10"
+            return error
         }
     }
 
     /// Serves one connection until the client closes it.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
         let pipeline = SuggestionPipeline(currentService: currentService, timeout: limits.requestTimeout)
+        let activity = LastActivity()
+        let idleWatch = Task { try await closeWhenIdle(outbound, activity: activity) }
+        defer { idleWatch.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await update in pipeline.updates {
@@ -66,11 +95,13 @@ struct LiveSocket: Sendable {
             var scene: SceneDetector?
             do {
                 for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
-                    let data: Data
-                    switch message {
-                    case let .text(text): data = Data(text.utf8)
-                    case let .binary(buffer): data = Data(buffer.readableBytesView)
+                    activity.touch()
+                    guard case let .text(text) = message else {
+                        let error = APIError(.badRequest, "messages are JSON text; a binary message is not read")
+                        try await outbound.write(.text(Self.encode(SocketErrorBody(seq: nil, error: error.body.error))))
+                        continue
                     }
+                    let data = Data(text.utf8)
                     do {
                         if let (seq, sketch) = try session.receive(data) {
                             await pipeline.submit(sketch, query: seq, labels: pipeline.service.guessCount, style: session.style)
@@ -97,6 +128,20 @@ struct LiveSocket: Sendable {
             }
             await pipeline.finish()
             try await group.waitForAll()
+        }
+    }
+
+    /// Closes the socket (code 1001, going away) once no message has come for
+    /// ``ServerLimits/liveIdleTimeout``; ends when the task is cancelled.
+    private func closeWhenIdle(_ outbound: WebSocketOutboundWriter, activity: LastActivity) async throws {
+        let timeout = limits.liveIdleTimeout
+        while true {
+            let idle = ContinuousClock.now - activity.last
+            guard idle < timeout else {
+                try await outbound.close(.goingAway, reason: "no message for \(Int(timeout.inSeconds)) s")
+                return
+            }
+            try await Task.sleep(for: timeout - idle)
         }
     }
 
@@ -213,4 +258,13 @@ struct RateLimiter {
         tokens -= 1
         return true
     }
+}
+
+/// When a live socket last received a message. Thread-safe.
+final class LastActivity: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    var last: ContinuousClock.Instant { instant.withLock { $0 } }
+
+    func touch() { instant.withLock { $0 = .now } }
 }

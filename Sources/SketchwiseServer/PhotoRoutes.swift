@@ -25,7 +25,7 @@ struct PhotoRoutes: Sendable {
     /// The body types taken.
     static let mediaTypes = ["image/png", "image/jpeg", "image/jpg"]
 
-    func add(to api: RouterGroup<some RequestContext>) {
+    func add(to api: RouterGroup<SketchwiseRequestContext>) {
         api.post("photo") { request, _ in try await photo(request) }
     }
 

@@ -37,7 +37,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(30)
     /// Most connections open at once; past it the server stops accepting until one closes.
     public var maximumConnections = 4096
-    /// Most connections open at once from one IP address; more are closed at once.
+    /// Most connections open at once from one IP address; more are closed at once. Behind a
+    /// trusted proxy, most requests in flight at once for one forwarded client.
     public var maximumConnectionsPerClient = 128
     /// Users `POST /api/users` makes per client (its IP address, an IPv6 one by /64) per minute:
     /// a burst of as many, then one every 60/N s; more are answered `429 rate_limited` with
@@ -50,6 +51,18 @@ public struct ServerLimits: Sendable, Equatable {
     public var shortcuts = ShortcutLimits()
     /// Per-person quota of kept corrections (5 000, 8 MiB); past it `409 conflict`.
     public var corrections = CorrectionLimits()
+    /// Most live sockets (`/api/live`) open at once, below ``maximumConnections`` so that plain
+    /// HTTP always has room; past it a handshake is answered `503 busy` with `Retry-After`.
+    public var maximumLiveSockets = 1024
+    /// Most live sockets open at once for one client.
+    public var maximumLiveSocketsPerClient = 16
+    /// A live socket that sends no message for this long is closed (code 1001): answering pings
+    /// does not keep one open for ever.
+    public var liveIdleTimeout: Duration = .seconds(600)
+    /// Most jobs of one client waiting for a worker thread at once; past it that client's
+    /// requests are answered `503 busy` while others' still queue. Workers take the waiting job of
+    /// the client with the fewest jobs running, so one client cannot starve the others.
+    public var queueLengthPerClient = 32
 
     public init() {}
 

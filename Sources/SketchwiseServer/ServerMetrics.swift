@@ -8,7 +8,7 @@ import SketchwiseWork
 ///
 /// Events are recorded through swift-metrics as they happen: every request by route, method and
 /// status (`http_server_requests_total`, `http_server_request_duration_seconds`, from
-/// Hummingbird's `MetricsMiddleware`) and every model run (`sketchwise_inference_duration_seconds`
+/// ``RequestMetricsMiddleware``) and every model run (`sketchwise_inference_duration_seconds`
 /// by model). State is read when scraped: the work queue's depth, the library's size, the active
 /// model versions and the process's memory.
 public final class ServerMetrics: Sendable {

@@ -31,6 +31,9 @@ struct SketchInput {
         guard json.count <= limits.maximumStrokes else { throw tooManyStrokes(json.count) }
         let strokes: [Stroke]
         do { strokes = try QuickDrawRecord.strokes(json) } catch { throw APIError(.badRequest, error.description) }
+        if let empty = strokes.firstIndex(where: { $0.points.isEmpty }) {
+            throw APIError(.badRequest, "stroke \(empty + 1) has no points: each stroke is [[x…],[y…]] with at least one point")
+        }
         try checkLimits(strokes)
         return strokes
     }

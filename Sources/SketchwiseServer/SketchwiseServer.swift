@@ -60,6 +60,8 @@ public struct SketchwiseServer: Sendable {
         /// The photo model's spec (`POST /api/photo`); nil, or a file that is not there, leaves
         /// photos out (the API answers `404` saying why).
         public var photoModel: URL?
+        /// The proxies in front whose `X-Forwarded-For` names the client (none by default).
+        public var trustedProxies = TrustedProxies.none
 
         public init(webFolder: URL, recognizers: RecognizerSet) {
             self.webFolder = webFolder
@@ -76,7 +78,9 @@ public struct SketchwiseServer: Sendable {
     public init(configuration: Configuration, logger: Logger = Logger(label: "sketchwise")) {
         self.configuration = configuration
         self.logger = logger
-        work = WorkQueue(threads: configuration.limits.workerThreads, queueLimit: configuration.limits.queueLength)
+        work = WorkQueue(
+            threads: configuration.limits.workerThreads, queueLimit: configuration.limits.queueLength,
+            queueLimitPerClient: configuration.limits.queueLengthPerClient)
     }
 
     /// Makes NIO's event loops (which the server's connections use) run every Swift task too, so
@@ -283,9 +287,13 @@ public struct SketchwiseServer: Sendable {
         let recognizers = serving.prepared
         let limits = configuration.limits
 
-        let router = Router()
-        if configuration.metrics != nil { router.middlewares.add(MetricsMiddleware()) }
+        let router = Router(context: SketchwiseRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let clients = ClientConnections()
+        router.middlewares.add(ClientAddressMiddleware(proxies: configuration.trustedProxies, clients: clients, limits: limits))
+        let liveSockets = LiveSocketAdmission(total: limits.maximumLiveSockets, perClient: limits.maximumLiveSocketsPerClient)
+        if configuration.metrics != nil { router.middlewares.add(RequestMetricsMiddleware()) }
         router.middlewares.add(ErrorMiddleware())
+        router.middlewares.add(UnservedMethodMiddleware())
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ControlCharacterPathMiddleware())
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
@@ -306,13 +314,12 @@ public struct SketchwiseServer: Sendable {
             // ready server never loses its snapshot.
             currentService: { serving.readySnapshot!.service },
             currentSceneModels: { let snapshot = try serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster) },
-            limits: limits, work: work)
+            limits: limits, work: work, admission: liveSockets, proxies: configuration.trustedProxies)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
             availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)
         )
         applicationConfiguration.backlog = 1024
-        let clients = ClientConnections()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
             ws: .init(maxFrameSize: limits.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
@@ -321,10 +328,10 @@ public struct SketchwiseServer: Sendable {
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { head, _, _ in
-                        live.upgrade(head)
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { head, channel, _ in
+                        live.upgrade(head, channel: channel)
                     },
-                    limits: limits, clients: clients, webSocketPath: LiveSocket.path
+                    limits: limits, clients: clients, proxies: configuration.trustedProxies, webSocket: live.endpoint
                 )
             },
             configuration: applicationConfiguration,

@@ -6,6 +6,10 @@ import Synchronization
 /// checks, static files) are never stuck behind it.
 ///
 /// Jobs wait in a bounded queue: when it is full, ``run(deadline:_:)`` throws ``Busy`` at once.
+/// The queue is shared fairly between clients (``client``, a task-local value the server sets per
+/// request): each client may have at most ``queueLimitPerClient`` jobs waiting, and a free thread
+/// takes the oldest waiting job of the client with the fewest jobs running, so one client looping
+/// costly requests delays another's by at most about one job.
 /// A job's caller is answered by its deadline whatever the job does: a watchdog answers
 /// ``DeadlineExceeded`` and raises the job's ``StopSignal``, so the job stops at its next check;
 /// a job whose caller was answered before it started is skipped. Cancelling the calling task
@@ -29,6 +33,12 @@ public final class WorkQueue: @unchecked Sendable {
     public let threadCount: Int
     /// Most jobs waiting for a thread; more are refused with ``Busy``.
     public let queueLimit: Int
+    /// Most jobs of one client waiting for a thread; more of that client's are refused with ``Busy``.
+    public let queueLimitPerClient: Int
+
+    /// The client on whose behalf the calling task queues work (an address, a user); nil for work
+    /// of no client in particular, which is queued as one client of its own.
+    @TaskLocal public static var client: String?
     /// How often the watchdog looks for jobs past their deadline.
     static let watchInterval: TimeInterval = 0.02
 
@@ -40,14 +50,45 @@ public final class WorkQueue: @unchecked Sendable {
         var waiting: [Job] = []
         var runningJobs: [ObjectIdentifier: Job] = [:]
         var closed = false
+
+        /// When each client with work queued or running last had a job started (a serial number).
+        var lastStarted: [String?: UInt64] = [:]
+        var starts: UInt64 = 0
+
+        /// The next job to run: the oldest waiting one of the client with the fewest jobs running,
+        /// among those the one whose last job started longest ago (a new client first).
+        mutating func takeNext() -> Job? {
+            guard !waiting.isEmpty else { return nil }
+            var running: [String?: Int] = [:]
+            for job in runningJobs.values { running[job.client, default: 0] += 1 }
+            var best: (index: Int, running: Int, lastStarted: UInt64)?
+            var seen: Set<String?> = []
+            for (index, job) in waiting.enumerated() where seen.insert(job.client).inserted {
+                let candidate = (index, running[job.client, default: 0], lastStarted[job.client].map { $0 + 1 } ?? 0)
+                if let current = best, (current.running, current.lastStarted) <= (candidate.1, candidate.2) { continue }
+                best = candidate
+            }
+            guard let best else { return nil }
+            starts += 1
+            lastStarted[waiting[best.index].client] = starts
+            return waiting.remove(at: best.index)
+        }
+
+        /// Forgets a client with no job waiting or running.
+        mutating func forget(_ client: String?) {
+            guard !waiting.contains(where: { $0.client == client }), !runningJobs.values.contains(where: { $0.client == client }) else { return }
+            lastStarted[client] = nil
+        }
     }
 
     /// - Parameters:
     ///   - threads: threads running jobs (at least 1); by default one per core.
     ///   - queueLimit: most jobs waiting to start (at least 0).
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 256) {
+    ///   - queueLimitPerClient: most jobs of one ``client`` waiting to start (at least 1).
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 256, queueLimitPerClient: Int = .max) {
         threadCount = max(1, threads)
         self.queueLimit = max(0, queueLimit)
+        self.queueLimitPerClient = max(1, queueLimitPerClient)
         for index in 0..<threadCount {
             let thread = Thread { [self] in work() }
             thread.name = "sketchwise-work-\(index)"
@@ -70,7 +111,7 @@ public final class WorkQueue: @unchecked Sendable {
     ///   `work` throws.
     public func run<T: Sendable>(deadline: ContinuousClock.Instant? = nil, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         let answer = Answer<T>()
-        let job = Job(deadline: deadline) { signal in
+        let job = Job(deadline: deadline, client: Self.client) { signal in
             guard !answer.isAnswered else { return }
             answer.give(Result { try StopSignal.$current.withValue(signal) { try work() } })
         } expire: { error in
@@ -104,6 +145,8 @@ public final class WorkQueue: @unchecked Sendable {
             guard !job.signal.isRaised else { return }
             let idleThreads = threadCount - state.runningJobs.count
             guard state.waiting.count < queueLimit + idleThreads else { throw Busy(waiting: state.waiting.count) }
+            let clientWaiting = state.waiting.reduce(0) { $0 + ($1.client == job.client ? 1 : 0) }
+            guard clientWaiting - idleThreads < queueLimitPerClient else { throw Busy(waiting: clientWaiting) }
             state.waiting.append(job)
             condition.signal()
         }
@@ -116,6 +159,7 @@ public final class WorkQueue: @unchecked Sendable {
         job.expire(error)
         condition.withLock {
             state.waiting.removeAll { $0 === job }
+            state.forget(job.client)
         }
     }
 
@@ -124,16 +168,18 @@ public final class WorkQueue: @unchecked Sendable {
         while true {
             condition.lock()
             while state.waiting.isEmpty && !state.closed { condition.wait() }
-            guard !state.waiting.isEmpty else {
+            guard let job = state.takeNext() else {
                 condition.unlock()
                 return
             }
-            let job = state.waiting.removeFirst()
             let id = ObjectIdentifier(job)
             state.runningJobs[id] = job
             condition.unlock()
             if !job.signal.isRaised { job.run(job.signal) }
-            condition.withLock { state.runningJobs[id] = nil }
+            condition.withLock {
+                state.runningJobs[id] = nil
+                state.forget(job.client)
+            }
         }
     }
 
@@ -155,14 +201,20 @@ public final class WorkQueue: @unchecked Sendable {
 /// One piece of work and how its caller is answered.
 private final class Job: Sendable {
     let deadline: ContinuousClock.Instant?
+    /// Whose work it is (``WorkQueue/client`` when it was queued).
+    let client: String?
     let signal = StopSignal()
     /// Runs the work and answers the caller (unless answered already).
     let run: @Sendable (StopSignal) -> Void
     /// Answers the caller with an error (unless answered already).
     let expire: @Sendable (any Error) -> Void
 
-    init(deadline: ContinuousClock.Instant?, run: @escaping @Sendable (StopSignal) -> Void, expire: @escaping @Sendable (any Error) -> Void) {
+    init(
+        deadline: ContinuousClock.Instant?, client: String?, run: @escaping @Sendable (StopSignal) -> Void,
+        expire: @escaping @Sendable (any Error) -> Void
+    ) {
         self.deadline = deadline
+        self.client = client
         self.run = run
         self.expire = expire
     }

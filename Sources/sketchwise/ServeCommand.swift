@@ -117,6 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.defaultModel = model
         configuration.limits = requestOptions.applied(to: connectionOptions.applied(to: configuration.limits))
         configuration.limits = quotaOptions.applied(to: configuration.limits)
+        configuration.trustedProxies = connectionOptions.trustedProxies
         logger.info("personal database: \(location.description)")
         try await location.withStore(logger: logger) { store in
             configuration.personalStore = store

@@ -76,6 +76,27 @@ def test_systemd_unit_verifies(installed_package):
     run(["systemd-analyze", "verify", "/lib/systemd/system/sketchwise.service"])
 
 
+def test_settings_file_is_readable_by_root_and_the_service_only(installed_package):
+    import grp
+    import stat
+    info = os.stat("/etc/sketchwise/sketchwise.conf")
+    assert stat.S_IMODE(info.st_mode) == 0o640, oct(info.st_mode)
+    assert info.st_uid == 0 and grp.getgrgid(info.st_gid).gr_name == "sketchwise"
+
+
+def test_systemd_unit_is_sandboxed(installed_package):
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("systemd-analyze is not installed: the sandbox is not scored")
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "/lib/systemd/system/sketchwise.service"],
+                            capture_output=True, text=True)
+    score = float(result.stdout.rsplit("Overall exposure level for sketchwise.service:", 1)[1].split()[0])
+    print(f"[package] systemd-analyze security: {score}", file=sys.stderr)
+    assert score <= 2.0, result.stdout[-3000:]
+    unit = Path("/lib/systemd/system/sketchwise.service").read_text()
+    for setting in ["UMask=0077", "MemoryMax=", "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes"]:
+        assert setting in unit, setting
+
+
 def test_installed_server_runs_from_root_as_its_user(installed_package, known_drawing, tmp_path):
     port = _free_port()
     log_path = tmp_path / "installed-server.log"
