@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -133,6 +134,82 @@ def test_live_websocket_through_nginx(cluster):
         conn.send_json({"type": "clear", "seq": 2})
         messages = conn.recv_until(lambda m: m.get("seq") == 2 and m.get("type") in ("result", "error"), 60)
         assert messages[-1] == {"type": "result", "seq": 2, "guesses": [], "suggestions": []}
+
+
+answers_lock = threading.Lock()
+
+
+def exchange(port, payload, source, timeout=60):
+    """Sends `payload` from the address `source` and reads until the server closes: the bytes."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
+    try:
+        sock.sendall(payload)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+    except OSError:
+        return b""
+    finally:
+        sock.close()
+
+
+def test_one_clients_bodies_answered_early_never_reach_another_client(cluster):
+    """Issue 34, case 7: a body the replica answered before reading (415) was taken for a new
+    request and answered with a stray 400, which nginx's keep-alive upstream handed to the next
+    client: 27 % of another client's requests got it. Client A posts 900 KB text/plain bodies
+    while client B asks valid questions; every one of B's must be answered 200."""
+    port = cluster["nginx"].port
+    body = b"x" * 900_000
+    garbage = (b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+               b"Content-Length: %d\r\n\r\n" % len(body)) + body
+    valid = json.dumps({"strokes": [[[0, 50, 100], [0, 60, 0]]], "top": 3}).encode()
+    question = (b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(valid)) + valid
+    end = time.monotonic() + 12
+    a_answers, b_answers = {}, {}
+
+    def loop(payload, source, answers):
+        while time.monotonic() < end:
+            status = exchange(port, payload, source)[9:12].decode(errors="replace") or "none"
+            with answers_lock:
+                answers[status] = answers.get(status, 0) + 1
+
+    threads = [threading.Thread(target=loop, args=(garbage, f"127.0.11.{i + 1}", a_answers)) for i in range(4)]
+    threads += [threading.Thread(target=loop, args=(question, f"127.0.12.{i + 1}", b_answers)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(f"\n[cluster] client A's answers {a_answers}; client B's {b_answers}", file=sys.stderr)
+    assert set(a_answers) == {"415"}, a_answers
+    assert set(b_answers) == {"200"} and b_answers["200"] > 20, b_answers
+
+
+def test_users_behind_nginx_are_each_their_own_client(cluster):
+    """Issue 34, case 8: behind nginx every user shared nginx's per-client limit, and 200
+    concurrent users got 35,882 × 502. With --trusted-proxies each counts as itself."""
+    port = cluster["nginx"].port
+    valid = json.dumps({"strokes": [[[0, 50, 100], [0, 60, 0]]], "top": 3}).encode()
+    question = (b"POST /api/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(valid)) + valid
+    answers = {}
+    start = threading.Barrier(200)
+
+    def user(i):
+        start.wait()
+        for _ in range(3):
+            status = exchange(port, question, f"127.0.{13 + i // 250}.{1 + i % 250}")[9:12].decode(errors="replace") or "none"
+            with answers_lock:
+                answers[status] = answers.get(status, 0) + 1
+
+    threads = [threading.Thread(target=user, args=(i,)) for i in range(200)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(f"\n[cluster] 200 concurrent users, 3 requests each: {answers}", file=sys.stderr)
+    assert answers == {"200": 600}, answers
 
 
 def test_killing_a_replica_under_load_loses_no_accepted_write(cluster):
