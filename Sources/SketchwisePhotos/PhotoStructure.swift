@@ -34,13 +34,16 @@ struct PhotoStructure: Sendable, Equatable {
             // PNG lengths are below 2³¹, so the sum cannot overflow.
             guard length < 1 << 31 else { throw PhotoError(.unreadable, "the PNG file is corrupt (chunk length \(length))") }
             let next = offset + 12 + length
-            guard next <= bytes.count else { break }
             let type = bytes[(offset + 4)..<(offset + 8)]
+            guard next <= bytes.count else {
+                let name = String(decoding: type.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+                throw PhotoError(.unreadable, "the PNG file is cut off (its \(name) chunk at byte \(offset) runs past the end of the file)")
+            }
             guard chunks > 0 || type.elementsEqual("IHDR".utf8) else { throw PhotoError(.unreadable, "the PNG file has no image header") }
             if type.elementsEqual("IEND".utf8) { return next }
             (offset, chunks) = (next, chunks + 1)
         }
-        throw PhotoError(.unreadable, "the PNG file is cut off (its chunk at byte \(offset) is incomplete, and no image end follows)")
+        throw PhotoError(.unreadable, "the PNG file is cut off (it ends at byte \(bytes.count) without an IEND chunk)")
     }
 
     /// The end of the `EOI` marker, the scans before it and the frame's components. Entropy-coded
@@ -73,7 +76,16 @@ struct PhotoStructure: Sendable, Equatable {
             guard length >= 2 else { throw PhotoError(.unreadable, "the JPEG file is corrupt (segment length \(length))") }
             let next = offset + 2 + length
             guard next <= bytes.count else { break }
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), components == 0, offset + 10 <= next {
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), components == 0 {
+                // Photos are baseline, extended or progressive, Huffman-coded. Arithmetic coding
+                // (which libjpeg, fed a slice at a time, can loop forever on), lossless and
+                // hierarchical JPEGs are refused, as browsers refuse them.
+                guard [0xC0, 0xC1, 0xC2].contains(marker) else {
+                    throw PhotoError(
+                        .unsupportedFormat,
+                        "the JPEG is arithmetic-coded, lossless or hierarchical (frame marker \(hex(marker))): only baseline and progressive JPEGs are read")
+                }
+                guard offset + 10 <= next else { throw PhotoError(.unreadable, "the JPEG file is corrupt (a frame header of \(length) bytes)") }
                 components = Int(bytes[offset + 9])
             }
             if marker == 0xDA {
@@ -85,6 +97,10 @@ struct PhotoStructure: Sendable, Equatable {
             }
         }
         throw PhotoError(.unreadable, "the JPEG file is cut off (no end of image marker)")
+    }
+
+    private static func hex(_ marker: UInt8) -> String {
+        "0xFF" + String(marker, radix: 16, uppercase: true)
     }
 
     /// Where the entropy-coded data that starts at `start` ends: at the next marker, or at the end.

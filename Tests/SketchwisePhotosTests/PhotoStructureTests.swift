@@ -44,6 +44,23 @@ import Testing
         #expect(try PhotoStructure(TestPhotos.jpegScanBomb(side: 64, emptyScans: 5_000), format: .jpeg, maximumScans: 100).scans == 101)
     }
 
+    @Test func refusesArithmeticCodedAndLosslessJPEGs() throws {
+        // The fuzzer's find: an arithmetic-coded progressive JPEG on which libjpeg, fed a slice at
+        // a time, loops forever. Such files are refused before a byte is decoded.
+        let progressive = TestPhotos.jpegScanBomb(side: 64, emptyScans: 3)
+        let frame = try #require(progressive.indices.first { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xC2 })
+        for marker: UInt8 in [0xC3, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF] {
+            var bytes = progressive
+            bytes[frame + 1] = marker
+            do {
+                _ = try PhotoDecoder.decodeSquare(bytes, side: 32)
+                Issue.record("a JPEG of frame marker \(marker) decoded")
+            } catch {
+                #expect(error.kind == .unsupportedFormat && error.message.contains("only baseline and progressive"), "\(error)")
+            }
+        }
+    }
+
     @Test func refusesCutOffAndCorruptJPEGLayouts() {
         for bytes in [Array(jpeg.dropLast(2)), Array(jpeg.prefix(jpeg.count / 2)), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xE0, 0, 1, 0, 0]] {
             do {
