@@ -218,8 +218,9 @@ def memory(server):
 def test_api_refuses_photos_that_only_cost_at_once(server, cat_answer):
     """Issue 34's attacks: PNGs of a few bytes that declare long thin images (the decoder once
     scaled them up: 9,000,000 × 1 crashed the server, 10,000 × 1 cost it 3.8 GB), a progressive
-    JPEG of 100,000 empty scans (16 minutes of work once) and a cut-off PNG with its end chunk put
-    back. Each is answered at once, the server stays up and its memory stays where it was."""
+    JPEG of 100,000 empty scans (16 minutes of work once), a cut-off PNG with its end chunk put
+    back and an arithmetic-coded JPEG (libjpeg can loop forever on one). Each is answered at once,
+    the server stays up and its memory stays where it was."""
     seeds = make_seeds()
     attacks = [
         ("9000000x1", seeds.png(9_000_000, 1), "image/png", 413, "a side may be at most 20000 pixels"),
@@ -230,6 +231,7 @@ def test_api_refuses_photos_that_only_cost_at_once(server, cat_answer):
         ("scan bomb", seeds.jpeg_scan_bomb(7000, 100_000), "image/jpeg", 413, "more than 100 scans"),
         ("61 scans of 49 MP", seeds.jpeg_scan_bomb(7000, 60), "image/jpeg", 413, "scan × pixels allowed"),
         ("cut off", seeds.cut_png_with_end(), "image/png", 400, "cut off"),
+        ("arithmetic-coded", seeds.jpeg_scan_bomb(64, 3).replace(b"\xff\xc2", b"\xff\xca", 1), "image/jpeg", 415, "only baseline"),
     ]
     rss_before, peak_before = memory(server)
     for name, data, media_type, expected, reason in attacks:
