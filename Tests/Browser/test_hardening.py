@@ -260,3 +260,24 @@ def test_requests_in_flight_are_limited_per_forwarded_client(proxied_server):
     assert 429 in statuses, statuses
     status, _, _ = proxied_server.request("GET", "/api/health", headers={"X-Forwarded-For": "192.0.2.8"})
     assert status == 200
+
+
+def test_requests_whose_clients_leave_early_are_not_counted_as_active_for_ever(server):
+    """Issue 34 (Low): `http_server_active_requests` went up for good for every request whose
+    client left before its answer was written."""
+    heavy = json.dumps({"strokes": [[list(range(0, 6000, 3)), [i % 255 for i in range(2000)]]]}).encode()
+    for _ in range(20):
+        sock = connect(server)
+        sock.sendall(b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(heavy) + heavy)
+        sock.close()
+    deadline = time.monotonic() + 20
+    while True:
+        _, _, body = server.get("/metrics")
+        active = [line for line in body.decode().splitlines()
+                  if line.startswith("http_server_active_requests") and 'method="POST"' in line]
+        values = [float(line.rsplit(" ", 1)[1]) for line in active]
+        if all(value == 0 for value in values) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert values and all(value == 0 for value in values), active
