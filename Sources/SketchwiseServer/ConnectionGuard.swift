@@ -88,10 +88,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The decoder passed on a request's head. Its bytes may have come behind the previous
-    /// request's end, in one read the guard let through whole.
+    /// request's end, in one read the guard let through whole, or ended its headers with bare
+    /// line feeds, which the guard's scan for `CRLF CRLF` does not see.
     func requestHeadDecoded() {
         unendedRequests += 1
-        guard case .waiting = state, let context else { return }
+        guard let context else { return }
+        switch state {
+        case .waiting, .readingHeaders: break
+        case .awaitingAnswer, .readingBodyAfterAnswer, .passThrough: return
+        }
         state = .awaitingAnswer
         arm(limits.bodyTimeout + limits.requestTimeout, "its request body and answer", context: context)
     }
