@@ -25,8 +25,8 @@ process of its own, so that the attack's threads do not delay it):
   --max-live, a refusal is answered anything but 503 with Retry-After (or a close), or a new
   socket is not admitted once they are closed;
 - early-answer: a client sends a 900 KB text/plain body to /api/suggest (answered 415 before the
-  body is read) and then a valid request on the same connection while another client sends
-  valid requests; fails on any 400 after a 415;
+  body is read) and then a valid request on the same connection (every other time sent at once
+  behind the body) while another client sends valid requests; fails on any 400 after a 415;
 - fairness: 24 connections from one address loop the heavy /api/suggest while another address
   asks a small sketch's suggestions every 0.5 s; fails if that client's median is over 2 s (an
   answer other than 200 counts as never served);
@@ -781,11 +781,18 @@ def early_answer(port, seconds, answers):
 
     def client_a(i):
         conn = None
+        turn = 0
         while time.monotonic() < end:
+            turn += 1
+            pipelined = turn % 2 == 0  # every other time the next request follows the body at once
+            mode = " (pipelined)" if pipelined else ""
             try:
                 if conn is None:
                     conn = Connection(port, "127.0.8.1")
                 payload = request_bytes("POST", "/api/suggest", bad_body, "text/plain", close=False)
+                following = request_bytes("POST", "/api/suggest", good, close=False)
+                if pipelined:
+                    payload += following
                 error = []
 
                 def send():
@@ -800,21 +807,22 @@ def early_answer(port, seconds, answers):
                 sender.join(20)
                 note(f"A text/plain: {status}")
                 if error:
-                    note("A: the server stopped reading the body (connection closed)")
+                    note(f"A{mode}: the server stopped reading the body (connection closed)")
                     conn.close()
                     conn = None
                     continue
-                conn.sock.sendall(request_bytes("POST", "/api/suggest", good, close=False))
+                if not pipelined:
+                    conn.sock.sendall(following)
                 after, _, body = conn.answer()
-                note(f"A after 415: {after}" if status == "415" else f"A after {status}: {after}")
+                note(f"A after {status}{mode}: {after}")
                 extra = conn.extra(0.1)
                 for value in extra:
-                    note(f"A unasked: {value}")
+                    note(f"A unasked{mode}: {value}")
                 if status == "415" and ("400" in [after] + extra):
                     with lock:
                         stray.append(body[:200].decode(errors="replace"))
             except OSError as failure:
-                note(f"A: {type(failure).__name__}")
+                note(f"A{mode}: {type(failure).__name__}")
                 if conn is not None:
                     conn.close()
                 conn = None
