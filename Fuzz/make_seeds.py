@@ -79,6 +79,33 @@ def sketchrnn_drawings(count):
     return drawings
 
 
+def bin_record(record):
+    """One simplified Quick, Draw! record in Google's binary .bin form (little-endian: key_id u64,
+    country code, recognized u8, timestamp u32, stroke count u16, then per stroke a point count
+    u16, the x bytes and the y bytes)."""
+    key = str(record.get("key_id", ""))
+    country = (record.get("countrycode") or "").encode("ascii", "replace")[:2]
+    strokes = record["drawing"]
+    out = struct.pack("<Q2sBIH", int(key) if key.isdigit() else 0, country, 1 if record.get("recognized") else 0,
+                      1489007527, len(strokes))
+    for stroke in strokes:
+        xs, ys = (bytes(min(255, max(0, int(v))) for v in row) for row in stroke[:2])
+        out += struct.pack("<H", len(xs)) + xs + ys
+    return out
+
+
+def bin_seeds():
+    """(name, bytes): a few simplified drawings of ../shared/data as .bin files, and synthetic ones
+    (one drawing; a drawing whose last stroke is cut; one of no strokes)."""
+    for path in sorted((QUICKDRAW / "simplified").glob("*.ndjson"))[:6]:
+        yield path.stem, b"".join(bin_record(json.loads(line)) for line in first_lines(path, 3))
+    square = {"key_id": "5152802093400064", "countrycode": "US", "recognized": True,
+              "drawing": [[[0, 255, 255, 0, 0], [0, 0, 255, 255, 0]], [[60, 190], [128, 128]]]}
+    yield "synthetic", bin_record(square) + bin_record(dict(square, drawing=square["drawing"][:1]))
+    yield "synthetic-cut", bin_record(square)[:-3]
+    yield "synthetic-no-strokes", bin_record(dict(square, drawing=[])) + bin_record(square)
+
+
 def tiny_safetensors():
     tensor = struct.pack("<4f", 0.5, -1.0, 2.0, 0.0)
     header = json.dumps({"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}, "__metadata__": {"format": "pt"}}).encode()
@@ -193,6 +220,8 @@ def seeds(target):
         if target == "json":
             yield "body", json.dumps({"strokes": [[[0, 50, 100], [0, 80, 0]]], "model": "raster", "top": 3}).encode()
             yield "live", json.dumps({"type": "stroke", "seq": 3, "stroke": [[1.5, 2e3], [-4, 5], [0, 16]]}).encode()
+    elif target == "quickdraw-bin":
+        yield from bin_seeds()
     elif target == "npy":
         for path in sorted((QUICKDRAW / "bitmap").glob("*.npy"))[:4]:
             yield path.stem, bitmap_rows(path, 2)

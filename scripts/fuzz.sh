@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target with libFuzzer for SECONDS, then reports its executions and crashes.
 #
-#   scripts/fuzz.sh TARGET SECONDS        # TARGET: json ndjson npy npz stroke3 omniglot safetensors model-spec svg-metadata photo
+#   scripts/fuzz.sh TARGET SECONDS        # TARGET: json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo
 #   scripts/fuzz.sh all SECONDS           # every target in turn, SECONDS each
 #
 # The harness (Fuzz/) is built once into .build-fuzz with -sanitize=fuzzer,address. Seeds come
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 [ $# -eq 2 ] || { sed -n '2,4p' "$0" >&2; exit 2; }
 target=$1
 seconds=$2
-targets=(json ndjson npy npz stroke3 omniglot safetensors model-spec svg-metadata photo connection)
+targets=(json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo connection)
 if [ "$target" = all ]; then
   status=0
   for each in "${targets[@]}"; do "$0" "$each" "$seconds" || status=1; export SKETCHWISE_FUZZ_NO_BUILD=1; done

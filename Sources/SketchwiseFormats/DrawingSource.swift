@@ -17,7 +17,7 @@ public struct LabeledDrawing: Sendable {
     /// For drawings from NumPy files: the array (the `.npz` key, or nil for a `.npy`) and the
     /// drawing's index in it.
     public var arrayPosition: (array: String?, index: Int)?
-    /// For records of ndjson and JSON-array files: the name of the folder holding the file
+    /// For records of ndjson, JSON-array and `.bin` files: the name of the folder holding the file
     /// (`simplified-extra` for `quickdraw/simplified-extra/car.ndjson`) and the record's 0-based
     /// index in the file (blank lines not counted; malformed records are).
     public var recordPosition: (folder: String, index: Int)?
@@ -48,6 +48,8 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable {
     case omniglotText
     /// A ZIP archive of Omniglot stroke drawings (`.zip`).
     case omniglotZip
+    /// Google's binary format of simplified Quick, Draw! drawings (`.bin`), read as a stream.
+    case quickDrawBinary
 
     public init?(path: String) {
         switch (path as NSString).pathExtension.lowercased() {
@@ -57,6 +59,7 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable {
         case "npz": self = .npz
         case "txt": self = .omniglotText
         case "zip": self = .omniglotZip
+        case "bin": self = .quickDrawBinary
         default: return nil
         }
     }
@@ -79,7 +82,7 @@ public struct DrawingSource: Sendable {
         }
         if !isFolder.boolValue {
             guard let format = DrawingFileFormat(path: path) else {
-                throw FormatError(file: path, reason: "unknown drawing format; expected .ndjson, .jsonl, .json, .npy, .npz, .txt (Omniglot) or .zip (Omniglot)")
+                throw FormatError(file: path, reason: "unknown drawing format; expected .ndjson, .jsonl, .json, .bin, .npy, .npz, .txt (Omniglot) or .zip (Omniglot)")
             }
             files = [(path, format)]
             return
@@ -140,6 +143,17 @@ public struct DrawingSource: Sendable {
                     try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path):\(number)", recordPosition: (folder, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: number, reason: "\(error)"))
+                }
+            }
+        case .quickDrawBinary:
+            var reader = try QuickDrawBinaryReader(path: path, word: stem)
+            while let result = try reader.next() {
+                let index = reader.recordIndex - 1
+                switch result {
+                case let .success(record):
+                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
+                case let .failure(error):
+                    try onError(error)
                 }
             }
         case .jsonArray:

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes Quick, Draw! records as ndjson to standard output, one file, or one file per class in a
-/// folder (`<folder>/<word>.ndjson`, as Google publishes them).
+/// folder (`<folder>/<word>.ndjson`, as Google publishes them). A file named `*.bin` is written in
+/// Google's binary format of simplified drawings instead (``QuickDrawBinaryWriter``).
 public final class RecordWriter {
     public enum Destination: Sendable {
         case standardOutput
@@ -12,10 +13,16 @@ public final class RecordWriter {
     private let destination: Destination
     private var handles: [String: FileHandle] = [:]
     private var pending: [String: String] = [:]
+    private let binary: QuickDrawBinaryWriter?
     private static let flushThreshold = 1 << 20
 
     public init(_ destination: Destination) throws(FormatError) {
         self.destination = destination
+        if case let .file(path) = destination, DrawingFileFormat(path: path) == .quickDrawBinary {
+            binary = try QuickDrawBinaryWriter(path: path)
+        } else {
+            binary = nil
+        }
         if case let .folderPerClass(folder) = destination {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw FormatError(file: folder, reason: "cannot create the output folder: \(error.localizedDescription)")
@@ -25,6 +32,7 @@ public final class RecordWriter {
 
     /// Appends one record (buffered; call ``finish()`` at the end).
     public func write(_ record: QuickDrawRecord) throws(FormatError) {
+        if let binary { return try binary.write(record) }
         let key: String = switch destination {
         case .standardOutput, .file: ""
         case .folderPerClass: record.word
@@ -35,6 +43,7 @@ public final class RecordWriter {
 
     /// Writes what is buffered and closes the files.
     public func finish() throws(FormatError) {
+        try binary?.finish()
         for key in pending.keys { try flush(key) }
         for handle in handles.values where handle !== FileHandle.standardOutput { try? handle.close() }
         handles = [:]

@@ -17,6 +17,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case json
     /// A Quick, Draw! `.ndjson` file, through ``SketchwiseFormats/DrawingSource``.
     case ndjson
+    /// Google's binary `.bin` file of simplified Quick, Draw! drawings, through
+    /// ``SketchwiseFormats/DrawingSource``.
+    case quickDrawBinary = "quickdraw-bin"
     /// A `.npy` file (bitmaps, or object arrays of stroke-3 drawings).
     case npy
     /// A `.npz` file: the ZIP container and the arrays in it.
@@ -43,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     var fileExtension: String? {
         switch self {
         case .ndjson: "ndjson"
+        case .quickDrawBinary: "bin"
         case .npy: "npy"
         case .npz: "npz"
         case .omniglot: "txt"
@@ -93,7 +97,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             attempt { try runModel(weights: bytes, spec: nil, scratch: scratch, models: models) }
         case .modelSpec:
             attempt { try runModel(weights: nil, spec: bytes, scratch: scratch, models: models) }
-        case .ndjson, .npy, .npz, .omniglot:
+        case .ndjson, .quickDrawBinary, .npy, .npz, .omniglot:
             let file = scratch.appendingPathComponent("input.\(fileExtension!)")
             guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
                 outcome.errors.append("cannot write \(file.path)")

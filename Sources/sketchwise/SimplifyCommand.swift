@@ -16,7 +16,7 @@ struct SimplifyCommand: AsyncParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output .ndjson file, or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output.")
+    @Option(name: .shortAndLong, help: "Output .ndjson file (.bin: Google's binary format), or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output.")
     var output: String?
 
     @Option(help: "Instead of writing drawings, compare the simplified drawings with the reference simplified drawings in this file or folder (matched by key_id) and print the agreement.")

@@ -9,8 +9,8 @@ struct Sketchwise: AsyncParsableCommand {
         abstract: "Assisted drawing: read, simplify, render and recognise sketches.",
         discussion: """
         Drawing inputs (IN) are files in any supported format — Quick, Draw! raw or simplified \
-        .ndjson, a .json array of such records, Sketch-RNN stroke-3 .npz, numpy_bitmap .npy, \
-        Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
+        .ndjson, a .json array of such records, Google's binary .bin of simplified drawings, \
+        Sketch-RNN stroke-3 .npz, numpy_bitmap .npy, Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
         else the file name).
         """,
         version: SketchwiseVersion.current,
