@@ -116,10 +116,12 @@ def build_corpus(data: Path = qd.DEFAULT_DATA, fraction: float = qd.VAL_FRACTION
         lab = index[cname]
         for sub in ("raw", "simplified", "simplified-extra"):
             p = qdir / sub / f"{cname}.ndjson"
+            if not p.exists() and sub != "raw":
+                p = p.with_suffix(".bin")  # Google's binary form of the simplified drawings
             if not p.exists():
                 continue
             subset = "extra" if sub == "simplified-extra" else sub
-            for i, rec in enumerate(qd.iter_ndjson(p, limit=per_class_limit)):
+            for i, rec in enumerate(qd.iter_records(p, limit=per_class_limit)):
                 if rec.get("word") not in (None, cname):
                     raise ValueError(f"{p}: record of class {rec.get('word')!r}")
                 drawing = rec["drawing"]

@@ -78,3 +78,16 @@ def test_googles_simplified_drawings_round_trip(tmp_path):
     for a, b in zip(recs, back):
         assert b["drawing"] == a["drawing"] and b["key_id"] == a["key_id"] and b["countrycode"] == a["countrycode"]
         assert b["timestamp"] == a["timestamp"][:19] + " UTC"
+
+
+def test_the_corpus_reads_simplified_drawings_from_bin_files(tmp_path):
+    from sketchwise_data.corpus import build_corpus
+    from synth import write_dataset
+
+    data = write_dataset(tmp_path / "data")
+    before = build_corpus(data, fraction=0.3, use_cache=False, log=lambda m: None).sizes()
+    for path in sorted((data / "quickdraw" / "simplified").glob("*.ndjson")):
+        qd.write_bin(path.with_suffix(".bin"), qd.iter_ndjson(path, parse=False))
+        path.unlink()
+    after = build_corpus(data, fraction=0.3, use_cache=False, log=lambda m: None).sizes()
+    assert after == before and after["val_simplified"] + after["train_stroke_drawings"] > 0
