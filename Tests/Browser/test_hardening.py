@@ -183,8 +183,8 @@ def proxied_server(tmp_path_factory, server):
 
 def test_a_trusted_proxys_connections_are_not_held_to_the_per_client_limit(proxied_server):
     socks = [connect(proxied_server) for _ in range(12)]
-    for sock in socks:
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.%d\r\n\r\n" % (len(socks)))
+    for index, sock in enumerate(socks):
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.%d\r\n\r\n" % (index + 1))
     statuses = []
     for sock in socks:
         answers, _ = read_answers(sock, 5, count=1)
