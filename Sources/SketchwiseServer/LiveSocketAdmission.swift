@@ -23,7 +23,7 @@ final class LiveSocketAdmission: Sendable {
     /// Takes a slot for `client`; false when the total or the client's limit is reached.
     func admit(_ client: String) -> Bool {
         state.withLock { state in
-            guard state.open < total, state.byClient[client, default: 0] < perClient else { return false }
+            guard problem(state, client) == nil else { return false }
             state.open += 1
             state.byClient[client, default: 0] += 1
             return true
@@ -41,10 +41,13 @@ final class LiveSocketAdmission: Sendable {
 
     /// Why a new socket of `client` would be refused now; nil when it would be admitted.
     func refusal(for client: String) -> String? {
-        state.withLock { state in
-            if state.byClient[client, default: 0] >= perClient { return "this client has \(perClient) live sockets open, the most allowed" }
-            if state.open >= total { return "the server has \(total) live sockets open, the most it takes" }
-            return nil
-        }
+        state.withLock { problem($0, client) }
+    }
+
+    /// What a new socket of `client` would pass; nil when it fits.
+    private func problem(_ state: State, _ client: String) -> String? {
+        if state.byClient[client, default: 0] >= perClient { return "this client has \(perClient) live sockets open, the most allowed" }
+        if state.open >= total { return "the server has \(total) live sockets open, the most it takes" }
+        return nil
     }
 }
