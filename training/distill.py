@@ -44,6 +44,11 @@ class Teacher:
             raise ValueError(f"teacher: raster models must read {pl.BITMAP_SIZE}x{pl.BITMAP_SIZE} renders")
         self.raster_channels = sorted({c for m in rasters for c in m.channels}, key=("ink", "order").index)
 
+    def to(self, device) -> "Teacher":
+        """Moves every member to ``device``."""
+        self.members = [(n, m.to(device), w) for n, m, w in self.members]
+        return self
+
     @property
     def description(self) -> str:
         return ", ".join(f"{n} {w:.2f}" for n, _, w in self.members)

@@ -90,6 +90,53 @@ def _cache_key(data: Path, fraction: float, classes_limit, per_class_limit) -> s
     return hashlib.sha1(repr(sig).encode()).hexdigest()[:16]
 
 
+def iter_class_drawings(qdir: Path, cname: str, fraction: float = qd.VAL_FRACTION,
+                        per_class_limit: int | None = None):
+    """Every stroke drawing of one class, streamed file by file, as ``(subset, key, is_val,
+    strokes)``: subset ``raw``/``simplified``/``extra``/``npz``, ``key`` the drawing's identity
+    (a ``key_id`` shared by its raw and simplified copies), strokes Google-simplified."""
+    for sub in ("raw", "simplified", "simplified-extra"):
+        p = qdir / sub / f"{cname}.ndjson"
+        if not p.exists() and sub != "raw":
+            p = p.with_suffix(".bin")  # Google's binary form of the simplified drawings
+        if not p.exists():
+            continue
+        subset = "extra" if sub == "simplified-extra" else sub
+        for i, rec in enumerate(qd.iter_records(p, limit=per_class_limit)):
+            if rec.get("word") not in (None, cname):
+                raise ValueError(f"{p}: record of class {rec.get('word')!r}")
+            drawing = rec["drawing"]
+            if sub == "raw":
+                strokes = qd.simplify_strokes(drawing)
+            else:
+                strokes = [[s[0], s[1]] for s in drawing if len(s[0])]
+            if strokes:
+                kid, is_val = qd.record_split(rec, sub, cname, i, fraction)
+                yield subset, kid, is_val, strokes
+    p = qdir / "sketchrnn" / f"{cname}.npz"
+    if p.exists():
+        for k, i, rows in qd.load_npz(p):
+            if per_class_limit is not None and i >= per_class_limit:
+                continue
+            strokes = prepare(qd.stroke3_to_strokes(rows))
+            if strokes:
+                yield "npz", f"npz/{cname}/{k}/{i}", qd.is_validation(f"npz/{k}", cname, i, fraction), strokes
+
+
+def class_bitmaps(qdir: Path, cname: str, fraction: float = qd.VAL_FRACTION,
+                  per_class_limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One class's ``numpy_bitmap`` images split into (train, validation), each ``(n, 784)`` uint8."""
+    p = qdir / "bitmap" / f"{cname}.npy"
+    if not p.exists():
+        empty = np.zeros((0, 784), np.uint8)
+        return empty, empty
+    bm = qd.load_bitmaps(p)
+    n = bm.shape[0] if per_class_limit is None else min(bm.shape[0], per_class_limit)
+    isval = np.array([qd.is_validation("bitmap", cname, i, fraction) for i in range(n)], bool)
+    arr = np.asarray(bm[:n])
+    return arr[~isval], arr[isval]
+
+
 def build_corpus(data: Path = qd.DEFAULT_DATA, fraction: float = qd.VAL_FRACTION,
                  classes_limit: int | None = None, per_class_limit: int | None = None,
                  use_cache: bool = True, log=print) -> Corpus:
@@ -114,54 +161,19 @@ def build_corpus(data: Path = qd.DEFAULT_DATA, fraction: float = qd.VAL_FRACTION
     val = {"raw": ([], []), "simplified": ([], []), "npz": ([], []), "extra": ([], [])}
     for ci, cname in enumerate(use):
         lab = index[cname]
-        for sub in ("raw", "simplified", "simplified-extra"):
-            p = qdir / sub / f"{cname}.ndjson"
-            if not p.exists() and sub != "raw":
-                p = p.with_suffix(".bin")  # Google's binary form of the simplified drawings
-            if not p.exists():
-                continue
-            subset = "extra" if sub == "simplified-extra" else sub
-            for i, rec in enumerate(qd.iter_records(p, limit=per_class_limit)):
-                if rec.get("word") not in (None, cname):
-                    raise ValueError(f"{p}: record of class {rec.get('word')!r}")
-                drawing = rec["drawing"]
-                if sub == "raw":
-                    strokes = qd.simplify_strokes(drawing)
-                else:
-                    strokes = [[s[0], s[1]] for s in drawing if len(s[0])]
-                if not strokes:
-                    continue
-                kid, is_val = qd.record_split(rec, sub, cname, i, fraction)
-                if is_val:
-                    val[subset][0].append(lab)
-                    val[subset][1].append(strokes)
-                else:
-                    ent = by_key.setdefault(kid, (lab, [], []))
-                    ent[1].append(strokes)
-                    ent[2].append(subset)
-        p = qdir / "sketchrnn" / f"{cname}.npz"
-        if p.exists():
-            for k, i, rows in qd.load_npz(p):
-                if per_class_limit is not None and i >= per_class_limit:
-                    continue
-                strokes = prepare(qd.stroke3_to_strokes(rows))
-                if not strokes:
-                    continue
-                if qd.is_validation(f"npz/{k}", cname, i, fraction):
-                    val["npz"][0].append(lab)
-                    val["npz"][1].append(strokes)
-                else:
-                    by_key[f"npz/{cname}/{k}/{i}"] = (lab, [strokes], ["npz"])
-        p = qdir / "bitmap" / f"{cname}.npy"
-        if p.exists():
-            bm = qd.load_bitmaps(p)
-            n = bm.shape[0] if per_class_limit is None else min(bm.shape[0], per_class_limit)
-            isval = np.array([qd.is_validation("bitmap", cname, i, fraction) for i in range(n)], bool)
-            arr = np.asarray(bm[:n])
-            corpus.bitmap_train = np.concatenate([corpus.bitmap_train, arr[~isval]])
-            corpus.bitmap_val = np.concatenate([corpus.bitmap_val, arr[isval]])
-            corpus.bitmap_train_labels = np.concatenate([corpus.bitmap_train_labels, np.full((~isval).sum(), lab)])
-            corpus.bitmap_val_labels = np.concatenate([corpus.bitmap_val_labels, np.full(isval.sum(), lab)])
+        for subset, kid, is_val, strokes in iter_class_drawings(qdir, cname, fraction, per_class_limit):
+            if is_val:
+                val[subset][0].append(lab)
+                val[subset][1].append(strokes)
+            else:
+                ent = by_key.setdefault(kid, (lab, [], []))
+                ent[1].append(strokes)
+                ent[2].append(subset)
+        train_bm, val_bm = class_bitmaps(qdir, cname, fraction, per_class_limit)
+        corpus.bitmap_train = np.concatenate([corpus.bitmap_train, train_bm])
+        corpus.bitmap_val = np.concatenate([corpus.bitmap_val, val_bm])
+        corpus.bitmap_train_labels = np.concatenate([corpus.bitmap_train_labels, np.full(len(train_bm), lab)])
+        corpus.bitmap_val_labels = np.concatenate([corpus.bitmap_val_labels, np.full(len(val_bm), lab)])
         if (ci + 1) % 50 == 0:
             log(f"corpus: {ci + 1}/{len(use)} classes, {time.time() - t0:.0f}s")
     labels = []

@@ -81,11 +81,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 from typing import Sequence
 
 import numpy as np
 
-__all__ = ["render", "render_batch", "render_channels", "CHANNELS", "CAIRO_VERSION"]
+__all__ = ["render", "render_batch", "render_channels", "CHANNELS", "cairo_version"]
 
 #: Raster channels a model may read: ``ink`` (every stroke opaque) and ``order`` (stroke-order shading).
 CHANNELS = ("ink", "order")
@@ -121,36 +122,44 @@ class _CairoPath(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("num_data", ctypes.c_int)]
 
 
-_lib = _load_cairo()
-_vp, _d, _i = ctypes.c_void_p, ctypes.c_double, ctypes.c_int
-for _name, _res, _args in [
-    ("cairo_image_surface_create", _vp, [_i, _i, _i]),
-    ("cairo_image_surface_get_data", _vp, [_vp]),
-    ("cairo_image_surface_get_stride", _i, [_vp]),
-    ("cairo_surface_flush", None, [_vp]),
-    ("cairo_surface_destroy", None, [_vp]),
-    ("cairo_surface_status", _i, [_vp]),
-    ("cairo_create", _vp, [_vp]),
-    ("cairo_destroy", None, [_vp]),
-    ("cairo_status", _i, [_vp]),
-    ("cairo_set_antialias", None, [_vp, _i]),
-    ("cairo_set_line_cap", None, [_vp, _i]),
-    ("cairo_set_line_join", None, [_vp, _i]),
-    ("cairo_set_line_width", None, [_vp, _d]),
-    ("cairo_scale", None, [_vp, _d, _d]),
-    ("cairo_translate", None, [_vp, _d, _d]),
-    ("cairo_set_source_rgba", None, [_vp, _d, _d, _d, _d]),
-    ("cairo_move_to", None, [_vp, _d, _d]),
-    ("cairo_line_to", None, [_vp, _d, _d]),
-    ("cairo_append_path", None, [_vp, ctypes.POINTER(_CairoPath)]),
-    ("cairo_stroke", None, [_vp]),
-    ("cairo_version_string", ctypes.c_char_p, []),
-]:
-    _f = getattr(_lib, _name)
-    _f.restype = _res
-    _f.argtypes = _args
+@functools.cache
+def _cairo() -> ctypes.CDLL:
+    """The system cairo with its functions' signatures, loaded at the first render (so that
+    machines without cairo can still import the recipe's constants)."""
+    lib = _load_cairo()
+    vp, d, i = ctypes.c_void_p, ctypes.c_double, ctypes.c_int
+    for name, res, args in [
+        ("cairo_image_surface_create", vp, [i, i, i]),
+        ("cairo_image_surface_get_data", vp, [vp]),
+        ("cairo_image_surface_get_stride", i, [vp]),
+        ("cairo_surface_flush", None, [vp]),
+        ("cairo_surface_destroy", None, [vp]),
+        ("cairo_surface_status", i, [vp]),
+        ("cairo_create", vp, [vp]),
+        ("cairo_destroy", None, [vp]),
+        ("cairo_status", i, [vp]),
+        ("cairo_set_antialias", None, [vp, i]),
+        ("cairo_set_line_cap", None, [vp, i]),
+        ("cairo_set_line_join", None, [vp, i]),
+        ("cairo_set_line_width", None, [vp, d]),
+        ("cairo_scale", None, [vp, d, d]),
+        ("cairo_translate", None, [vp, d, d]),
+        ("cairo_set_source_rgba", None, [vp, d, d, d, d]),
+        ("cairo_move_to", None, [vp, d, d]),
+        ("cairo_line_to", None, [vp, d, d]),
+        ("cairo_append_path", None, [vp, ctypes.POINTER(_CairoPath)]),
+        ("cairo_stroke", None, [vp]),
+        ("cairo_version_string", ctypes.c_char_p, []),
+    ]:
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
 
-CAIRO_VERSION = _lib.cairo_version_string().decode()
+
+def cairo_version() -> str:
+    """The version of the cairo library the renders come from."""
+    return _cairo().cairo_version_string().decode()
 
 # Header words of cairo_path_data_t (a 16-byte union {int type, int length} |
 # {double x, y}), pre-built so a stroke is sent with one cairo_append_path.
@@ -219,6 +228,7 @@ def render(strokes: Sequence, size: int = 28, channel: str = "ink") -> np.ndarra
     out = np.zeros((size, size), dtype=np.uint8)
     if not fitted:
         return out
+    _lib = _cairo()
     surf = _lib.cairo_image_surface_create(_CAIRO_FORMAT_A8, size, size)
     if _lib.cairo_surface_status(surf) != 0:
         _lib.cairo_surface_destroy(surf)

@@ -264,7 +264,7 @@ def main():
     qd = Path(args.data) / "quickdraw"
     classes = sorted(p.stem for p in (qd / "bitmap").glob("*.npy"))
     rng = np.random.default_rng(args.seed)
-    print(f"cairo {raster.CAIRO_VERSION}; {len(classes)} classes with Google bitmaps")
+    print(f"cairo {raster.cairo_version()}; {len(classes)} classes with Google bitmaps")
 
     google, drawings = {}, {}
     for c in classes:

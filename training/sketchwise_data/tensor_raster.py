@@ -1,0 +1,124 @@
+"""The Quick, Draw! raster recipe (``raster.py``) as tensor operations, for whole batches on the
+training device: no Python loop per drawing, no cairo.
+
+A batch of drawings is ``points [B, P, 2]`` (float, any coordinate space, y down) with
+``strokes [B, P]`` (the stroke number of each point, -1 for padding). Rendering:
+
+1. the bounding box of the valid points is fitted into the 256-unit frame exactly as
+   ``raster._fit`` does (longer side 255 units, centred), then mapped to pixels like cairo's
+   ``scale(size / 304) translate(24, 24)``;
+2. every point makes a segment from the point before it in the same stroke (the first point of
+   a stroke a zero-length one: a dot, as the round cap makes it);
+3. each pixel centre's coverage by a segment is ``clamp(h + 0.5 - distance, 0, 1)``, ``h`` the
+   half line width (8/304 of the side: 0.737 px at 28), a box filter of the round-capped line;
+4. a stroke covers a pixel by the maximum over its segments; strokes are composited like cairo's
+   OVER: ``1 - prod(1 - coverage)``.
+
+Against cairo's renders of real drawings: correlation above 0.995, mean absolute difference
+below 0.01 (``tests/test_tensor_raster.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .raster import EXTENT, FRAME, LINE_WIDTH, TOTAL_PADDING, VIEW
+
+HALF_LINE = LINE_WIDTH / 2.0
+
+
+def batch_from_index(part, ids, max_points: int = 256, device="cpu") -> tuple[torch.Tensor, torch.Tensor]:
+    """Drawings ``ids`` of an index part as padded ``(points [B, P, 2] float32, strokes [B, P] int64)``,
+    ``P`` the longest of them (at most ``max_points``: longer drawings lose their last points)."""
+    spans = [(int(part.offsets[i]), int(part.offsets[i + 1])) for i in ids]
+    width = max(1, min(max_points, max(b - a for a, b in spans)))
+    points = np.zeros((len(spans), width, 2), np.float32)
+    strokes = np.full((len(spans), width), -1, np.int64)
+    for k, (a, b) in enumerate(spans):
+        n = min(b - a, width)
+        points[k, :n] = part.points[a:a + n]
+        strokes[k, :n] = part.strokes[a:a + n]
+    return torch.from_numpy(points).to(device), torch.from_numpy(strokes).to(device)
+
+
+def batch_from_strokes(drawings, device="cpu") -> tuple[torch.Tensor, torch.Tensor]:
+    """Drawings in Google's stroke format (lists of ``[xs, ys]``) as a padded batch."""
+    flat = []
+    for d in drawings:
+        xy = [np.stack([np.asarray(s[0], np.float64), np.asarray(s[1], np.float64)], 1) for s in d if len(s[0])]
+        numbers = [np.full(len(p), i) for i, p in enumerate(xy)]
+        flat.append((np.concatenate(xy) if xy else np.zeros((0, 2)), np.concatenate(numbers) if xy else np.zeros(0)))
+    width = max(1, max(len(p) for p, _ in flat))
+    points = np.zeros((len(flat), width, 2), np.float32)
+    strokes = np.full((len(flat), width), -1, np.int64)
+    for k, (p, s) in enumerate(flat):
+        points[k, :len(p)] = p
+        strokes[k, :len(s)] = s
+    return torch.from_numpy(points).to(device), torch.from_numpy(strokes).to(device)
+
+
+def fit_to_frame(points: torch.Tensor, strokes: torch.Tensor) -> torch.Tensor:
+    """Step 1 of the recipe: valid points fitted into the 256-unit frame (aspect kept, the
+    longer side 255 units, centred); padding points come back unchanged."""
+    valid = (strokes >= 0)[..., None]
+    big = torch.finfo(points.dtype).max
+    low = torch.where(valid, points, big).amin(1, keepdim=True)
+    high = torch.where(valid, points, -big).amax(1, keepdim=True)
+    size = (high - low).clamp_min(0)
+    extent = size.amax(2, keepdim=True)
+    factor = torch.where(extent > 0, EXTENT / extent.clamp_min(1e-12), torch.ones_like(extent))
+    offset = (FRAME - size * factor) / 2.0
+    fitted = (points - low) * factor + offset
+    return torch.where(valid, fitted, points)
+
+
+def render(points: torch.Tensor, strokes: torch.Tensor, size: int = 28, line_scale=None,
+           chunk: int = 256) -> torch.Tensor:
+    """A batch of drawings -> ink ``[B, 1, size, size]`` in 0..1 (cairo's byte / 255).
+    ``line_scale`` (a number or ``[B]``) widens or narrows the line, 1 by default."""
+    outs = []
+    for start in range(0, points.shape[0], chunk):
+        scale = line_scale if line_scale is None or not torch.is_tensor(line_scale) else line_scale[start:start + chunk]
+        outs.append(_render_chunk(points[start:start + chunk], strokes[start:start + chunk], size, scale))
+    return torch.cat(outs) if outs else points.new_zeros((0, 1, size, size))
+
+
+def compact(points: torch.Tensor, strokes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Valid points moved to the front of each row (in order), the padding after the longest cut off."""
+    invalid = strokes < 0
+    order = torch.sort(invalid.to(torch.int8), dim=1, stable=True).indices
+    width = max(1, int((~invalid).sum(1).max().item()) if strokes.numel() else 1)
+    order = order[:, :width]
+    return torch.gather(points, 1, order[..., None].expand(-1, -1, 2)), torch.gather(strokes, 1, order)
+
+
+def _render_chunk(points, strokes, size, line_scale):
+    points, strokes = compact(points, strokes)
+    n, p, _ = points.shape
+    pixel = size / VIEW
+    px = (fit_to_frame(points, strokes) + TOTAL_PADDING / 2.0) * pixel  # device pixels
+    same = torch.zeros_like(strokes, dtype=torch.bool)
+    same[:, 1:] = (strokes[:, 1:] == strokes[:, :-1]) & (strokes[:, 1:] >= 0)
+    start = torch.where(same[..., None], torch.roll(px, 1, dims=1), px)  # segment start: the point before
+    centres = (torch.arange(size, device=points.device, dtype=points.dtype) + 0.5)
+    grid = torch.stack(torch.meshgrid(centres, centres, indexing="ij")[::-1], -1).reshape(1, 1, -1, 2)  # (x, y)
+    a, d = start[:, :, None, :], (px - start)[:, :, None, :]
+    length2 = (d * d).sum(-1)
+    t = (((grid - a) * d).sum(-1) / length2.clamp_min(1e-12)).clamp(0, 1)
+    t = torch.where(length2 > 0, t, torch.zeros_like(t))
+    distance = (grid - a - t[..., None] * d).norm(dim=-1)  # [B, P, size*size]
+    half = HALF_LINE * pixel
+    if line_scale is not None:
+        half = half * (line_scale if not torch.is_tensor(line_scale) else line_scale.reshape(-1, 1, 1))
+    coverage = (half + 0.5 - distance).clamp(0, 1)
+    count = int(strokes.max().item()) + 1 if strokes.numel() else 0
+    slot = torch.where(strokes >= 0, strokes, count)[..., None].expand(-1, -1, size * size)
+    per_stroke = coverage.new_zeros((n, count + 1, size * size)).scatter_reduce(1, slot, coverage, "amax")
+    ink = 1.0 - torch.prod(1.0 - per_stroke[:, :count], dim=1)
+    return ink.reshape(n, 1, size, size)
+
+
+def render_strokes(drawings, size: int = 28, device="cpu") -> torch.Tensor:
+    """Convenience: drawings in Google's stroke format -> ``[B, 1, size, size]``."""
+    points, strokes = batch_from_strokes(drawings, device)
+    return render(points, strokes, size)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Trains raster students side by side on one lent GPU machine (the device tool), from a carried
+# folder that holds the packed training split and the teacher's model files:
+#
+#   python3 training/train_on_device.py pack INDEX .gpu/qd-split.npz
+#   cp /tmp/imported/doodlenet.{json,safetensors} .gpu/        # never committed
+#   # device run, carry [".gpu"]:  MINUTES=6.5 bash training/tools/train_students_gpu.sh
+#
+# Each student trains for $MINUTES in its own process (they share the GPU, so each re-measures its
+# pace as it goes); a 3-step smoke run first makes a broken setup fail in seconds. Each student's
+# log and, the moment it ends, its checkpoint without the optimiser (model, state, run settings)
+# are written under $OUT: `train_on_device.py export --run-dir DIR` reads it as DIR/ckpt.pt.
+# Keep MINUTES two minutes under the call's limit.
+set -euo pipefail
+CARRY=${CARRY:-.gpu}
+OUT=${OUT:-/tmp/students-out}
+MINUTES=${MINUTES:-6.5}
+DEVICE=${DEVICE:-cuda}
+RUNS=${RUNS:-/tmp/student-runs}
+STUDENTS=${STUDENTS:-"fast:32,64,128:256 mid:64,128,256:512 wide:96,192,384:768"}
+export PYTHONUNBUFFERED=1
+mkdir -p "$OUT" "$RUNS"
+if [ "$DEVICE" = cuda ]; then nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; fi
+python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
+
+train() {  # name widths fc extra-args...
+  local name=$1 widths=$2 fc=$3; shift 3
+  python3 training/train_on_device.py train --index "$CARRY/qd-split.npz" --teacher doodlenet \
+    --teacher-dir "$CARRY" --device "$DEVICE" --run-dir "$RUNS/$name" --widths "$widths" --fc "$fc" --threads 4 "$@"
+}
+
+train smoke 32,64,128 256 --steps 3 --eval-every 3 --val-limit 300 --timing-steps 1 --batch 256
+slim() {  # a run's checkpoint without the optimiser, into $OUT as soon as the run ends
+  python3 - "$RUNS/$1/ckpt.pt" "$OUT/$1.pt" <<'PY'
+import sys, torch
+ck = torch.load(sys.argv[1], map_location="cpu", weights_only=False)
+ck.pop("opt")
+torch.save(ck, sys.argv[2])
+PY
+}
+
+pids=()
+for student in $STUDENTS; do
+  IFS=: read -r name widths fc <<<"$student"
+  (train "$name" "$widths" "$fc" --minutes "$MINUTES" --eval-every 500 ${EXTRA:-} >"$OUT/$name.log" 2>&1; slim "$name") &
+  pids+=($!)
+done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for student in $STUDENTS; do tail -n 2 "$OUT/${student%%:*}.log"; done
+exit $status

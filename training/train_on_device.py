@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Raster students trained where the batches are made: drawings read from the on-disk index,
+augmented and rendered as tensor operations on the training device (CPU or CUDA), distilled from
+a teacher, in one process or data-parallel over several.
+
+    python3 training/train_on_device.py index --data ../shared/data --out /tmp/qd-index
+    python3 training/train_on_device.py pack /tmp/qd-index /tmp/qd-split.npz   # one file to carry
+    python3 training/train_on_device.py train --index /tmp/qd-index --teacher doodlenet \\
+        --teacher-dir /tmp/imported --widths 96,192,384 --fc 768 --minutes 30 --run-dir runs/wide
+    torchrun --nproc_per_node 2 training/train_on_device.py train ...      # data-parallel
+    python3 training/train_on_device.py train --run-dir runs/wide --resume  # next sitting
+    python3 training/train_on_device.py export --run-dir runs/wide --name raster-cnn-wide --out Models
+
+Each step draws a class-balanced batch (each rank from its own shard of every class), renders
+its stroke drawings after augmentation (``sketchwise_data.tensor_augment``), fills a share of
+the batch with Google's bitmaps (labels only, a small affine) and minimises
+``(1 - a) CE(labels, smoothing 0.1) + a T^2 KL(teacher || student)`` (``a`` 1 on mixed
+drawings). AdamW, linear warm-up, cosine; bf16 autocast on CUDA.
+
+The schedule is fixed in steps (``--steps``, or ``--minutes`` converted after timing the first
+steps), so a run is the same whether it ran in one sitting or several: checkpoints are written
+every ``--checkpoint-minutes`` and on SIGTERM, and ``--resume`` restores weights, optimiser,
+step, every random generator (each rank's) and the history.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+
+import export as ex
+from distill import Teacher, distillation_loss
+from models import RasterCNN
+from sketchwise_data import quickdraw as qd
+from sketchwise_data.index import DrawingIndex, build_index, pack
+from sketchwise_data.tensor_augment import TensorAugment, augment, bitmap_augment
+from sketchwise_data.tensor_raster import batch_from_index, render
+
+VALIDATION_PARTS = ("val-raw", "val-simplified", "val-npz", "val-extra", "bitmaps-val")
+
+
+def log(msg: str):
+    if not dist.is_initialized() or dist.get_rank() == 0:
+        print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# ------------------------------------------------------------------ sampling
+class BalancedSampler:
+    """Class-balanced draws from one rank's shard of a class-grouped part: a class uniformly
+    among those with drawings, then a drawing of it uniformly. Rank ``r`` of ``w`` owns items
+    ``r, r + w, ...`` of every class (all of a class smaller than ``w``)."""
+
+    def __init__(self, class_offsets: np.ndarray, rank: int = 0, world: int = 1):
+        starts, counts = class_offsets[:-1].astype(np.int64), np.diff(class_offsets).astype(np.int64)
+        own = np.where(counts > rank, (counts - rank + world - 1) // world, 0)
+        small = (counts > 0) & (counts < world)
+        self.first = torch.from_numpy(np.where(small, starts, starts + rank))
+        self.stride = torch.from_numpy(np.where(small, 1, world))
+        self.count = torch.from_numpy(np.where(small, counts, own))
+        self.classes = torch.nonzero(self.count > 0).flatten()
+
+    def draw(self, n: int, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """-> (item indices, labels), ``n`` of each."""
+        labels = self.classes[torch.randint(len(self.classes), (n,), generator=gen)]
+        within = (torch.rand(n, generator=gen, dtype=torch.float64) * self.count[labels]).long()
+        return self.first[labels] + within * self.stride[labels], labels
+
+
+# ------------------------------------------------------------------ one step
+def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: int, gen, device, cfg: TensorAugment):
+    """-> (images [B, 1, 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap)."""
+    ids, labels = samplers["train"].draw(n_drawings, gen)
+    points, strokes = batch_from_index(index["train"], ids.tolist(), device=device)
+    points, strokes, mixed, line_scale = augment(points, strokes, gen, cfg)
+    images = [render(points, strokes, 28, line_scale)]
+    kinds = [mixed.long()]
+    all_labels = [labels]
+    if n_bitmaps:
+        ids, bitmap_labels = samplers["bitmaps-train"].draw(n_bitmaps, gen)
+        raw = torch.from_numpy(np.asarray(index["bitmaps-train"].images[np.sort(ids.numpy())]))
+        order = torch.argsort(torch.argsort(ids))  # rows back in draw order (sorted reads are faster)
+        bitmaps = raw[order].to(device, torch.float32).reshape(-1, 1, 28, 28) / 255.0
+        images.append(bitmap_augment(bitmaps, gen))
+        kinds.append(torch.full((n_bitmaps,), 2, device=device))
+        all_labels.append(bitmap_labels)
+    return torch.cat(images), torch.cat(all_labels).to(device), torch.cat(kinds)
+
+
+def step_loss(model, teacher, images, labels, kinds, alpha: float, temperature: float):
+    logits, _ = model(images)
+    loss = F.cross_entropy(logits.float(), labels, label_smoothing=0.1, reduction="none")
+    if teacher is not None:
+        drawn = kinds < 2
+        kd = distillation_loss(logits[drawn].float(), teacher.log_probs(images[drawn], None, None).float(), temperature,
+                               reduction="none")
+        a = torch.where(kinds[drawn] == 1, 1.0, alpha)
+        loss = torch.cat([(1 - a) * loss[drawn] + a * kd, loss[~drawn]])
+    return loss.mean()
+
+
+def lr_at(step: int, total: int, warmup: int, peak: float) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    return peak * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
+
+
+# ------------------------------------------------------------------ validation
+@torch.no_grad()
+def validation_inputs(index: DrawingIndex, device, limit: int | None = None) -> dict:
+    """Each validation part rendered once (no augmentation): name -> (images, labels)."""
+    out = {}
+    for name in VALIDATION_PARTS:
+        part = index[name]
+        n = len(part) if limit is None else min(limit, len(part))
+        if n == 0:
+            continue
+        labels = torch.from_numpy(np.asarray(part.labels[:n], np.int64)).to(device)
+        if name.startswith("bitmaps"):
+            images = torch.from_numpy(np.asarray(part.images[:n])).to(device, torch.float32).reshape(-1, 1, 28, 28) / 255
+        else:
+            images = torch.cat([render(*batch_from_index(part, range(a, min(n, a + 512)), device=device))
+                                for a in range(0, n, 512)])
+        out[name.removeprefix("val-")] = (images, labels)
+    return out
+
+
+@torch.no_grad()
+def evaluate(model, inputs: dict, autocast) -> dict:
+    """Top-1 per validation part (bf16 on CUDA; the exported model's figures come from ``sketchwise eval``)."""
+    model.eval()
+    result = {}
+    for name, (images, labels) in inputs.items():
+        with autocast():
+            logits = torch.cat([model(images[a:a + 2048])[0].float() for a in range(0, len(images), 2048)])
+        result[name] = round(100.0 * float((logits.argmax(1) == labels).float().mean()), 2)
+    model.train()
+    return result
+
+
+# ------------------------------------------------------------------ checkpoints
+def _rng_file(run_dir: Path, rank: int) -> Path:
+    return run_dir / f"rng-rank{rank}.pt"
+
+
+def save_checkpoint(run_dir: Path, model, opt, state: dict, gen: torch.Generator, rank: int):
+    """Every rank saves its random generators; rank 0 the weights, optimiser and state. Written
+    beside and renamed, so a checkpoint is whole or absent."""
+    rng = {"sampler": gen.get_state(), "torch": torch.get_rng_state(), "step": state["step"],
+           "cuda": torch.cuda.get_rng_state() if torch.cuda.is_available() else None}
+    tmp = _rng_file(run_dir, rank).with_suffix(".tmp")
+    torch.save(rng, tmp)
+    os.replace(tmp, _rng_file(run_dir, rank))
+    if rank == 0:
+        module = model.module if hasattr(model, "module") else model
+        tmp = run_dir / "ckpt.tmp"
+        run = json.loads((run_dir / "run.json").read_text())
+        torch.save({"model": module.state_dict(), "opt": opt.state_dict(), "state": state, "run": run}, tmp)
+        os.replace(tmp, run_dir / "ckpt.pt")
+
+
+def load_checkpoint(run_dir: Path, model, opt, gen: torch.Generator, rank: int, device) -> dict:
+    ck = torch.load(run_dir / "ckpt.pt", map_location=device, weights_only=False)
+    (model.module if hasattr(model, "module") else model).load_state_dict(ck["model"])
+    opt.load_state_dict(ck["opt"])
+    rng = torch.load(_rng_file(run_dir, rank), weights_only=False)
+    if rng["step"] != ck["state"]["step"]:
+        raise RuntimeError(f"{run_dir}: rank {rank}'s generators are from step {rng['step']}, "
+                           f"the weights from step {ck['state']['step']}")
+    gen.set_state(rng["sampler"])
+    torch.set_rng_state(rng["torch"])
+    if rng["cuda"] is not None and torch.cuda.is_available():
+        torch.cuda.set_rng_state(rng["cuda"])
+    return ck["state"]
+
+
+# ------------------------------------------------------------------ train
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        sys.exit("--device cuda: no CUDA device is available")
+    return torch.device(name)
+
+
+def train(args):
+    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    device = pick_device(args.device)
+    if device.type == "cuda":
+        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        torch.cuda.set_device(device)
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cuda.matmul.allow_tf32 = True
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if world > 1:
+        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+    run_dir = Path(args.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    resuming = args.resume and (run_dir / "ckpt.pt").exists()
+    if resuming:  # the run's own settings, whatever this command line says
+        saved = json.loads((run_dir / "run.json").read_text())
+        for key in ("widths", "fc", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "alpha",
+                    "temperature", "teacher", "teacher_dir", "index"):
+            setattr(args, key, saved[key])
+    elif rank == 0:
+        (run_dir / "run.json").write_text(json.dumps(vars(args), indent=1) + "\n")
+    torch.manual_seed(args.seed + rank)
+    gen = torch.Generator().manual_seed(args.seed * 1000 + rank)
+    index = DrawingIndex(Path(args.index))
+    samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world)
+                for p in ("train", "bitmaps-train") if len(index[p])}
+    cfg = {"widths": [int(w) for w in str(args.widths).split(",")], "fc": int(args.fc), "dropout": float(args.dropout),
+           "input_dropout": 0.0}
+    model = RasterCNN(len(index.classes), **cfg).to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    state = {"step": 0, "total_steps": args.steps, "seconds": 0.0, "samples": 0, "history": [],
+             "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "world": world}
+    if resuming:
+        state = load_checkpoint(run_dir, model, opt, gen, rank, device)
+        log(f"resumed {run_dir} at step {state['step']}/{state['total_steps']}")
+    if world > 1:
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+    teacher = None
+    if args.teacher:
+        teacher = Teacher(Path(args.teacher_dir), args.teacher).to(device)
+        if teacher.labels != index.classes:
+            sys.exit("--teacher: its labels are not the index's classes in the same order")
+    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
+        (lambda: torch.autocast("cpu", enabled=False))
+    val_inputs = validation_inputs(index, device, args.val_limit) if rank == 0 and args.eval_every else {}
+    per_rank = args.batch // world
+    n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers else 0
+    aug = TensorAugment()
+    stop = {"signal": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(signal=True))
+    module = model.module if hasattr(model, "module") else model
+    log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {module.macs():,} MACs, {cfg}; "
+        f"{world} process(es) on {state['device']}, batch {args.batch} ({n_bitmaps * world} bitmaps)"
+        + (f"; teacher {teacher.description}" if teacher else ""))
+    started, last_save, window = time.time(), time.time(), []
+    seconds_before = state["seconds"]
+    if not resuming and args.minutes:
+        state["budget_seconds"] = args.minutes * 60.0
+    mark = None  # (step, time) where the pace is measured from, after the first steps' warm-up
+    while state["total_steps"] is None or state["step"] < state["total_steps"]:
+        t0 = time.time()
+        if state.get("budget_seconds") and mark is None and state["step"] >= min(10, args.timing_steps // 3):
+            mark = (state["step"], time.time())
+        elif state.get("budget_seconds") and mark and state["step"] - mark[0] >= args.timing_steps:
+            # a budget in time: steps left = time left / the recent pace (other work on the device changes it)
+            pace = (time.time() - mark[1]) / (state["step"] - mark[0])
+            total = torch.tensor([state["step"] + int((state["budget_seconds"] - state["seconds"]) / pace)])
+            if world > 1:
+                dist.broadcast(total, 0)
+            if state["total_steps"] is None:
+                log(f"{pace * 1000:.0f} ms per step -> about {int(total)} steps in {state['budget_seconds'] / 60:.1f} min")
+            state["total_steps"] = max(state["step"] + 1, int(total))
+            mark = (state["step"], time.time())
+        lr = lr_at(state["step"], state["total_steps"] or 10 ** 9, args.warmup, args.lr)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        images, labels, kinds = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug)
+        with autocast():
+            loss = step_loss(model, teacher, images, labels, kinds, args.alpha, args.temperature)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+        state["step"] += 1
+        state["samples"] += args.batch
+        window.append(float(loss.detach()))
+        state.setdefault("losses", []).append(window[-1])
+        state["seconds"] = seconds_before + (time.time() - started)
+        done = state["total_steps"] is not None and state["step"] >= state["total_steps"]
+        if args.eval_every and rank == 0 and (state["step"] % args.eval_every == 0 or done):
+            res = evaluate(module, val_inputs, autocast)
+            state["history"].append({"step": state["step"], "samples": state["samples"],
+                                     "minutes": round(state["seconds"] / 60, 2), "val": res})
+            log(f"step {state['step']}/{state['total_steps']} loss {np.mean(window):.3f} lr {lr:.2e} "
+                f"{(time.time() - t0) * 1000:.0f} ms/step | validation top-1 {res}")
+            window = []
+        flags = torch.tensor([float(stop["signal"]), float(time.time() - last_save > args.checkpoint_minutes * 60),
+                              float(args.stop_at_step is not None and state["step"] >= args.stop_at_step)])
+        if world > 1:
+            dist.all_reduce(flags, op=dist.ReduceOp.MAX)
+        if done or flags.any():
+            save_checkpoint(run_dir, model, opt, state, gen, rank)
+            last_save = time.time()
+            if flags[0] or flags[2]:
+                log(f"stopped at step {state['step']}; --resume continues")
+                break
+    if world > 1:
+        dist.destroy_process_group()
+    return state
+
+
+# ------------------------------------------------------------------ export
+def export_run(args):
+    ck = torch.load(Path(args.run_dir) / "ckpt.pt", map_location="cpu", weights_only=False)
+    state, saved = ck["state"], ck["run"]
+    cfg = {"widths": [int(w) for w in str(saved["widths"]).split(",")], "fc": int(saved["fc"]),
+           "dropout": float(saved["dropout"]), "input_dropout": 0.0}
+    classes = DrawingIndex(Path(args.index or saved["index"])).classes
+    model = RasterCNN(len(classes), **cfg)
+    model.load_state_dict(ck["model"])
+    notes = (f"Trained by training/train_on_device.py for {state['step']:,} steps of {saved['batch']} "
+             f"({state['samples'] / 1e6:.1f} M samples, {state['seconds'] / 60:.1f} min on {state['device']}, "
+             f"{state['world']} process(es)); drawings rendered and augmented on the device; validation split by "
+             f"key_id/index hash ({qd.VAL_FRACTION:.0%}).")
+    extra = {"config": cfg, "steps": state["step"], "samples": state["samples"], "minutes": round(state["seconds"] / 60, 1),
+             "device": state["device"], "macs": model.macs(), "history": state["history"][-1:]}
+    if saved.get("teacher"):
+        extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
+        notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
+    what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
+    return ex.export_model(model.eval(), Path(args.out), args.name, classes, "raster", what, notes=notes,
+                           extra_training=extra, views=("original", "mirrored"))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    i = sub.add_parser("index", help="build the on-disk index of the training split (once, with progress)")
+    i.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
+    i.add_argument("--out", type=Path, required=True)
+    i.add_argument("--classes-limit", type=int)
+    i.add_argument("--per-class-limit", type=int)
+    k = sub.add_parser("pack", help="an index as one compressed file, to carry to a training machine")
+    k.add_argument("index", type=Path)
+    k.add_argument("file", type=Path)
+    t = sub.add_parser("train", help="train a raster student (torchrun for several processes)")
+    t.add_argument("--index", required=False, help="index folder or packed .npz")
+    t.add_argument("--run-dir", required=True)
+    t.add_argument("--resume", action="store_true", help="continue the run in --run-dir where it stopped")
+    t.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    t.add_argument("--widths", default="32,64,128")
+    t.add_argument("--fc", type=int, default=256)
+    t.add_argument("--dropout", type=float, default=0.2)
+    t.add_argument("--batch", type=int, default=1024, help="global batch (split over the processes)")
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--weight-decay", type=float, default=5e-4)
+    t.add_argument("--warmup", type=int, default=200)
+    budget = t.add_mutually_exclusive_group()
+    budget.add_argument("--steps", type=int)
+    budget.add_argument("--minutes", type=float, default=10.0, help="a budget in time, converted to steps as the pace is measured")
+    t.add_argument("--timing-steps", type=int, default=100, help="with --minutes: re-measure the pace this often")
+    t.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    t.add_argument("--stop-at-step", type=int, help="stop (with a checkpoint) at this step")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--bitmap-share", type=float, default=0.25)
+    t.add_argument("--teacher", help="exported model name(s), as distill.Teacher takes them")
+    t.add_argument("--teacher-dir", default="Models")
+    t.add_argument("--alpha", type=float, default=0.7)
+    t.add_argument("--temperature", type=float, default=3.0)
+    t.add_argument("--eval-every", type=int, default=500)
+    t.add_argument("--val-limit", type=int)
+    t.add_argument("--threads", type=int)
+    e = sub.add_parser("export", help="a run's weights as model files")
+    e.add_argument("--run-dir", required=True)
+    e.add_argument("--name", required=True)
+    e.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
+    e.add_argument("--index", help="the index, if not where the run read it")
+    args = p.parse_args(argv)
+    if args.command == "index":
+        build_index(args.data, args.out, classes_limit=args.classes_limit, per_class_limit=args.per_class_limit, log=log)
+    elif args.command == "pack":
+        log(f"packed into {pack(args.index, args.file)} ({args.file.stat().st_size / 1e6:.1f} MB)")
+    elif args.command == "train":
+        if not args.index and not args.resume:
+            p.error("train: --index is required for a new run")
+        if args.steps:
+            args.minutes = None
+        train(args)
+    else:
+        for f in export_run(args):
+            log(f"wrote {f}")
+
+
+if __name__ == "__main__":
+    main()
