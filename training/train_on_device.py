@@ -117,19 +117,21 @@ def lr_at(step: int, total: int, warmup: int, peak: float) -> float:
 # ------------------------------------------------------------------ validation
 @torch.no_grad()
 def validation_inputs(index: DrawingIndex, device, limit: int | None = None) -> dict:
-    """Each validation part rendered once (no augmentation): name -> (images, labels)."""
+    """Each validation part rendered once (no augmentation), at most ``limit`` drawings of each spread
+    evenly over it: name -> (images, labels)."""
     out = {}
     for name in VALIDATION_PARTS:
         part = index[name]
-        n = len(part) if limit is None else min(limit, len(part))
-        if n == 0:
+        if len(part) == 0:
             continue
-        labels = torch.from_numpy(np.asarray(part.labels[:n], np.int64)).to(device)
+        rows = np.arange(len(part)) if limit is None or limit >= len(part) else \
+            np.linspace(0, len(part) - 1, limit).round().astype(np.int64)  # evenly over the classes
+        labels = torch.from_numpy(np.asarray(part.labels[rows], np.int64)).to(device)
         if name.startswith("bitmaps"):
-            images = torch.from_numpy(np.asarray(part.images[:n])).to(device, torch.float32).reshape(-1, 1, 28, 28) / 255
+            images = torch.from_numpy(np.array(part.images[rows])).to(device, torch.float32).reshape(-1, 1, 28, 28) / 255
         else:
-            images = torch.cat([render(*batch_from_index(part, range(a, min(n, a + 512)), device=device))
-                                for a in range(0, n, 512)])
+            images = torch.cat([render(*batch_from_index(part, rows[a:a + 512].tolist(), device=device))
+                                for a in range(0, len(rows), 512)])
         out[name.removeprefix("val-")] = (images, labels)
     return out
 
@@ -225,16 +227,16 @@ def train(args):
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     state = {"step": 0, "total_steps": args.steps, "seconds": 0.0, "samples": 0, "history": [],
              "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "world": world}
+    teacher = None  # built before the generators are restored: building it draws random numbers
+    if args.teacher:
+        teacher = Teacher(Path(args.teacher_dir), args.teacher).to(device)
+        if teacher.labels != index.classes:
+            sys.exit("--teacher: its labels are not the index's classes in the same order")
     if resuming:
         state = load_checkpoint(run_dir, model, opt, gen, rank, device)
         log(f"resumed {run_dir} at step {state['step']}/{state['total_steps']}")
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
-    teacher = None
-    if args.teacher:
-        teacher = Teacher(Path(args.teacher_dir), args.teacher).to(device)
-        if teacher.labels != index.classes:
-            sys.exit("--teacher: its labels are not the index's classes in the same order")
     autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
         (lambda: torch.autocast("cpu", enabled=False))
     val_inputs = validation_inputs(index, device, args.val_limit) if rank == 0 and args.eval_every else {}
@@ -363,7 +365,7 @@ def main(argv=None):
     t.add_argument("--alpha", type=float, default=0.7)
     t.add_argument("--temperature", type=float, default=3.0)
     t.add_argument("--eval-every", type=int, default=500)
-    t.add_argument("--val-limit", type=int)
+    t.add_argument("--val-limit", type=int, default=20000, help="validation drawings per part, at most")
     t.add_argument("--threads", type=int)
     e = sub.add_parser("export", help="a run's weights as model files")
     e.add_argument("--run-dir", required=True)

@@ -1,0 +1,193 @@
+"""Training on the device (train_on_device.py and what it reads): the tensor rasteriser against
+cairo, the on-disk index, exact resume and data-parallel training in two gloo processes."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import HAVE_DATA, TRAINING, needs_data
+from sketchwise_data import quickdraw as qd
+from sketchwise_data import raster
+from sketchwise_data.corpus import iter_class_drawings
+from sketchwise_data.index import DrawingIndex, build_index, pack
+from sketchwise_data.tensor_raster import render_strokes
+
+SHAPES = ("circle", "line", "cross")
+
+
+def shape_drawing(rng, shape):
+    """A noisy drawing of one of three easy shapes, in Google's simplified form (0..255 integers)."""
+    def clean(xs, ys):
+        return [np.clip(np.rint(np.asarray(xs) + rng.normal(0, 3, len(xs))), 0, 255).astype(int).tolist(),
+                np.clip(np.rint(np.asarray(ys) + rng.normal(0, 3, len(ys))), 0, 255).astype(int).tolist()]
+    if shape == "circle":
+        t = np.linspace(0, 2 * np.pi, 16)
+        return [clean(128 + 120 * np.cos(t), 128 + 120 * np.sin(t))]
+    if shape == "line":
+        return [clean([0, 255], [128, 140])]
+    return [clean([0, 255], [0, 255]), clean([255, 0], [0, 255])]
+
+
+def write_shapes(root: Path, per_class: int = 60, seed: int = 0) -> Path:
+    """A learnable data folder: three shape classes as simplified ndjson and as bitmaps."""
+    rng = np.random.default_rng(seed)
+    q = root / "quickdraw"
+    (q / "simplified").mkdir(parents=True)
+    (q / "bitmap").mkdir()
+    (q / "categories.txt").write_text("\n".join(SHAPES) + "\n")
+    for shape in SHAPES:
+        drawings = [shape_drawing(rng, shape) for _ in range(per_class)]
+        with open(q / "simplified" / f"{shape}.ndjson", "w") as f:
+            for i, d in enumerate(drawings):
+                f.write(json.dumps({"word": shape, "key_id": str(hash((shape, i)) % 10 ** 12), "drawing": d}) + "\n")
+        np.save(q / "bitmap" / f"{shape}.npy", np.stack([raster.render(d).ravel() for d in drawings[:20]]))
+    return root
+
+
+@pytest.fixture(scope="module")
+def shapes_index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("shapes")
+    return build_index(write_shapes(root), root / "index", log=lambda _: None)
+
+
+# ------------------------------------------------------------------ rasteriser
+def test_tensor_rasteriser_matches_cairo_on_shapes():
+    rng = np.random.default_rng(1)
+    drawings = [shape_drawing(rng, s) for s in SHAPES for _ in range(5)] + [[[[40], [60]]]]  # and a dot
+    ours = render_strokes(drawings).numpy()[:, 0]
+    cairo = np.stack([raster.render(d) for d in drawings]) / 255.0
+    assert np.corrcoef(ours.ravel(), cairo.ravel())[0, 1] >= 0.995
+    assert np.abs(ours - cairo).mean() <= 0.01
+    assert ours[-1].max() > 0.5, "a one-point stroke is a dot"
+
+
+@needs_data
+def test_tensor_rasteriser_matches_cairo_on_real_drawings():
+    qdir = qd.DEFAULT_DATA / "quickdraw"
+    drawings = []
+    for cname in qd.load_categories(qdir)[::23]:
+        drawings += [strokes for _, _, _, strokes in iter_class_drawings(qdir, cname, per_class_limit=20)]
+    ours = render_strokes(drawings).numpy()[:, 0]
+    cairo = np.stack([raster.render(d) for d in drawings]) / 255.0
+    corr, mad = np.corrcoef(ours.ravel(), cairo.ravel())[0, 1], np.abs(ours - cairo).mean()
+    print(f"{len(drawings)} real drawings: correlation {corr:.4f}, mean absolute difference {mad:.4f}")
+    assert len(drawings) >= 300
+    assert corr >= 0.995 and mad <= 0.01
+
+
+# ------------------------------------------------------------------ index
+def test_index_holds_every_drawing_grouped_by_class(shapes_index, tmp_path):
+    index = DrawingIndex(shapes_index)
+    qdir = shapes_index.parent / "quickdraw"
+    train = index["train"]
+    expected = {c: [s for _, _, is_val, s in iter_class_drawings(qdir, c) if not is_val] for c in SHAPES}
+    assert list(np.diff(train.class_offsets)) == [len(expected[c]) for c in SHAPES]
+    for c, drawings in expected.items():
+        first = int(train.class_offsets[SHAPES.index(c)])
+        for k, strokes in enumerate(drawings):
+            ours = train.strokes_of(first + k)
+            assert [[list(x), list(y)] for x, y in ours] == [[list(map(float, s[0])), list(map(float, s[1]))] for s in strokes]
+            assert train.labels[first + k] == SHAPES.index(c)
+    val = sum(len(index[p]) for p in ("val-simplified",))
+    assert val + len(train) == 3 * 60
+    assert len(index["bitmaps-train"]) + len(index["bitmaps-val"]) == 60
+    packed = DrawingIndex(pack(shapes_index, tmp_path / "split.npz"))
+    for part in ("train", "val-simplified", "bitmaps-train"):
+        for field in ("points", "strokes", "offsets", "labels", "images"):
+            a, b = getattr(index[part], field), getattr(packed[part], field)
+            assert (a is None) == (b is None) and (a is None or np.array_equal(a, b)), (part, field)
+
+
+def test_index_reads_googles_binary_files(tmp_path):
+    root = write_shapes(tmp_path / "data")
+    simplified = root / "quickdraw" / "simplified"
+    for file in list(simplified.glob("*.ndjson")):
+        qd.write_bin(file.with_suffix(".bin"), qd.iter_ndjson(file))
+        file.unlink()
+    index = DrawingIndex(build_index(root, tmp_path / "index", log=lambda _: None))
+    assert len(index["train"]) + len(index["val-simplified"]) == 3 * 60
+
+
+def test_a_stopped_index_build_leaves_no_index(tmp_path):
+    root = write_shapes(tmp_path / "data")
+    (root / "quickdraw" / "simplified" / "line.ndjson").write_text('{"word": "line", "drawing": [[[1, 2]')
+    with pytest.raises(ValueError):
+        build_index(root, tmp_path / "index", log=lambda _: None)
+    assert not (tmp_path / "index").exists()
+
+
+# ------------------------------------------------------------------ training
+def train_args(index, run_dir, *extra):
+    return ["train", "--index", str(index), "--run-dir", str(run_dir), "--device", "cpu", "--widths", "8,16,16",
+            "--fc", "32", "--batch", "32", "--warmup", "5", "--eval-every", "0", "--threads", "1", *extra]
+
+
+def run_in_process(argv):
+    import train_on_device
+    train_on_device.main(argv)
+    return torch.load(Path(argv[argv.index("--run-dir") + 1]) / "ckpt.pt", weights_only=False)
+
+
+@pytest.fixture(scope="module")
+def teacher_dir(tmp_path_factory):
+    """A small exported model over the shape classes, as a distillation teacher."""
+    import export as ex
+    from models import RasterCNN
+    out = tmp_path_factory.mktemp("teacher")
+    torch.manual_seed(3)
+    ex.export_model(RasterCNN(3, widths=(4, 8, 8), fc=16).eval(), out, "teacher", list(SHAPES), "raster", "teacher",
+                    extra_training={"config": {"widths": [4, 8, 8], "fc": 16}})
+    return out
+
+
+def test_a_stopped_and_resumed_run_ends_with_the_same_weights(shapes_index, teacher_dir, tmp_path):
+    teacher = ["--teacher", "teacher", "--teacher-dir", str(teacher_dir)]
+    whole = run_in_process(train_args(shapes_index, tmp_path / "whole", "--steps", "12", *teacher))
+    run_in_process(train_args(shapes_index, tmp_path / "parts", "--steps", "12", "--stop-at-step", "5", *teacher))
+    assert torch.load(tmp_path / "parts" / "ckpt.pt", weights_only=False)["state"]["step"] == 5
+    resumed = run_in_process(["train", "--run-dir", str(tmp_path / "parts"), "--resume", "--device", "cpu", "--threads", "1"])
+    assert resumed["state"]["step"] == whole["state"]["step"] == 12
+    assert resumed["state"]["losses"] == whole["state"]["losses"]
+    for name, tensor in whole["model"].items():
+        assert torch.equal(tensor, resumed["model"][name]), name
+
+
+def test_two_gloo_processes_follow_one_process_with_the_same_global_batch(shapes_index, tmp_path):
+    steps = ["--steps", "40", "--lr", "0.01"]
+    single = run_in_process(train_args(shapes_index, tmp_path / "single", *steps))
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+                    str(TRAINING / "train_on_device.py"), *train_args(shapes_index, tmp_path / "ddp", *steps)],
+                   check=True, env=env, cwd=TRAINING, timeout=300)
+    ddp = torch.load(tmp_path / "ddp" / "ckpt.pt", weights_only=False)
+    assert ddp["state"]["world"] == 2 and ddp["state"]["step"] == 40
+    assert (tmp_path / "ddp" / "rng-rank1.pt").exists()
+    one, two = np.array(single["state"]["losses"]), np.array(ddp["state"]["losses"])
+    print(f"loss, steps 1-5 / 31-40: one process {one[:5].mean():.3f} / {one[-10:].mean():.3f}, "
+          f"two {two[:5].mean():.3f} / {two[-10:].mean():.3f}")
+    assert two[-10:].mean() < 0.7 * two[:5].mean(), "the data-parallel run learns"
+    assert abs(two[-10:].mean() - one[-10:].mean()) < 0.25 * one[:5].mean()
+    assert abs(two[:5].mean() - one[:5].mean()) < 0.1 * one[:5].mean()
+
+
+def test_sigterm_leaves_a_checkpoint_that_resumes(shapes_index, tmp_path):
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, str(TRAINING / "train_on_device.py"),
+                             *train_args(shapes_index, run_dir, "--steps", "100000")],
+                            cwd=TRAINING, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in proc.stdout:
+        if "parameters" in line:  # the loop is about to start
+            break
+    proc.send_signal(15)
+    output = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 0, output
+    state = torch.load(run_dir / "ckpt.pt", weights_only=False)["state"]
+    assert 0 < state["step"] < 100000 and "stopped at step" in output
+    resumed = run_in_process(["train", "--run-dir", str(run_dir), "--resume", "--stop-at-step", str(state["step"] + 2),
+                              "--device", "cpu", "--threads", "1"])
+    assert resumed["state"]["step"] == state["step"] + 2
