@@ -56,11 +56,12 @@ def log(msg: str):
 
 # ------------------------------------------------------------------ sampling
 class BalancedSampler:
-    """Class-balanced draws from one rank's shard of a class-grouped part: a class uniformly
-    among those with drawings, then a drawing of it uniformly. Rank ``r`` of ``w`` owns items
-    ``r, r + w, ...`` of every class (all of a class smaller than ``w``)."""
+    """Class-balanced draws from one rank's shard of a class-grouped part: a class among those
+    with drawings (uniformly, or with ``boost_cap`` > 1 up to that many times more often for
+    classes rich in drawings: ``sqrt(n / median n)``, capped), then a drawing of it uniformly.
+    Rank ``r`` of ``w`` owns items ``r, r + w, ...`` of every class (all of a class smaller than ``w``)."""
 
-    def __init__(self, class_offsets: np.ndarray, rank: int = 0, world: int = 1):
+    def __init__(self, class_offsets: np.ndarray, rank: int = 0, world: int = 1, boost_cap: float = 1.0):
         starts, counts = class_offsets[:-1].astype(np.int64), np.diff(class_offsets).astype(np.int64)
         own = np.where(counts > rank, (counts - rank + world - 1) // world, 0)
         small = (counts > 0) & (counts < world)
@@ -68,10 +69,13 @@ class BalancedSampler:
         self.stride = torch.from_numpy(np.where(small, 1, world))
         self.count = torch.from_numpy(np.where(small, counts, own))
         self.classes = torch.nonzero(self.count > 0).flatten()
+        present = counts[counts > 0].astype(np.float64)
+        boost = np.clip(np.sqrt(present / np.median(present)), 1.0, max(1.0, boost_cap)) if len(present) else present
+        self.weights = torch.from_numpy(boost)
 
     def draw(self, n: int, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         """-> (item indices, labels), ``n`` of each."""
-        labels = self.classes[torch.randint(len(self.classes), (n,), generator=gen)]
+        labels = self.classes[torch.multinomial(self.weights, n, replacement=True, generator=gen)]
         within = (torch.rand(n, generator=gen, dtype=torch.float64) * self.count[labels]).long()
         return self.first[labels] + within * self.stride[labels], labels
 
@@ -211,7 +215,7 @@ def train(args):
     resuming = args.resume and (run_dir / "ckpt.pt").exists()
     if resuming:  # the run's own settings, whatever this command line says
         saved = json.loads((run_dir / "run.json").read_text())
-        for key in ("widths", "fc", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "alpha",
+        for key in ("widths", "fc", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "boost_cap", "alpha",
                     "temperature", "teacher", "teacher_dir", "index"):
             setattr(args, key, saved[key])
     elif rank == 0:
@@ -219,7 +223,7 @@ def train(args):
     torch.manual_seed(args.seed + rank)
     gen = torch.Generator().manual_seed(args.seed * 1000 + rank)
     index = DrawingIndex(Path(args.index))
-    samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world)
+    samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world, args.boost_cap)
                 for p in ("train", "bitmaps-train") if len(index[p])}
     cfg = {"widths": [int(w) for w in str(args.widths).split(",")], "fc": int(args.fc), "dropout": float(args.dropout),
            "input_dropout": 0.0}
@@ -360,6 +364,7 @@ def main(argv=None):
     t.add_argument("--stop-at-step", type=int, help="stop (with a checkpoint) at this step")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--bitmap-share", type=float, default=0.25)
+    t.add_argument("--boost-cap", type=float, default=1.0, help="classes rich in data drawn up to this many times more often")
     t.add_argument("--teacher", help="exported model name(s), as distill.Teacher takes them")
     t.add_argument("--teacher-dir", default="Models")
     t.add_argument("--alpha", type=float, default=0.7)
