@@ -11,6 +11,8 @@ A batch of drawings is ``points [B, P, 2]`` (float, any coordinate space, y down
    a stroke a zero-length one: a dot, as the round cap makes it);
 3. each pixel centre's coverage by a segment is ``clamp(h + 0.5 - distance, 0, 1)``, ``h`` the
    half line width (8/304 of the side: 0.737 px at 28), a box filter of the round-capped line;
+   segments are cut into pieces of at most 1 px, and each piece is measured only against the
+   few pixels it can reach (a 5x5 window), so the work grows with the ink, not with the image;
 4. a stroke covers a pixel by the maximum over its segments; strokes are composited like cairo's
    OVER: ``1 - prod(1 - coverage)``.
 
@@ -25,6 +27,7 @@ import torch
 from .raster import EXTENT, FRAME, LINE_WIDTH, TOTAL_PADDING, VIEW
 
 HALF_LINE = LINE_WIDTH / 2.0
+PIECE = 1.0  # px: segments are cut into pieces this long at most, each rendered in a small window
 
 
 def batch_from_index(part, ids, max_points: int = 256, device="cpu") -> tuple[torch.Tensor, torch.Tensor]:
@@ -94,27 +97,45 @@ def compact(points: torch.Tensor, strokes: torch.Tensor) -> tuple[torch.Tensor, 
 
 def _render_chunk(points, strokes, size, line_scale):
     points, strokes = compact(points, strokes)
-    n, p, _ = points.shape
+    n = points.shape[0]
+    device, dtype = points.device, points.dtype
     pixel = size / VIEW
     px = (fit_to_frame(points, strokes) + TOTAL_PADDING / 2.0) * pixel  # device pixels
     same = torch.zeros_like(strokes, dtype=torch.bool)
     same[:, 1:] = (strokes[:, 1:] == strokes[:, :-1]) & (strokes[:, 1:] >= 0)
     start = torch.where(same[..., None], torch.roll(px, 1, dims=1), px)  # segment start: the point before
-    centres = (torch.arange(size, device=points.device, dtype=points.dtype) + 0.5)
-    grid = torch.stack(torch.meshgrid(centres, centres, indexing="ij")[::-1], -1).reshape(1, 1, -1, 2)  # (x, y)
-    a, d = start[:, :, None, :], (px - start)[:, :, None, :]
-    length2 = (d * d).sum(-1)
-    t = (((grid - a) * d).sum(-1) / length2.clamp_min(1e-12)).clamp(0, 1)
-    t = torch.where(length2 > 0, t, torch.zeros_like(t))
-    distance = (grid - a - t[..., None] * d).norm(dim=-1)  # [B, P, size*size]
-    half = HALF_LINE * pixel
+    half = torch.full((n,), HALF_LINE * pixel, device=device, dtype=dtype)
     if line_scale is not None:
-        half = half * (line_scale if not torch.is_tensor(line_scale) else line_scale.reshape(-1, 1, 1))
-    coverage = (half + 0.5 - distance).clamp(0, 1)
-    count = int(strokes.max().item()) + 1 if strokes.numel() else 0
-    slot = torch.where(strokes >= 0, strokes, count)[..., None].expand(-1, -1, size * size)
-    per_stroke = coverage.new_zeros((n, count + 1, size * size)).scatter_reduce(1, slot, coverage, "amax")
-    ink = 1.0 - torch.prod(1.0 - per_stroke[:, :count], dim=1)
+        half = half * (line_scale.to(device, dtype) if torch.is_tensor(line_scale) else float(line_scale))
+    # every valid segment, cut into pieces of at most PIECE px: each piece reaches only a small window
+    drawing, row = torch.nonzero(strokes >= 0, as_tuple=True)
+    a, b = start[drawing, row], px[drawing, row]
+    pieces = torch.ceil((b - a).norm(dim=-1) / PIECE).clamp_min(1).long()
+    owner = torch.repeat_interleave(torch.arange(len(pieces), device=device), pieces)
+    k = torch.arange(len(owner), device=device) - (torch.cumsum(pieces, 0) - pieces)[owner]
+    step = (b - a)[owner] / pieces[owner, None]
+    pa = a[owner] + k[:, None] * step
+    reach = float(half.max()) + 0.5 + PIECE / 2 if n else 1.0
+    width = int(2 * reach) + 2
+    centre = pa + step / 2
+    first = torch.ceil(centre - reach - 0.5).long()  # the window's first pixel column / row
+    offsets = torch.arange(width, device=device)
+    ix = (first[:, 0, None, None] + offsets[None, None, :]).expand(-1, width, width)
+    iy = (first[:, 1, None, None] + offsets[None, :, None]).expand(-1, width, width)
+    centres = torch.stack([ix, iy], -1).to(dtype) + 0.5  # [pieces, width, width, 2]
+    rel = centres - pa[:, None, None, :]
+    length2 = (step * step).sum(-1)[:, None, None]
+    t = ((rel * step[:, None, None, :]).sum(-1) / length2.clamp_min(1e-12)).clamp(0, 1)
+    t = torch.where(length2 > 0, t, torch.zeros_like(t))
+    distance = (rel - t[..., None] * step[:, None, None, :]).norm(dim=-1)
+    coverage = (half[drawing[owner]][:, None, None] + 0.5 - distance).clamp(0, 1)
+    count = int(strokes.max().item()) + 1 if strokes.numel() else 1
+    area = size * size
+    inside = (ix >= 0) & (ix < size) & (iy >= 0) & (iy < size)
+    slot = ((drawing[owner] * count + strokes[drawing, row][owner]) * area)[:, None, None] + iy * size + ix
+    slot = torch.where(inside, slot, torch.full_like(slot, n * count * area))  # outside: a spare slot
+    per_stroke = coverage.new_zeros(n * count * area + 1).scatter_reduce(0, slot.flatten(), coverage.flatten(), "amax")
+    ink = 1.0 - torch.prod(1.0 - per_stroke[:-1].view(n, count, area), dim=1)
     return ink.reshape(n, 1, size, size)
 
 
