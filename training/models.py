@@ -144,7 +144,7 @@ class StrokeRNN(nn.Module):
     def forward(self, x, lengths):
         """x: [N, T, 3] zero-padded, lengths: [N] (>= 1) -> (logits, embedding)."""
         n, t, _ = x.shape
-        mask = (torch.arange(t)[None, :] < lengths[:, None]).to(x.dtype)[:, None, :]  # [N,1,T]
+        mask = (torch.arange(t, device=x.device)[None, :] < lengths[:, None]).to(x.dtype)[:, None, :]  # [N,1,T]
         h = x.transpose(1, 2) * mask
         for i in range(1, len(self.convs) + 1):
             h = getattr(self, f"conv{i}")(h) * mask

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Raster students trained where the batches are made: drawings read from the on-disk index,
+"""Students (raster CNNs, the stroke model) trained where the batches are made: drawings read from the on-disk index,
 augmented and rendered as tensor operations on the training device (CPU or CUDA), distilled from
 a teacher, in one process or data-parallel over several.
 
@@ -40,11 +40,13 @@ import torch.nn.functional as F
 
 import export as ex
 from distill import Teacher, distillation_loss
-from models import RasterCNN
+from models import RasterCNN, StrokeRNN
+from pipeline import MAX_LENGTH
 from sketchwise_data import quickdraw as qd
 from sketchwise_data.index import DrawingIndex, build_index, pack
 from sketchwise_data.tensor_augment import TensorAugment, augment, bitmap_augment
 from sketchwise_data.tensor_raster import batch_from_index, render
+from sketchwise_data.tensor_sequence import encode as encode_rows
 
 VALIDATION_PARTS = ("val-raw", "val-simplified", "val-npz", "val-extra", "bitmaps-val")
 
@@ -81,11 +83,14 @@ class BalancedSampler:
 
 
 # ------------------------------------------------------------------ one step
-def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: int, gen, device, cfg: TensorAugment):
-    """-> (images [B, 1, 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap)."""
+def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: int, gen, device, cfg: TensorAugment,
+               sequences: bool = False):
+    """-> (images [B, 1, 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap,
+    and with ``sequences`` the drawings' stroke-model rows and lengths, else None)."""
     ids, labels = samplers["train"].draw(n_drawings, gen)
     points, strokes = batch_from_index(index["train"], ids.tolist(), device=device)
     points, strokes, mixed, line_scale = augment(points, strokes, gen, cfg)
+    rows = encode_rows(points, strokes, MAX_LENGTH) if sequences else None
     images = [render(points, strokes, 28, line_scale)]
     kinds = [mixed.long()]
     all_labels = [labels]
@@ -97,11 +102,13 @@ def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: 
         images.append(bitmap_augment(bitmaps, gen))
         kinds.append(torch.full((n_bitmaps,), 2, device=device))
         all_labels.append(bitmap_labels)
-    return torch.cat(images), torch.cat(all_labels).to(device), torch.cat(kinds)
+    return torch.cat(images), torch.cat(all_labels).to(device), torch.cat(kinds), rows
 
 
-def step_loss(model, teacher, images, labels, kinds, alpha: float, temperature: float):
-    logits, _ = model(images)
+def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, temperature: float):
+    """Per drawing ``(1 - a) CE + a KD`` (a = alpha, 1 on mixed drawings), CE alone on bitmaps;
+    a stroke student reads ``rows`` (rows, lengths), the teacher the images."""
+    logits, _ = model(*rows) if rows is not None else model(images)
     loss = F.cross_entropy(logits.float(), labels, label_smoothing=0.1, reduction="none")
     if teacher is not None:
         drawn = kinds < 2
@@ -120,9 +127,9 @@ def lr_at(step: int, total: int, warmup: int, peak: float) -> float:
 
 # ------------------------------------------------------------------ validation
 @torch.no_grad()
-def validation_inputs(index: DrawingIndex, device, limit: int | None = None) -> dict:
+def validation_inputs(index: DrawingIndex, device, limit: int | None = None, sequences: bool = False) -> dict:
     """Each validation part rendered once (no augmentation), at most ``limit`` drawings of each spread
-    evenly over it: name -> (images, labels)."""
+    evenly over it: name -> (model inputs in batches, labels); ``sequences``: a stroke model's rows."""
     out = {}
     for name in VALIDATION_PARTS:
         part = index[name]
@@ -132,11 +139,14 @@ def validation_inputs(index: DrawingIndex, device, limit: int | None = None) -> 
             np.linspace(0, len(part) - 1, limit).round().astype(np.int64)  # evenly over the classes
         labels = torch.from_numpy(np.asarray(part.labels[rows], np.int64)).to(device)
         if name.startswith("bitmaps"):
+            if sequences:
+                continue  # a stroke model reads no bitmaps
             images = torch.from_numpy(np.array(part.images[rows])).to(device, torch.float32).reshape(-1, 1, 28, 28) / 255
-        else:
-            images = torch.cat([render(*batch_from_index(part, rows[a:a + 512].tolist(), device=device))
-                                for a in range(0, len(rows), 512)])
-        out[name.removeprefix("val-")] = (images, labels)
+            out[name.removeprefix("val-")] = [(images[a:a + 2048],) for a in range(0, len(images), 2048)], labels
+            continue
+        batches = [batch_from_index(part, rows[a:a + 512].tolist(), device=device) for a in range(0, len(rows), 512)]
+        inputs = [encode_rows(*b, MAX_LENGTH) if sequences else (render(*b),) for b in batches]
+        out[name.removeprefix("val-")] = (inputs, labels)
     return out
 
 
@@ -145,9 +155,9 @@ def evaluate(model, inputs: dict, autocast) -> dict:
     """Top-1 per validation part (bf16 on CUDA; the exported model's figures come from ``sketchwise eval``)."""
     model.eval()
     result = {}
-    for name, (images, labels) in inputs.items():
+    for name, (batches, labels) in inputs.items():
         with autocast():
-            logits = torch.cat([model(images[a:a + 2048])[0].float() for a in range(0, len(images), 2048)])
+            logits = torch.cat([model(*batch)[0].float() for batch in batches])
         result[name] = round(100.0 * float((logits.argmax(1) == labels).float().mean()), 2)
     model.train()
     return result
@@ -190,6 +200,18 @@ def load_checkpoint(run_dir: Path, model, opt, gen: torch.Generator, rank: int, 
 
 
 # ------------------------------------------------------------------ train
+def build_student(settings: dict, classes: int):
+    """The student a run's settings describe -> (module, its config as the model files keep it)."""
+    if settings.get("model", "raster") == "strokes":
+        convs = [[int(v) for v in c.split(":")] for c in str(settings["convs"]).split(",")]
+        cfg = {"convs": convs, "hidden": int(settings["hidden"]), "lstm_layers": int(settings["lstm_layers"]),
+               "dropout": float(settings["dropout"])}
+        return StrokeRNN(classes, **cfg), cfg
+    cfg = {"widths": [int(w) for w in str(settings["widths"]).split(",")], "fc": int(settings["fc"]),
+           "dropout": float(settings["dropout"]), "input_dropout": 0.0}
+    return RasterCNN(classes, **cfg), cfg
+
+
 def pick_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
@@ -215,7 +237,7 @@ def train(args):
     resuming = args.resume and (run_dir / "ckpt.pt").exists()
     if resuming:  # the run's own settings, whatever this command line says
         saved = json.loads((run_dir / "run.json").read_text())
-        for key in ("widths", "fc", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "boost_cap", "alpha",
+        for key in ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "boost_cap", "alpha",
                     "temperature", "teacher", "teacher_dir", "index"):
             setattr(args, key, saved[key])
     elif rank == 0:
@@ -225,9 +247,9 @@ def train(args):
     index = DrawingIndex(Path(args.index))
     samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world, args.boost_cap)
                 for p in ("train", "bitmaps-train") if len(index[p])}
-    cfg = {"widths": [int(w) for w in str(args.widths).split(",")], "fc": int(args.fc), "dropout": float(args.dropout),
-           "input_dropout": 0.0}
-    model = RasterCNN(len(index.classes), **cfg).to(device)
+    model, cfg = build_student(vars(args), len(index.classes))
+    model = model.to(device)
+    sequences = args.model == "strokes"
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     state = {"step": 0, "total_steps": args.steps, "seconds": 0.0, "samples": 0, "history": [],
              "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "world": world}
@@ -243,14 +265,15 @@ def train(args):
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
     autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
         (lambda: torch.autocast("cpu", enabled=False))
-    val_inputs = validation_inputs(index, device, args.val_limit) if rank == 0 and args.eval_every else {}
+    val_inputs = validation_inputs(index, device, args.val_limit, sequences) if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
-    n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers else 0
+    n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers and not sequences else 0
     aug = TensorAugment()
     stop = {"signal": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(signal=True))
     module = model.module if hasattr(model, "module") else model
-    log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {module.macs():,} MACs, {cfg}; "
+    macs = f"{module.macs():,} MACs" if not sequences else f"{module.macs_per_step():,} MACs per step"
+    log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {macs}, {cfg}; "
         f"{world} process(es) on {state['device']}, batch {args.batch} ({n_bitmaps * world} bitmaps)"
         + (f"; teacher {teacher.description}" if teacher else ""))
     started, last_save, window = time.time(), time.time(), []
@@ -262,8 +285,10 @@ def train(args):
         t0 = time.time()
         if state.get("budget_seconds") and mark is None and state["step"] >= min(10, args.timing_steps // 3):
             mark = (state["step"], time.time())
-        elif state.get("budget_seconds") and mark and state["step"] - mark[0] >= args.timing_steps:
-            # a budget in time: steps left = time left / the recent pace (other work on the device changes it)
+        elif state.get("budget_seconds") and mark and state["step"] - mark[0] >= args.timing_steps and \
+                (state["total_steps"] is None or state["seconds"] < state["budget_seconds"] / 2):
+            # a budget in time: steps left = time left / the recent pace (other work on the device changes
+            # it), re-measured in the budget's first half so that the schedule's end stays smooth
             pace = (time.time() - mark[1]) / (state["step"] - mark[0])
             total = torch.tensor([state["step"] + int((state["budget_seconds"] - state["seconds"]) / pace)])
             if world > 1:
@@ -275,9 +300,9 @@ def train(args):
         lr = lr_at(state["step"], state["total_steps"] or 10 ** 9, args.warmup, args.lr)
         for g in opt.param_groups:
             g["lr"] = lr
-        images, labels, kinds = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug)
+        images, labels, kinds, rows = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug, sequences)
         with autocast():
-            loss = step_loss(model, teacher, images, labels, kinds, args.alpha, args.temperature)
+            loss = step_loss(model, teacher, images, rows, labels, kinds, args.alpha, args.temperature)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -314,23 +339,28 @@ def train(args):
 def export_run(args):
     ck = torch.load(Path(args.run_dir) / "ckpt.pt", map_location="cpu", weights_only=False)
     state, saved = ck["state"], ck["run"]
-    cfg = {"widths": [int(w) for w in str(saved["widths"]).split(",")], "fc": int(saved["fc"]),
-           "dropout": float(saved["dropout"]), "input_dropout": 0.0}
     classes = DrawingIndex(Path(args.index or saved["index"])).classes
-    model = RasterCNN(len(classes), **cfg)
+    model, cfg = build_student(saved, len(classes))
     model.load_state_dict(ck["model"])
     notes = (f"Trained by training/train_on_device.py for {state['step']:,} steps of {saved['batch']} "
              f"({state['samples'] / 1e6:.1f} M samples, {state['seconds'] / 60:.1f} min on {state['device']}, "
              f"{state['world']} process(es)); drawings rendered and augmented on the device; validation split by "
              f"key_id/index hash ({qd.VAL_FRACTION:.0%}).")
     extra = {"config": cfg, "steps": state["step"], "samples": state["samples"], "minutes": round(state["seconds"] / 60, 1),
-             "device": state["device"], "macs": model.macs(), "history": state["history"][-1:]}
+             "device": state["device"], "history": state["history"][-1:]}
     if saved.get("teacher"):
         extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
         notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
+    views = ("original", "mirrored")
+    if isinstance(model, StrokeRNN):
+        extra["macsPerStep"] = model.macs_per_step()
+        what = f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(classes)} Quick, Draw! classes"
+        return ex.export_model(model.eval(), Path(args.out), args.name, classes, "strokes", what, notes=notes,
+                               extra_training=extra, views=views)
+    extra["macs"] = model.macs()
     what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
     return ex.export_model(model.eval(), Path(args.out), args.name, classes, "raster", what, notes=notes,
-                           extra_training=extra, views=("original", "mirrored"))
+                           extra_training=extra, views=views)
 
 
 def main(argv=None):
@@ -349,8 +379,12 @@ def main(argv=None):
     t.add_argument("--run-dir", required=True)
     t.add_argument("--resume", action="store_true", help="continue the run in --run-dir where it stopped")
     t.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    t.add_argument("--widths", default="32,64,128")
-    t.add_argument("--fc", type=int, default=256)
+    t.add_argument("--model", choices=("raster", "strokes"), default="raster")
+    t.add_argument("--widths", default="32,64,128", help="raster: channels of the conv blocks")
+    t.add_argument("--fc", type=int, default=256, help="raster: width of the embedding layer")
+    t.add_argument("--convs", default="48:5,64:5,96:3", help="strokes: conv1d layers, channels:kernel")
+    t.add_argument("--hidden", type=int, default=128, help="strokes: LSTM width")
+    t.add_argument("--lstm-layers", type=int, default=3)
     t.add_argument("--dropout", type=float, default=0.2)
     t.add_argument("--batch", type=int, default=1024, help="global batch (split over the processes)")
     t.add_argument("--lr", type=float, default=3e-3)

@@ -15,7 +15,9 @@ from sketchwise_data import quickdraw as qd
 from sketchwise_data import raster
 from sketchwise_data.corpus import iter_class_drawings
 from sketchwise_data.index import DrawingIndex, build_index, pack
-from sketchwise_data.tensor_raster import render_strokes
+from sketchwise_data import sequence
+from sketchwise_data.tensor_raster import batch_from_strokes, render_strokes
+from sketchwise_data.tensor_sequence import encode as encode_rows
 
 SHAPES = ("circle", "line", "cross")
 
@@ -78,6 +80,17 @@ def test_tensor_rasteriser_matches_cairo_on_real_drawings():
     print(f"{len(drawings)} real drawings: correlation {corr:.4f}, mean absolute difference {mad:.4f}")
     assert len(drawings) >= 300
     assert corr >= 0.995 and mad <= 0.01
+
+
+def test_tensor_rows_equal_the_sequence_encoder():
+    rng = np.random.default_rng(2)
+    drawings = [shape_drawing(rng, s) for s in SHAPES for _ in range(4)] + [[[[40], [60]]], [[[1, 2, 3], [4, 5, 6]]]]
+    rows, lengths = encode_rows(*batch_from_strokes(drawings), length=20)
+    for k, d in enumerate(drawings):
+        expected = sequence.encode_rows(d, 20, "uniform")
+        assert int(lengths[k]) == len(expected)
+        assert np.array_equal(rows[k, :lengths[k]].numpy(), expected)
+        assert not rows[k, lengths[k]:].any()
 
 
 # ------------------------------------------------------------------ index
@@ -173,6 +186,22 @@ def test_two_gloo_processes_follow_one_process_with_the_same_global_batch(shapes
     assert two[-10:].mean() < 0.7 * two[:5].mean(), "the data-parallel run learns"
     assert abs(two[-10:].mean() - one[-10:].mean()) < 0.25 * one[:5].mean()
     assert abs(two[:5].mean() - one[:5].mean()) < 0.1 * one[:5].mean()
+
+
+def test_a_stroke_student_trains_and_exports(shapes_index, teacher_dir, tmp_path):
+    from models import load_exported
+    import train_on_device
+    ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--model", "strokes", "--convs", "8:3", "--hidden", "8",
+                                   "--lstm-layers", "1", "--steps", "6", "--teacher", "teacher", "--teacher-dir", str(teacher_dir)))
+    assert ck["state"]["step"] == 6
+    train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "strokes", "--out", str(tmp_path / "out")])
+    spec = json.loads((tmp_path / "out" / "strokes.json").read_text())
+    assert spec["input"]["kind"] == "strokes" and spec["labels"] == list(SHAPES)
+    model = load_exported(tmp_path / "out", "strokes")
+    rows, lengths = encode_rows(*batch_from_strokes([shape_drawing(np.random.default_rng(4), s) for s in SHAPES]))
+    module, _ = train_on_device.build_student(ck["run"], 3)
+    module.load_state_dict(ck["model"])
+    assert torch.allclose(model(rows, lengths)[0], module.eval()(rows, lengths)[0], atol=1e-5)
 
 
 def test_sigterm_leaves_a_checkpoint_that_resumes(shapes_index, tmp_path):

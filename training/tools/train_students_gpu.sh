@@ -17,19 +17,24 @@ OUT=${OUT:-/tmp/students-out}
 MINUTES=${MINUTES:-6.5}
 DEVICE=${DEVICE:-cuda}
 RUNS=${RUNS:-/tmp/student-runs}
-STUDENTS=${STUDENTS:-"fast:32,64,128:256 mid:64,128,256:512 wide:96,192,384:768"}
+# one student per line: its name, then its options for train_on_device.py train
+STUDENTS=${STUDENTS:-"fast --widths 32,64,128 --fc 256
+mid --widths 64,128,256 --fc 512
+wide --widths 96,192,384 --fc 768
+strokes --model strokes --convs 48:5,64:5,96:3 --hidden 128 --lstm-layers 3"}
 export PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$RUNS"
 if [ "$DEVICE" = cuda ]; then nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; fi
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
 
-train() {  # name widths fc extra-args...
-  local name=$1 widths=$2 fc=$3; shift 3
+train() {  # name options...
+  local name=$1; shift
   python3 training/train_on_device.py train --index "$CARRY/qd-split.npz" --teacher doodlenet \
-    --teacher-dir "$CARRY" --device "$DEVICE" --run-dir "$RUNS/$name" --widths "$widths" --fc "$fc" --threads 4 "$@"
+    --teacher-dir "$CARRY" --device "$DEVICE" --run-dir "$RUNS/$name" --threads 3 "$@"
 }
 
-train smoke 32,64,128 256 --steps 3 --eval-every 3 --val-limit 300 --timing-steps 1 --batch 256
+train smoke --steps 3 --eval-every 3 --val-limit 300 --batch 256
+train smoke-strokes --model strokes --steps 3 --eval-every 3 --val-limit 300 --batch 256
 slim() {  # a run's checkpoint without the optimiser, into $OUT as soon as the run ends
   python3 - "$RUNS/$1/ckpt.pt" "$OUT/$1.pt" <<'PY'
 import sys, torch
@@ -40,12 +45,14 @@ PY
 }
 
 pids=()
-for student in $STUDENTS; do
-  IFS=: read -r name widths fc <<<"$student"
-  (train "$name" "$widths" "$fc" --minutes "$MINUTES" --eval-every 500 ${EXTRA:-} >"$OUT/$name.log" 2>&1; slim "$name") &
+names=()
+while read -r name options; do
+  # shellcheck disable=SC2086  # the options are words
+  (train "$name" $options --minutes "$MINUTES" --eval-every 500 ${EXTRA:-} >"$OUT/$name.log" 2>&1; slim "$name") &
   pids+=($!)
-done
+  names+=("$name")
+done <<<"$STUDENTS"
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for student in $STUDENTS; do tail -n 2 "$OUT/${student%%:*}.log"; done
+for name in "${names[@]}"; do tail -n 2 "$OUT/$name.log"; done
 exit $status
