@@ -135,11 +135,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         try? fileManager.removeItem(at: specFile)
         try? fileManager.removeItem(at: weightsFile)
         if let spec {
-            fileManager.createFile(atPath: specFile.path, contents: Data(spec))
+            try Data(spec).write(to: specFile)
             try fileManager.createSymbolicLink(at: weightsFile, withDestinationURL: realWeights)
         }
         if let weights {
-            fileManager.createFile(atPath: weightsFile.path, contents: Data(weights))
+            try Data(weights).write(to: weightsFile)
             try fileManager.createSymbolicLink(at: specFile, withDestinationURL: realSpec)
         }
         _ = try Model(contentsOf: specFile)

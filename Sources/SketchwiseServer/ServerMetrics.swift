@@ -45,22 +45,27 @@ public final class ServerMetrics: Sendable {
 
     /// The text of a scrape, with the state gauges read now.
     func exposition(snapshot: ServingSnapshot?, work: WorkQueue) -> [UInt8] {
-        registry.makeGauge(name: "sketchwise_ready", help: "1 once the library index is loaded and the API answers").set(snapshot == nil ? 0.0 : 1.0)
-        registry.makeGauge(name: "sketchwise_work_queue_waiting", help: "Jobs waiting for a worker thread").set(Double(work.waitingCount))
+        gauge("sketchwise_ready", help: "1 once the library index is loaded and the API answers").set(snapshot == nil ? 0.0 : 1.0)
+        gauge("sketchwise_work_queue_waiting", help: "Jobs waiting for a worker thread").set(Double(work.waitingCount))
         if let snapshot {
-            registry.makeGauge(name: "sketchwise_library_items", help: "Pictures in the library index").set(Double(snapshot.libraryItems))
+            gauge("sketchwise_library_items", help: "Pictures in the library index").set(Double(snapshot.libraryItems))
             let active = Set(snapshot.models.filter { $0.status == "active" }.map { [$0.name, $0.version, $0.source] })
             for stale in modelLabels.exchange(active).subtracting(active) {
-                registry.unregisterGauge(registry.makeGauge(name: "sketchwise_model_info", labels: Self.modelLabels(stale)))
+                registry.unregisterGauge(gauge("sketchwise_model_info", labels: Self.modelLabels(stale)))
             }
             for labels in active {
-                registry.makeGauge(name: "sketchwise_model_info", labels: Self.modelLabels(labels)).set(1.0)
+                gauge("sketchwise_model_info", labels: Self.modelLabels(labels)).set(1.0)
             }
         }
         if let resident = Self.residentBytes() {
-            registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory of the server process").set(Double(resident))
+            gauge("process_resident_memory_bytes", help: "Resident memory of the server process").set(Double(resident))
         }
         return registry.emitToBuffer()
+    }
+
+    /// The registry's gauge of this name and labels (made at the first call).
+    private func gauge(_ name: String, help: String = "", labels: [(String, String)] = []) -> Prometheus.Gauge {
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
     }
 
     private static func modelLabels(_ values: [String]) -> [(String, String)] {

@@ -5,7 +5,8 @@ Environment:
   SKETCHWISE_BIN             the binary (default .build/debug/sketchwise)
   SKETCHWISE_TEST_DATA_DIR   the server's --data-dir (default: a fresh temporary folder; the
                              library index is built there on first start, which takes a while)
-  SKETCHWISE_SHARED_DATA     the shared data folder (default ../shared/data beside the repo)
+  SKETCHWISE_SHARED_DATA     the shared data folder (default ../shared/data beside the repo); without
+                             it, real drawings come from the committed sample Tests/Fixtures/quickdraw
   SKETCHWISE_STARTUP_TIMEOUT seconds to wait for GET /api/ready (default 600)
 
 Run with Debian's Python, which has python3-selenium:  /usr/bin/python3 -m pytest Tests/Browser
@@ -29,7 +30,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SKETCHWISE_SHARED_DATA", REPO.parent / "shared" / "data"))
-RAW = SHARED / "quickdraw" / "raw"
+SAMPLE = REPO / "Tests" / "Fixtures" / "quickdraw"
+#: Raw Quick, Draw! drawings: the shared data's, or the committed sample of a few classes (a fresh clone).
+RAW = SHARED / "quickdraw" / "raw" if (SHARED / "quickdraw" / "raw").is_dir() else SAMPLE / "raw"
 ARTIFACTS = REPO / "out" / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -104,13 +107,6 @@ class Server:
         return status, parsed, headers, data
 
 
-@pytest.fixture(scope="session")
-def shared_data():
-    if not (SHARED / "quickdraw" / "raw").is_dir():
-        pytest.skip(f"shared data not found at {SHARED} (set SKETCHWISE_SHARED_DATA or place ../shared/data beside the repo)")
-    return SHARED
-
-
 def sketchwise_binary():
     """The binary under test: $SKETCHWISE_BIN, default .build/debug/sketchwise; skips when missing."""
     path = Path(os.environ.get("SKETCHWISE_BIN", REPO / ".build" / "debug" / "sketchwise"))
@@ -183,7 +179,7 @@ def data_dir_for(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory, shared_data):
+def server(tmp_path_factory):
     srv = start_server(tmp_path_factory, data_dir_for(tmp_path_factory))
     yield srv
     stop_server(srv)
