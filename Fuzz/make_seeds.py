@@ -146,7 +146,10 @@ def jpeg_scan_bomb(side, empty_scans):
     data at all (libjpeg warns and makes a full pass over the image for each)."""
     blocks = ((side + 7) // 8) ** 2
     dc_bits = bytes(blocks // 8) + (bytes([0xFF >> (blocks % 8)]) if blocks % 8 else b"")
-    segment = lambda marker, payload: b"\xff" + bytes([marker]) + struct.pack(">H", len(payload) + 2) + payload
+
+    def segment(marker, payload):
+        return b"\xff" + bytes([marker]) + struct.pack(">H", len(payload) + 2) + payload
+
     tables = segment(0xDB, b"\x00" + bytes([1] * 64))
     frame = segment(0xC2, struct.pack(">BHHB", 8, side, side, 1) + b"\x01\x11\x00")
     huffman = segment(0xC4, b"\x00" + bytes([1] + [0] * 15) + b"\x00") + segment(0xC4, b"\x10" + bytes([0, 1] + [0] * 14) + b"\x00")

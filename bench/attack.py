@@ -107,7 +107,8 @@ def health_probe(port, stop, samples):
     while not stop.is_set():
         start = time.monotonic()
         try:
-            ok = exchange(port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.0.250", 5).startswith(b"HTTP/1.1 200")
+            reply = exchange(port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.0.250", 5)
+            ok = reply.startswith(b"HTTP/1.1 200")
         except OSError:
             ok = False
         samples.append((time.monotonic() - start, ok))

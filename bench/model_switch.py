@@ -119,9 +119,11 @@ def main():
         time.sleep(2)
         after = rss_kib(server.pid)
         reindexed = [line for line in (work / "server.log").read_text().splitlines() if "re-indexed the library" in line]
-        print(f"switch to raster-cnn 2.0.0: {switch:.1f} s (re-index seen: {reindex_seen}; {reindexed[-1].split('] ')[-1] if reindexed else '?'})")
+        last_reindex = reindexed[-1].split("] ")[-1] if reindexed else "?"
+        print(f"switch to raster-cnn 2.0.0: {switch:.1f} s (re-index seen: {reindex_seen}; {last_reindex})")
         print(f"server RSS: {before / 1024:.0f} MiB before, {peak / 1024:.0f} MiB peak during the switch, {after / 1024:.0f} MiB after")
-        print(f"re-index child's peak RSS: {child_peak / 1024:.0f} MiB (kept out of the server); {answered} requests answered during the switch")
+        print(f"re-index child's peak RSS: {child_peak / 1024:.0f} MiB (kept out of the server); "
+              f"{answered} requests answered during the switch")
     finally:
         for proc in (manifest, server):
             proc.terminate()

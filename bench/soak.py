@@ -60,7 +60,10 @@ def lua_script(sketches, ids):
     valid = [json.dumps({"strokes": s}) for s in sketches]
     invalid = ['{"strokes": [[[0, 1], [0', '{"strokes": [[[0, 1e300], [0, 1]]]}', '{"strokes": "cat"}',
                '{"strokes": [[[0, 1, 2], [0, 1]]]}', '[]']
-    quoted = lambda items: "{" + ",".join("[==[" + item + "]==]" for item in items) + "}"
+
+    def quoted(items):
+        return "{" + ",".join("[==[" + item + "]==]" for item in items) + "}"
+
     return f"""
 valid = {quoted(valid)}
 invalid = {quoted(invalid)}
@@ -99,8 +102,10 @@ function done(summary, latency, requests)
   for k, v in pairs(total_statuses) do table.insert(parts, string.format('"%s": %d', k, v)) end
   io.write("STATUSES {{" .. table.concat(parts, ", ") .. "}}\\n")
   local e = summary.errors
-  io.write(string.format("WRK {{\\"requests\\": %d, \\"seconds\\": %.1f, \\"p50_ms\\": %.2f, \\"p99_ms\\": %.2f, \\"connect\\": %d, \\"read\\": %d, \\"write\\": %d, \\"timeout\\": %d}}\\n",
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, e.connect, e.read, e.write, e.timeout))
+  io.write(string.format("WRK {{\\"requests\\": %d, \\"seconds\\": %.1f, \\"p50_ms\\": %.2f, \\"p99_ms\\": %.2f, " ..
+    "\\"connect\\": %d, \\"read\\": %d, \\"write\\": %d, \\"timeout\\": %d}}\\n",
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect, e.read, e.write, e.timeout))
 end
 """
 
@@ -142,7 +147,8 @@ def main():
     ids = picture_ids(args.port, sketches)
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(lua_script(sketches, ids))
-    print(f"soak: {args.seconds}s, {args.connections} connections, {len(sketches)} drawings, {len(ids)} pictures, 4 live clients", flush=True)
+    print(f"soak: {args.seconds}s, {args.connections} connections, {len(sketches)} drawings, {len(ids)} pictures, 4 live clients",
+          flush=True)
 
     stop, lock, live = threading.Event(), threading.Lock(), {}
     clients = [threading.Thread(target=live_sessions, args=(args.port, sketches, stop, live, lock)) for _ in range(4)]
@@ -162,7 +168,8 @@ def main():
     samples.append((time.monotonic() - start, rss_kib(args.pid)))
     os.unlink(script.name)
 
-    lines = {line.split(" ", 1)[0]: json.loads(line.split(" ", 1)[1]) for line in report.splitlines() if line.split(" ", 1)[0] in ("SENT", "STATUSES", "WRK")}
+    lines = {line.split(" ", 1)[0]: json.loads(line.split(" ", 1)[1]) for line in report.splitlines()
+             if line.split(" ", 1)[0] in ("SENT", "STATUSES", "WRK")}
     sent, statuses, summary = lines["SENT"], lines["STATUSES"], lines["WRK"]
     expected_invalid = {"400", "405", "415"}
     unexpected = {status: n for status, n in statuses.items() if status != "200" and status not in expected_invalid}

@@ -650,9 +650,9 @@ def main(argv=None):
     notes = (f"Trained by training/embedding.py for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
-             f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); {len({l for l, _ in train_qd})} "
-             f"Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for evaluation: the other "
-             f"alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes."
+             f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); "
+             f"{len({l for l, _ in train_qd})} Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for "
+             f"evaluation: the other alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes."
              + (f" Kept out of training for validation: {', '.join(validation_alphabets)}." if validation else ""))
     trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
     export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,

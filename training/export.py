@@ -187,7 +187,8 @@ class SpecModel:
                   "bias_ih_l0": self._t(l, "biasIH"), "bias_hh_l0": self._t(l, "biasHH")}
             if p.get("bidirectional", False):
                 sd.update({k + "_reverse": self._t(l, w + "Reverse") for k, w in
-                           [("weight_ih_l0", "weightIH"), ("weight_hh_l0", "weightHH"), ("bias_ih_l0", "biasIH"), ("bias_hh_l0", "biasHH")]})
+                           [("weight_ih_l0", "weightIH"), ("weight_hh_l0", "weightHH"),
+                            ("bias_ih_l0", "biasIH"), ("bias_hh_l0", "biasHH")]})
             m.load_state_dict(sd)
             m.eval()
             self._lstm_cache[key] = m

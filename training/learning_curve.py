@@ -110,7 +110,8 @@ def main(argv=None):
     sizes = [10 ** 9 if s == "all" else int(s) for s in args.sizes.split(",")]
     curve = [curve_point(corpus, rich, n, args.rich_draws, args.models, args.epochs, args.seed, sets, log) for n in sizes]
     doc = {"classes": RICH_CLASSES, "rich_validation_drawings": len(rich_y), "raw_validation_drawings": len(corpus.val["raw"][0]),
-           "epochs": args.epochs, "rich_draws_per_epoch": args.rich_draws, "start": "bundled raster-cnn (about 20 drawings of each rich class)", "curve": curve}
+           "epochs": args.epochs, "rich_draws_per_epoch": args.rich_draws,
+           "start": "bundled raster-cnn (about 20 drawings of each rich class)", "curve": curve}
     text = json.dumps(doc, indent=1)
     if args.json:
         args.json.write_text(text + "\n")

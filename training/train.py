@@ -211,7 +211,8 @@ def train_model(mode, corpus, args, run_dir: Path):
             state["total_epochs"] = state["epoch"] - 1 + max(1, int(budget // dt))
             log(f"{mode}: epoch took {dt:.0f}s -> training {state['total_epochs']} epochs ({args.minutes} min)")
         last = state["epoch"] >= state["total_epochs"]
-        msg = f"{mode} epoch {state['epoch']}/{state['total_epochs']} {dt:.0f}s train loss {tot_loss / max(1, n_seen):.3f} acc {100 * correct / max(1, n_seen):.1f}%"
+        msg = (f"{mode} epoch {state['epoch']}/{state['total_epochs']} {dt:.0f}s train loss {tot_loss / max(1, n_seen):.3f} "
+               f"acc {100 * correct / max(1, n_seen):.1f}%")
         if last or state["epoch"] % args.eval_every == 0:
             res = _evaluate(model, mode, vsets)
             state["history"].append({"epoch": state["epoch"], "val": res})
@@ -264,7 +265,8 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
     if mode == "raster":
         extra["macs"] = model.macs()
         planes = " on the ink and stroke-order planes" if "order" in model.channels else ""
-        what = f"{model.size}x{model.size} CNN ({'/'.join(map(str, model.widths))} channels){planes} over all {len(corpus.classes)} Quick, Draw! classes"
+        what = (f"{model.size}x{model.size} CNN ({'/'.join(map(str, model.widths))} channels){planes} "
+                f"over all {len(corpus.classes)} Quick, Draw! classes")
         return ex.export_model(model, out_dir, args.name or "raster-cnn", corpus.classes, "raster", what, notes=notes,
                                extra_training=extra, views=views)
     extra["macsPerStep"] = model.macs_per_step()

@@ -237,8 +237,8 @@ def train(args):
     resuming = args.resume and (run_dir / "ckpt.pt").exists()
     if resuming:  # the run's own settings, whatever this command line says
         saved = json.loads((run_dir / "run.json").read_text())
-        for key in ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share", "boost_cap", "alpha",
-                    "temperature", "teacher", "teacher_dir", "index"):
+        for key in ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share",
+                    "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index"):
             setattr(args, key, saved[key])
     elif rank == 0:
         (run_dir / "run.json").write_text(json.dumps(vars(args), indent=1) + "\n")

@@ -121,7 +121,8 @@ def click_at(driver, point):
 
 
 def element_centre(driver, css):
-    r = driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];", css)
+    r = driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                              "return [r.left + r.width / 2, r.top + r.height / 2];", css)
     return r[0], r[1]
 
 
@@ -213,7 +214,8 @@ def ink_pixels(driver, box):
       const [x, y, w, h] = arguments;
       const c = document.getElementById('canvas');
       const k = c.width / c.getBoundingClientRect().width;
-      const d = c.getContext('2d').getImageData(Math.floor(x * k), Math.floor(y * k), Math.max(1, Math.floor(w * k)), Math.max(1, Math.floor(h * k))).data;
+      const d = c.getContext('2d').getImageData(Math.floor(x * k), Math.floor(y * k),
+                                                Math.max(1, Math.floor(w * k)), Math.max(1, Math.floor(h * k))).data;
       let n = 0;
       for (let i = 0; i < d.length; i += 4) if (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235) n++;
       return n;

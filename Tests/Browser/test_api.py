@@ -147,7 +147,8 @@ def test_web_app_files(server):
                        ("style.css", "text/css"), ("index.html", "text/html")):
         status, headers, data = server.get("/" + name)
         assert status == 200, name
-        assert kind in headers.get("content-type", ""), f"/{name} served as {headers.get('content-type')!r} (ES modules need a JavaScript type)"
+        assert kind in headers.get("content-type", ""), \
+            f"/{name} served as {headers.get('content-type')!r} (ES modules need a JavaScript type)"
         assert data == (REPO / "Sources" / "SketchwiseServer" / "Web" / name).read_bytes()
 
 
@@ -619,7 +620,8 @@ def test_wrong_method_is_405_with_allow(server, method, path, allow):
     assert headers.get("allow") == allow, headers
 
 
-@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded", "application/jsonp", "multipart/form-data"])
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded", "application/jsonp",
+                                          "multipart/form-data"])
 def test_bodies_that_are_not_json_are_415(server, content_type):
     headers = {"Content-Type": content_type} if content_type else {}
     for path in ("/api/classify", "/api/suggest"):

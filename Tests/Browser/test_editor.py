@@ -320,7 +320,8 @@ def test_save_and_open_a_document_with_pictures(driver, server, offered, tmp_pat
     bad = {
         "future.sketchwise.json": (json.dumps({"format": "sketchwise", "version": 2, "objects": []}), "version 2"),
         "colour.sketchwise.json": (document([shape_object("rectangle", 0, 0, 10, 10, color="red")]), "objects[0].color"),
-        "script.sketchwise.json": (document([{**picture_object(suggestions[0], None, 0, 0), "image": "javascript:alert(1)"}]), "objects[0].image"),
+        "script.sketchwise.json": (document([{**picture_object(suggestions[0], None, 0, 0), "image": "javascript:alert(1)"}]),
+                                   "objects[0].image"),
         "nan.sketchwise.json": (document([shape_object("ellipse", 0, 0, 10, 10)]).replace('"w": 10', '"w": 1e400'), "objects[0].w"),
     }
     for name, (content, expected) in bad.items():
@@ -328,15 +329,19 @@ def test_save_and_open_a_document_with_pictures(driver, server, offered, tmp_pat
         path.write_text(content)
         driver.execute_script("document.getElementById('message').hidden = true")
         driver.find_element(By.ID, "load-file").send_keys(str(path))
-        msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); return m.hidden ? null : m.textContent"), 5, message=name)
+        msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); "
+                                                     "return m.hidden ? null : m.textContent"), 5, message=name)
         assert name in msg and expected in msg and "Nothing was changed" in msg, msg
         assert objects(driver) == before
 
     # A drawing beyond the recognition limit: one clear message, and Save/Open take it back.
     many = [[[10 * (i % 30), 10 * (i % 30) + 5], [10 * (i // 30), 10 * (i // 30) + 5], [i * 10, i * 10 + 5]] for i in range(300)]
-    result = driver.execute_script("return window.sketchwise.loadNdjsonText(arguments[0], 'many.ndjson')", json.dumps({"word": "", "drawing": many}))
+    result = driver.execute_script("return window.sketchwise.loadNdjsonText(arguments[0], 'many.ndjson')",
+                                   json.dumps({"word": "", "drawing": many}))
     assert result["ok"] and result["strokes"] == 300
-    msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); return m.textContent.includes('256') ? m.textContent : null"), 5, message="the limit message")
+    msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); "
+                                                 "return m.textContent.includes('256') ? m.textContent : null"),
+                   5, message="the limit message")
     assert "256 strokes" in msg
     again = driver.execute_script("return window.sketchwise.openText(window.sketchwise.documentText(), 'again.sketchwise.json')")
     assert again["ok"] and again["strokes"] == 300, "what the app saves, it opens"
@@ -397,7 +402,8 @@ def test_pending_stale_and_failed_picture_states(driver, server, known_drawing):
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/image"]})
     first = driver.find_element(By.CSS_SELECTOR, "#suggestions button[data-id]")
     first.click()
-    msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); return m.hidden ? null : m.textContent"), 10, message="a failure message")
+    msg = wait_for(lambda: driver.execute_script("const m = document.getElementById('message'); "
+                                                 "return m.hidden ? null : m.textContent"), 10, message="a failure message")
     assert "could not be loaded" in msg, msg
     assert attr_int(driver, "data-picture-count") == 0 and attr_int(driver, "data-stroke-count") == len(strokes)
     save_screenshot(driver, "editor-picture-failed.png")
@@ -425,7 +431,8 @@ def test_accessibility(driver, server, known_drawing, axe_source):
         result = driver.execute_async_script("""
           const done = arguments[arguments.length - 1];
           axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
-            .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5)}))))
+            .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact,
+                                                        nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5)}))))
             .catch((e) => done([{id: 'axe failed', impact: String(e), nodes: []}]));
         """)
         print(f"\n[axe] {stage}: {len(result)} violations {result}", file=sys.stderr)

@@ -280,7 +280,8 @@ def test_model_reading_the_wrong_input_fails_validation(host, store, drawing):
     spec["version"] = "2.0.0"
     host.files["strokes-as-raster.json"] = json.dumps(spec).encode()
     host.files["strokes-as-raster.safetensors"] = (MODELS / "stroke-rnn.safetensors").read_bytes()
-    host.manifest_body = json.dumps({"models": [host.entry(weights="strokes-as-raster.safetensors", spec="strokes-as-raster.json")]}).encode()
+    host.manifest_body = json.dumps({"models": [host.entry(weights="strokes-as-raster.safetensors",
+                                                           spec="strokes-as-raster.json")]}).encode()
     assert_refused(download(host, store), store, drawing, "reads strokes")
 
 
@@ -502,7 +503,8 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         status, body, _, raw = srv.post_json("/api/suggest", {"strokes": json.loads(drawing[1].read_text())["drawing"]})
         assert status == 200 and body["suggestions"], raw
         driver.execute_script("return window.sketchwise.refreshModelInfo()")
-        wait_for(lambda: info.text == "raster-cnn 2.0.0, downloaded", 15, message=f"the app shows the downloaded model (shows {info.text!r})")
+        wait_for(lambda: info.text == "raster-cnn 2.0.0, downloaded", 15,
+                 message=f"the app shows the downloaded model (shows {info.text!r})")
         assert "raster-cnn 2.0.0 (hosted; raster, ensemble)" in info.get_attribute("title")
         save_screenshot(driver, "models-switched.png")
 
@@ -536,7 +538,8 @@ def test_server_serves_the_bundled_model_when_the_downloaded_one_is_broken(tmp_p
 
 def test_server_latest_policy_downloads_before_serving(tmp_path_factory, host, drawing):
     data = tmp_path_factory.mktemp("latest-data")
-    srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "latest", "--manifest", host.url], name="latest-server")
+    srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "latest", "--manifest", host.url],
+                       name="latest-server")
     try:
         assert served_version(srv)[0] == "2.0.0"
         classify_over_http(srv, drawing)
@@ -649,7 +652,8 @@ def test_server_survives_a_manifest_declaring_two_to_the_sixty_third_bytes(tmp_p
     manifest["models"][0]["size"] = 2**63 - 1
     host.manifest_body = json.dumps(manifest).encode()
     data = data_with_index(tmp_path_factory, f"huge-{policy}-data", lucide_index)
-    srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", policy, "--manifest", host.url], name=f"huge-{policy}-server")
+    srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", policy, "--manifest", host.url],
+                       name=f"huge-{policy}-server")
     try:
         deadline = time.monotonic() + 30
         while "4 GiB" not in srv.log_tail(200) and time.monotonic() < deadline:
@@ -740,7 +744,8 @@ def test_ab_test_splits_people_deterministically_and_counts_each_arm(tmp_path_fa
         for auth, arm in people:
             status, body, _, raw = srv.post_json("/api/suggest", {"strokes": strokes}, headers=auth)
             assert status == 200 and body["suggestions"], raw
-            status, _, _, raw = srv.post_json("/api/corrections", {"strokes": strokes, "label": drawing[0], "kind": "suggestion"}, headers=auth)
+            status, _, _, raw = srv.post_json("/api/corrections", {"strokes": strokes, "label": drawing[0], "kind": "suggestion"},
+                                              headers=auth)
             assert status in (200, 201), raw
         status, _, _, raw = srv.post_json("/api/corrections", {"strokes": strokes, "label": "x", "kind": "nope"}, headers=people[0][0])
         assert status == 400, raw

@@ -98,7 +98,8 @@ def test_metrics_report_requests_inference_queue_library_models_and_memory(serve
         assert found, f"no sample matches {pattern}"
         return sum(found)
 
-    assert value(r'http_server_requests_total\{http_route="/api/classify",http_request_method="POST",http_response_status_code="200"\}') >= 1
+    assert value(r'http_server_requests_total\{http_route="/api/classify",http_request_method="POST",'
+                 r'http_response_status_code="200"\}') >= 1
     assert value(r'http_server_request_duration_seconds_count\{http_route="/api/classify",.*status_code="200"\}') >= 1
     assert value(r'http_server_request_duration_seconds_bucket\{http_route="/api/classify",.*le="\+Inf"\}') >= 1
     assert value(r'http_server_requests_total\{.*http_response_status_code="404"\}') >= 1

@@ -46,7 +46,8 @@ def sample_folder():
     """A folder with scikit-image's sample photos (see above), or None."""
     if (TEST_PHOTOS / "chelsea.png").exists():
         return TEST_PHOTOS
-    probe = "import importlib.util as u, os; s = u.find_spec('skimage'); print(os.path.join(os.path.dirname(s.origin), 'data') if s else '')"
+    probe = ("import importlib.util as u, os; s = u.find_spec('skimage'); "
+             "print(os.path.join(os.path.dirname(s.origin), 'data') if s else '')")
     for python in dict.fromkeys(filter(None, [shutil.which("python3"), sys.executable, "/usr/bin/python3"])):
         out = subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip()
         if out and (Path(out) / "chelsea.png").exists():
@@ -135,7 +136,8 @@ def objects(driver):
 
 
 def message(driver):
-    return driver.execute_script("const m = document.getElementById('message'); return m.hidden ? '' : m.dataset.kind + ': ' + m.textContent")
+    return driver.execute_script("const m = document.getElementById('message'); "
+                                 "return m.hidden ? '' : m.dataset.kind + ': ' + m.textContent")
 
 
 def saved_objects(driver):
@@ -165,7 +167,8 @@ def check_photo_layer(driver, width, height):
     view = driver.execute_script("return window.sketchwise.canvasSize()")
     (x0, y0), (x1, y1) = client(driver, p["x"], p["y"]), client(driver, p["x"] + p["w"], p["y"] + p["h"])
     stage = driver.execute_script("const r = document.getElementById('canvas').getBoundingClientRect(); return [r.left, r.top];")
-    assert stage[0] <= x0 < x1 <= stage[0] + view["cssWidth"] and stage[1] <= y0 < y1 <= stage[1] + view["cssHeight"], "fitted into the view"
+    assert stage[0] <= x0 < x1 <= stage[0] + view["cssWidth"] and stage[1] <= y0 < y1 <= stage[1] + view["cssHeight"], \
+        "fitted into the view"
     assert x1 - x0 > view["cssWidth"] / 3 or y1 - y0 > view["cssHeight"] / 3, "large enough to trace over"
     driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.picturesReady().then(() => done(true));")
     assert ink_pixels(driver, {"x": x0 - stage[0], "y": y0 - stage[1], "w": x1 - x0, "h": y1 - y0}) > 1000, "the photo is drawn"
@@ -416,7 +419,8 @@ def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):
     drop(d, (samples / "coffee.png").read_bytes(), "coffee.png", "image/png")
     wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="the first photo")
     # The photo object changes once more when its answer arrives (or fails): wait for that first.
-    wait_for(lambda: d.execute_script("return document.getElementById('assist').dataset.pending") == "false" and objects(d)[0].get("classes"),
+    wait_for(lambda: (d.execute_script("return document.getElementById('assist').dataset.pending") == "false"
+                      and objects(d)[0].get("classes")),
              30, message="the first photo's answer")
     before, saved = objects(d), saved_objects(d)
 
@@ -452,7 +456,8 @@ def test_a_document_with_a_bad_photo_is_refused(browser, server):
     photo = {"type": "photo", "x": 0, "y": 0, "w": 100, "h": 80, "rotation": 0, "src": "data:image/jpeg;base64,/9j/4AAQ",
              "opacity": DIMMED, "labels": [{"text": "tabby cat", "confidence": 0.5}], "classes": [{"label": "cat", "probability": 0.8}],
              "alternatives": None}
-    for field, value, error in [("src", "https://example.com/cat.jpg", "objects[0].src"), ("src", "data:image/gif;base64,R0lG", "objects[0].src"),
+    for field, value, error in [("src", "https://example.com/cat.jpg", "objects[0].src"),
+                                ("src", "data:image/gif;base64,R0lG", "objects[0].src"),
                                 ("opacity", 2, "objects[0].opacity"), ("labels", [{"text": "cat"}], "objects[0].labels[0].confidence")]:
         text = json.dumps({"format": "sketchwise", "version": 1, "objects": [{**photo, field: value}]})
         result = d.execute_script("return window.sketchwise.openText(arguments[0], 'bad.sketchwise.json')", text)

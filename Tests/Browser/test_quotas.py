@@ -40,7 +40,8 @@ def refusals(server):
     """sketchwise_personal_refusals_total by reason, from /metrics."""
     status, _, body = server.get("/metrics")
     assert status == 200
-    return {m[1]: float(m[2]) for m in re.finditer(r'^sketchwise_personal_refusals_total\{reason="([a-z_]+)"\} (\S+)$', body.decode(), re.M)}
+    return {m[1]: float(m[2])
+            for m in re.finditer(r'^sketchwise_personal_refusals_total\{reason="([a-z_]+)"\} (\S+)$', body.decode(), re.M)}
 
 
 def rss_kib(pid):
@@ -103,9 +104,11 @@ def test_corrections_past_the_quota_of_count_or_bytes_are_refused(quota_server, 
 def test_shortcuts_past_the_quotas_of_count_or_bytes_are_refused(quota_server, people):
     token = people[2]
     for label in ("one", "two"):
-        status, _, _, raw = quota_server.post_json("/api/shortcuts", {"label": label, "examples": [spiral(s) for s in range(3)]}, headers=auth(token))
+        status, _, _, raw = quota_server.post_json("/api/shortcuts", {"label": label, "examples": [spiral(s) for s in range(3)]},
+                                                   headers=auth(token))
         assert status == 201, raw
-    status, body, _, raw = quota_server.post_json("/api/shortcuts", {"label": "three", "examples": [spiral(s) for s in range(3)]}, headers=auth(token))
+    status, body, _, raw = quota_server.post_json("/api/shortcuts", {"label": "three", "examples": [spiral(s) for s in range(3)]},
+                                                  headers=auth(token))
     assert status == 409 and "at most 2 shortcuts" in body["error"]["message"], raw
     heavy = [spiral(s, n=2000) for s in range(3)]   # ~3 × 40 KB, past 60000 bytes
     status, body, _, raw = quota_server.post_json("/api/shortcuts", {"label": "one", "examples": heavy}, headers=auth(token))
@@ -148,7 +151,8 @@ def test_e_acute_composed_or_decomposed_is_one_label(server):
 def test_a_shortcut_called_predict_can_be_deleted(server):
     status, body, _, _ = server.post_json("/api/users", {})
     token = body["token"]
-    status, _, _, raw = server.post_json("/api/shortcuts", {"label": "predict", "examples": [spiral(s) for s in range(3)]}, headers=auth(token))
+    status, _, _, raw = server.post_json("/api/shortcuts", {"label": "predict", "examples": [spiral(s) for s in range(3)]},
+                                         headers=auth(token))
     assert status == 201, raw
     status, answer, _, raw = server.post_json("/api/shortcuts/predict", {"strokes": spiral(9)}, headers=auth(token))
     assert status == 200 and answer["label"] == "predict", raw
@@ -183,7 +187,8 @@ def test_a_store_with_labels_of_older_versions_still_lists_predicts_and_cleans(s
     status, _, listing = server.get("/api/shortcuts", headers=auth(token))
     assert status == 200, listing
     assert json.loads(listing)["shortcuts"] == [
-        {"label": "\ufffdabc", "examples": 3}, {"label": "\ufffd", "examples": 3}, {"label": "a\ufffdb", "examples": 3}, {"label": "a", "examples": 3},
+        {"label": "\ufffdabc", "examples": 3}, {"label": "\ufffd", "examples": 3},
+        {"label": "a\ufffdb", "examples": 3}, {"label": "a", "examples": 3},
     ]
     for path, body in (("/api/shortcuts/predict", {"strokes": spiral(20)}), ("/api/suggest", {"strokes": spiral(20)})):
         status, _, _, raw = server.post_json(path, body, headers=auth(token))
@@ -193,7 +198,8 @@ def test_a_store_with_labels_of_older_versions_still_lists_predicts_and_cleans(s
         assert status == 200, (label, raw)
     status, _, listing = server.get("/api/shortcuts", headers=auth(token))
     assert json.loads(listing)["shortcuts"] == [{"label": "a", "examples": 3}]
-    status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in range(30, 33)]}, headers=auth(token))
+    status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in range(30, 33)]},
+                                         headers=auth(token))
     assert status == 201, raw
 
 
@@ -247,7 +253,8 @@ def test_corrections_export_streams_with_flat_memory(tmp_path):
     peaks = {}
     for count in (2_000, 20_000):
         db = tmp_path / f"corrections-{count}.sqlite"
-        made = subprocess.run([str(sketchwise), "corrections", "export", "--database", str(db)], capture_output=True, text=True, timeout=120)
+        made = subprocess.run([str(sketchwise), "corrections", "export", "--database", str(db)],
+                              capture_output=True, text=True, timeout=120)
         assert made.returncode == 0, made.stderr
         with sqlite3.connect(db) as connection:
             user = connection.execute("INSERT INTO user (name, tokenDigest) VALUES ('ann', 'x')").lastrowid

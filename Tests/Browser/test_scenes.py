@@ -70,7 +70,8 @@ def test_detect_finds_boxes_labels_and_ids(server, scene):
     status, body, _, raw = server.post_json("/api/detect", {"strokes": strokes})
     assert status == 200, raw
     objects = body["objects"]
-    print(f"\n  detected: {[(o['trackingID'], o['labels'][0]['text'], [round(v) for v in o['frame'].values()]) for o in objects]}", file=sys.stderr)
+    detected = [(o["trackingID"], o["labels"][0]["text"], [round(v) for v in o["frame"].values()]) for o in objects]
+    print(f"\n  detected: {detected}", file=sys.stderr)
     assert len(objects) == 3
     for cls, box, indices in truth:
         match = max(objects, key=lambda o: iou(box, tuple(o["frame"][k] for k in ("x", "y", "width", "height"))))
@@ -130,7 +131,8 @@ def test_cli_detect_on_ndjson_and_on_a_png(tmp_path, scene):
     strokes, truth = scene
     path = tmp_path / "scene.ndjson"
     path.write_text(json.dumps({"word": "scene", "drawing": strokes}) + "\n")
-    r = subprocess.run([str(binary()), "detect", str(path), "--json", "--model", "raster"], capture_output=True, text=True, cwd=REPO, timeout=600)
+    r = subprocess.run([str(binary()), "detect", str(path), "--json", "--model", "raster"],
+                       capture_output=True, text=True, cwd=REPO, timeout=600)
     assert r.returncode == 0, r.stderr
     objects = json.loads(r.stdout)["objects"]
     assert len(objects) == 3 and sorted(o["trackingID"] for o in objects) == [1, 2, 3]
@@ -195,9 +197,15 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
     minx, miny, w, h = box_of(strokes)
     scale = min(rect["w"] * 0.9 / w, rect["h"] * 0.8 / h)
     ox, oy = (rect["w"] - w * scale) / 2, (rect["h"] - h * scale) / 2
-    fitted = [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))]) for s in strokes]
-    objects_now = lambda: driver.execute_script("return window.sketchwise.sceneObjects()")
-    covers = lambda n: sorted(i for o in objects_now() for i in o["strokes"]) == list(range(n))
+    fitted = [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))])
+              for s in strokes]
+
+    def objects_now():
+        return driver.execute_script("return window.sketchwise.sceneObjects()")
+
+    def covers(n):
+        return sorted(i for o in objects_now() for i in o["strokes"]) == list(range(n))
+
     canvas = driver.find_element("id", "canvas")
 
     first_two = truth[0][2] + truth[1][2]

@@ -264,7 +264,8 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     pads = driver.find_elements("css selector", "canvas.example-pad")
     assert len(pads) == 3
     for k, pad in enumerate(pads):
-        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};", pad)
+        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); "
+                                  "return {x: r.left, y: r.top, w: r.width, h: r.height};", pad)
         draw(driver, fit_drawing(spiral(40 + k), r, fill=0.8), r)
     save = driver.find_element("id", "shortcut-save")
     wait_for(lambda: save.is_enabled(), 10, message="Save enabled after three examples")

@@ -75,12 +75,16 @@ def normalize_drawing(drawing):
     for stroke in drawing:
         for v in stroke[0]:
             v = float(v)
-            if v < min_x: min_x = v
-            if v > max_x: max_x = v
+            if v < min_x:
+                min_x = v
+            if v > max_x:
+                max_x = v
         for v in stroke[1]:
             v = float(v)
-            if v < min_y: min_y = v
-            if v > max_y: max_y = v
+            if v < min_y:
+                min_y = v
+            if v > max_y:
+                max_y = v
     out = []
     if min_x == math.inf:  # no points at all
         return [[] for _ in drawing]

@@ -43,7 +43,8 @@ def test_a_file_cut_at_every_byte_names_the_drawing_and_offset(tmp_path):
             assert len(list(qd.iter_bin(path))) == complete
             continue
         start = first_end if complete else 0
-        with pytest.raises(ValueError, match=rf"cut.bin:{complete + 1}: drawing {complete} at byte {start}: the file ends at byte {length}, inside "):
+        with pytest.raises(ValueError, match=rf"cut.bin:{complete + 1}: drawing {complete} at byte {start}: "
+                                             rf"the file ends at byte {length}, inside "):
             list(qd.iter_bin(path))
 
 
@@ -56,7 +57,8 @@ def test_bad_records_raise_or_are_skipped_and_huge_counts_are_truncation(tmp_pat
     kept = list(qd.iter_bin(path, skip_bad=True))
     assert len(kept) == 1 and kept[0]["countrycode"] == "US"
     path.write_bytes(header + bytes([0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4]))
-    with pytest.raises(ValueError, match=r"the file ends at byte 23, inside stroke 0 of 65535, which declares 65535 points \(131070 bytes\)"):
+    with pytest.raises(ValueError, match=r"the file ends at byte 23, inside stroke 0 of 65535, "
+                                         r"which declares 65535 points \(131070 bytes\)"):
         list(qd.iter_bin(path))
 
 

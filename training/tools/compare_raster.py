@@ -316,7 +316,8 @@ def main():
         gs = stats(ge)
         print(f"\neye only: {len(eye)} drawings vs {len(ge)} Google bitmaps")
         print(f"{'recipe':16s} {'mean':>14s} {'px>0':>15s} {'px>127':>15s} {'width soft':>13s} {'hist L1 %':>9s}")
-        print(f"{'Google':16s} {gs['mean intensity']:14.2f} {gs['share px > 0']:15.4f} {gs['share px > 127']:15.4f} {gs['stroke width soft px']:13.3f} {0:9.3f}")
+        print(f"{'Google':16s} {gs['mean intensity']:14.2f} {gs['share px > 0']:15.4f} {gs['share px > 127']:15.4f} "
+              f"{gs['stroke width soft px']:13.3f} {0:9.3f}")
         eye_imgs = {}
         for n in names:
             im = np.stack([RECIPES[n](d) for d in eye])
