@@ -350,7 +350,7 @@ def main():
             for k, v in rows.items() if v["swift"]) + f" (load {loads[-1]:.2f})")
 
     T = stroke_spec["input"]["strokes"]["maxLength"]
-    names = {"raster": f"raster-cnn (28x28)", "strokes": f"stroke-rnn (real, T med {statistics.median(lengths):g})",
+    names = {"raster": "raster-cnn (28x28)", "strokes": f"stroke-rnn (real, T med {statistics.median(lengths):g})",
              "strokes@T": f"stroke-rnn (T={T} fixed)"}
     print(f"Inference only, 1 thread, ms, median over {args.rounds} rounds of each round's p50 "
           f"({n} real sketches; load avg during rounds {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} cores)")

@@ -33,7 +33,6 @@ The export lists every trained label under ``training.labels`` so ``sketchwise f
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import math
 import sys

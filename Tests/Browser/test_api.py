@@ -5,7 +5,6 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_api.py
 """
 
 import json
-import socket
 import struct
 import sys
 import time

@@ -17,9 +17,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
-import pytest
 
-from conftest import REPO, start_server, stop_server, sketchwise_binary as binary
+from conftest import start_server, stop_server, sketchwise_binary as binary
 
 SPIRAL = "🌀"
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import HAVE_DATA, TRAINING, needs_data
+from conftest import TRAINING, needs_data
 from sketchwise_data import quickdraw as qd
 from sketchwise_data import raster
 from sketchwise_data.corpus import iter_class_drawings

@@ -2,7 +2,6 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from conftest import TRAINING, needs_data
 

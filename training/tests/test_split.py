@@ -1,4 +1,3 @@
-import json
 
 from sketchwise_data import quickdraw as qd
 from sketchwise_data.corpus import build_corpus
