@@ -6,7 +6,7 @@
 # (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
-# scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, and the axe-core accessibility engine (from the PyPI wheel
+# scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, ESLint (scripts/lint-js.sh), and the axe-core accessibility engine (from the PyPI wheel
 # axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools), and scikit-image's sample photos
 # (into $SKETCHWISE_PICTURES/../test-photos). Safe to run again: it installs only what is missing.
 set -euo pipefail
@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libopenblas-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip python3-pip python3-numpy)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk wordnet-base)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo postgresql nginx wrk wordnet-base eslint)
 fi
 missing=()
 for p in "${packages[@]}"; do

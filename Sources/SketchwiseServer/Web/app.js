@@ -19,6 +19,13 @@ import { ModelInfo } from "./model-info.js";
 import { readPhoto } from "./photo.js";
 
 const $ = (sel) => document.querySelector(sel);
+
+/** A copy of object `o` without the properties named `keys`. */
+function omit(o, ...keys) {
+  const copy = { ...o };
+  for (const key of keys) delete copy[key];
+  return copy;
+}
 const canvasEl = $("#canvas");
 const camera = new Camera();
 const view = new SceneCanvas(canvasEl, camera, () => fitIfHidden());
@@ -44,6 +51,97 @@ let picking = false;
 let sceneMode = false;
 let scene = { objects: [], strokes: [] };   // the current sketch's objects and the stroke items they number
 let sceneTarget = null;        // {sketchId, strokes, trackingID}: the scene object whose pictures are shown
+
+/** Who is told of each recognition result and each scene (window.sketchwise.onResult, onScene). */
+const resultListeners = new Set();
+const sceneListeners = new Set();
+
+// ---- components -------------------------------------------------------------------------
+// Made here, above every function that uses them, so that none is read before its declaration.
+
+const screenPoint = (e) => {
+  const r = canvasEl.getBoundingClientRect();
+  return { x: e.clientX - r.left, y: e.clientY - r.top };
+};
+
+const frame = new SelectionFrame($("#selection"), camera, {
+  toDocument: (e) => camera.toDocument(screenPoint(e)),
+  onEditUpdate: (o) => { view.setPreview(o); placeObjectBar(o); },
+  onEditEnd: (o) => {
+    const patch = { x: o.x, y: o.y, w: o.w, h: o.h, rotation: o.rotation };
+    if (o.type === "text") patch.size = o.size;
+    commit(M.updateObject(state, o.id, patch));
+  },
+});
+
+const styleSelect = $("#style");
+const personal = new PersonalClient();
+const panel = new SuggestionPanel($("#assist"), pick, (label, rank) => {
+  // A guess chosen over the first is a correction of the recogniser (kept for training).
+  if (rank > 0 && panelTarget === "sketch") personal.correct(label, M.toQuickDraw(M.recognitionStrokes(state)), "guess").catch(() => {});
+});
+const autosave = new Autosave((text) => say(text, "error"));
+const shortcutDialog = new ShortcutDialog($("#my-shortcuts-dialog"), personal, () => panel.suggestions);
+const modelInfo = new ModelInfo($("#model-info"));
+
+const live = new LiveClient({
+  onResult: (r) => {
+    if (panelTarget !== "sketch" || !M.recognitionStrokes(state).length) return;   // a swap, clear or selection happened meanwhile
+    panel.show(r);
+    if (r.suggestions && r.suggestions.length && !firstRunDone()) $("#first-run").hidden = false;
+    resultListeners.forEach((f) => f(r));
+  },
+  onStatus: (s, text, detail) => {
+    const el = $("#status");
+    el.dataset.state = s;
+    el.textContent = text;
+    el.title = detail || "";
+    $("#offline-banner").hidden = s !== "offline";
+    if (s === "offline" && panelTarget === "sketch" && panel.suggestions.length) panel.setStale(true);
+  },
+  onError: (text) => say(text, "error"),
+  onPending: (on) => { if (panelTarget === "sketch") panel.setPending(on && M.recognitionStrokes(state).length > 0); },
+  onScene: (objects, strokes) => {
+    if (!sceneMode) return;
+    scene = { objects, strokes };
+    showScene();
+    sceneListeners.forEach((f) => f(objects));
+  },
+});
+
+const input = new PointerInput(canvasEl, {
+  tool: () => tool,
+  pen: () => ({ color: $("#color").value, width: Number($("#width").value) }),
+  shapeKind: () => shapeKind,
+  timeOrigin: () => {
+    if (drawingStart === null) drawingStart = performance.now() - 1;
+    return drawingStart;
+  },
+  toDocument: (p) => camera.toDocument(p),
+  zoom: () => camera.zoom,
+  pan: (dx, dy) => { camera.panBy(dx, dy); cameraChanged(); },
+  zoomAt: (factor, at) => { camera.zoomAt(factor, at); cameraChanged(); },
+  objectAt: (p, slop) => objectAt(state.objects, p, slop),
+  onStrokeUpdate: (s) => { view.setLive(s); penBusy(); },
+  onStrokeEnd: (s) => {
+    penBusy();
+    if (panelTarget !== "sketch") select(null);
+    commit(M.addStroke(state, s, tool === "autodraw"));
+  },
+  onShapeUpdate: (o) => view.setPreview(o),
+  onShapeEnd: (o) => { commit(M.addObject(state, omit(o, "id"))); },
+  onSelect: (o) => select(o ? o.id : null),
+  onMoveUpdate: (m) => {
+    if (!m) { view.setPreview(null); showSelection(); return; }
+    const moved = M.movedObject(M.find(state, m.id), m.dx, m.dy);
+    view.setPreview(moved);
+    frame.show(moved);
+    placeObjectBar(moved);
+  },
+  onMoveEnd: (m) => commit(M.moveObject(state, m.id, m.dx, m.dy)),
+  onFill: (o) => fill(o),
+  onText: (p) => openTextEditor(p),
+});
 
 // ---- state changes ----------------------------------------------------------------------
 
@@ -148,16 +246,6 @@ function setShapeKind(kind) {
 }
 
 // ---- selection --------------------------------------------------------------------------
-
-const frame = new SelectionFrame($("#selection"), camera, {
-  toDocument: (e) => camera.toDocument(screenPoint(e)),
-  onEditUpdate: (o) => { view.setPreview(o); placeObjectBar(o); },
-  onEditEnd: (o) => {
-    const patch = { x: o.x, y: o.y, w: o.w, h: o.h, rotation: o.rotation };
-    if (o.type === "text") patch.size = o.size;
-    commit(M.updateObject(state, o.id, patch));
-  },
-});
 
 /** Selects object `id` (null: nothing); a selected picture shows its other pictures again. */
 function select(id) {
@@ -276,12 +364,25 @@ async function pick(suggestion, all) {
     if (target.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(target))).catch(() => {});
     commit(M.swapForPicture(state, targetId, suggestion, alternatives));
     finishFirstRun();
-    if (tool === "select" || panelTarget !== "sketch") select(targetId);
-    else { const picture = M.find(state, targetId); showAlternatives(picture); panelTarget = "sketch"; }
+    if (tool === "select" || panelTarget !== "sketch") {
+      select(targetId);
+    } else {
+      const picture = M.find(state, targetId);
+      showAlternatives(picture);
+      // A constant, written right after panelTarget was read afresh (above): no value from before
+      // the await goes into it. ESLint 6's require-atomic-updates flags every write after an await
+      // to a variable read before it, whatever is written (a false positive: eslint#11899).
+      // eslint-disable-next-line require-atomic-updates
+      panelTarget = "sketch";
+    }
     // Focus stays on the button that was used: it now stands for the placed picture.
     const again = document.querySelector(`#suggestions button[data-id="${CSS.escape(suggestion.id)}"]`);
     if (again) again.focus({ preventScroll: true });
   } finally {
+    // Releases the guard taken above (no other pick got past it meanwhile); a constant, not a
+    // value computed from the one read before the await: a false positive of ESLint 6's
+    // require-atomic-updates (eslint#12353, #11899).
+    // eslint-disable-next-line require-atomic-updates
     picking = false;
     delete $("#assist").dataset.loading;
   }
@@ -368,6 +469,9 @@ async function pickForSceneObject(suggestion, all) {
     if (next === state) { say("That object changed meanwhile; pick it again.", "error"); return; }
     commit(next);
     finishFirstRun();
+    // A constant, not a value computed from the one read before the await: a false positive of
+    // ESLint 6's require-atomic-updates, which flags every such write (eslint#11899).
+    // eslint-disable-next-line require-atomic-updates
     sceneTarget = null;
     panelTarget = "sketch";
     panel.show({ guesses: [], suggestions: [] });
@@ -521,81 +625,6 @@ function finishFirstRun() {
   $("#first-run").hidden = true;
   try { localStorage.setItem(FIRST_RUN_KEY, "1"); } catch { /* private mode */ }
 }
-
-// ---- components -------------------------------------------------------------------------
-
-const styleSelect = $("#style");
-const panel = new SuggestionPanel($("#assist"), pick, (label, rank) => {
-  // A guess chosen over the first is a correction of the recogniser (kept for training).
-  if (rank > 0 && panelTarget === "sketch") personal.correct(label, M.toQuickDraw(M.recognitionStrokes(state)), "guess").catch(() => {});
-});
-const autosave = new Autosave((text) => say(text, "error"));
-const personal = new PersonalClient();
-const shortcutDialog = new ShortcutDialog($("#my-shortcuts-dialog"), personal, () => panel.suggestions);
-
-const live = new LiveClient({
-  onResult: (r) => {
-    if (panelTarget !== "sketch" || !M.recognitionStrokes(state).length) return;   // a swap, clear or selection happened meanwhile
-    panel.show(r);
-    if (r.suggestions && r.suggestions.length && !firstRunDone()) $("#first-run").hidden = false;
-    resultListeners.forEach((f) => f(r));
-  },
-  onStatus: (s, text, detail) => {
-    const el = $("#status");
-    el.dataset.state = s;
-    el.textContent = text;
-    el.title = detail || "";
-    $("#offline-banner").hidden = s !== "offline";
-    if (s === "offline" && panelTarget === "sketch" && panel.suggestions.length) panel.setStale(true);
-  },
-  onError: (text) => say(text, "error"),
-  onPending: (on) => { if (panelTarget === "sketch") panel.setPending(on && M.recognitionStrokes(state).length > 0); },
-  onScene: (objects, strokes) => {
-    if (!sceneMode) return;
-    scene = { objects, strokes };
-    showScene();
-    sceneListeners.forEach((f) => f(objects));
-  },
-});
-
-const screenPoint = (e) => {
-  const r = canvasEl.getBoundingClientRect();
-  return { x: e.clientX - r.left, y: e.clientY - r.top };
-};
-
-const input = new PointerInput(canvasEl, {
-  tool: () => tool,
-  pen: () => ({ color: $("#color").value, width: Number($("#width").value) }),
-  shapeKind: () => shapeKind,
-  timeOrigin: () => {
-    if (drawingStart === null) drawingStart = performance.now() - 1;
-    return drawingStart;
-  },
-  toDocument: (p) => camera.toDocument(p),
-  zoom: () => camera.zoom,
-  pan: (dx, dy) => { camera.panBy(dx, dy); cameraChanged(); },
-  zoomAt: (factor, at) => { camera.zoomAt(factor, at); cameraChanged(); },
-  objectAt: (p, slop) => objectAt(state.objects, p, slop),
-  onStrokeUpdate: (s) => { view.setLive(s); penBusy(); },
-  onStrokeEnd: (s) => {
-    penBusy();
-    if (panelTarget !== "sketch") select(null);
-    commit(M.addStroke(state, s, tool === "autodraw"));
-  },
-  onShapeUpdate: (o) => view.setPreview(o),
-  onShapeEnd: (o) => { const { id, ...shape } = o; commit(M.addObject(state, shape)); },
-  onSelect: (o) => select(o ? o.id : null),
-  onMoveUpdate: (m) => {
-    if (!m) { view.setPreview(null); showSelection(); return; }
-    const moved = M.movedObject(M.find(state, m.id), m.dx, m.dy);
-    view.setPreview(moved);
-    frame.show(moved);
-    placeObjectBar(moved);
-  },
-  onMoveEnd: (m) => commit(M.moveObject(state, m.id, m.dx, m.dy)),
-  onFill: (o) => fill(o),
-  onText: (p) => openTextEditor(p),
-});
 
 canvasEl.addEventListener("dblclick", (e) => {
   if (tool !== "select") return;
@@ -891,9 +920,6 @@ document.addEventListener("keydown", (e) => {
 
 // ---- start ------------------------------------------------------------------------------
 
-const resultListeners = new Set();
-const sceneListeners = new Set();
-
 /** Read-only views and a few actions for tests and scripts. */
 window.sketchwise = Object.freeze({
   /** PNG data URL of what the canvas shows, at its backing size. */
@@ -909,7 +935,7 @@ window.sketchwise = Object.freeze({
   /** Photos on the canvas: {id, src, opacity, labels, classes, pictures (how many offered), x, y, w, h, rotation}. */
   photos: () => state.objects.filter((o) => o.type === "photo").map(({ alternatives, ...rest }) => ({ ...rest, pictures: alternatives ? alternatives.length : null })),
   /** Every object, back to front (strokes left out): {id, type, x, y, w, h, rotation, …}. */
-  objects: () => state.objects.map(({ strokes, sketch, alternatives, ...rest }) => ({ ...rest, strokeCount: strokes ? strokes.length : 0 })),
+  objects: () => state.objects.map((o) => ({ ...omit(o, "strokes", "sketch", "alternatives"), strokeCount: o.strokes ? o.strokes.length : 0 })),
   selected: () => selected,
   select: (id) => { setTool("select"); select(id); },
   /** Where a document point is on the page (client coordinates). */
@@ -964,7 +990,6 @@ if (saved) {
 setTool("autodraw");
 refresh();
 personal.refresh().catch(() => {});
-const modelInfo = new ModelInfo($("#model-info"));
 modelInfo.start();
 fitIfHidden();
 live.start();

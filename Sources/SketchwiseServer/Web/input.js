@@ -6,6 +6,8 @@
 
 const SLOP_PX = 8;   // how near (screen pixels) a click must be to an object to hit it
 
+const midpoint = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+
 export class PointerInput {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -173,8 +175,6 @@ export class PointerInput {
     s.t.push(n && t < s.t[n - 1] ? s.t[n - 1] : t);
   }
 }
-
-const midpoint = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 
 /** Whether a key event's target is a text field (where keys type rather than command). */
 export function isTyping(target) {

@@ -167,6 +167,8 @@ export function swapForPicture(state, id, suggestion, alternatives = null, fallb
   return withObjects(state, objects, { current: null, nextId: target ? state.nextId : state.nextId + 1 });
 }
 
+const untransformedAfter = (o) => o.type !== "sketch" || untransformed(o);
+
 /** Changes fields of one object (box, rotation, colours, text…). */
 export function updateObject(state, id, patch) {
   const o = find(state, id);
@@ -176,8 +178,6 @@ export function updateObject(state, id, patch) {
     current: state.current === id && !untransformedAfter(next) ? null : state.current,
   });
 }
-
-const untransformedAfter = (o) => o.type !== "sketch" || untransformed(o);
 
 /** Object `o` moved by (dx, dy); a sketch's strokes move with it, so it stays drawable. */
 export function movedObject(o, dx, dy) {

@@ -3,7 +3,7 @@
 // autosave in the browser's storage stays small. That same JPEG is what POST /api/photo gets.
 
 /** The largest photo taken, as the server's (PhotoLimits): bytes of the file, pixels of the image. */
-export const PHOTO_LIMITS = { bytes: 12 * 1024 * 1024, pixels: 50_000_000 };
+export const PHOTO_LIMITS = { bytes: 12 * 1024 * 1024, pixels: 50 * 1000 * 1000 };
 const LONGER_SIDE = 1024;
 const QUALITY = 0.85;
 
