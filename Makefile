@@ -26,8 +26,9 @@ install: deps
 deb: deps
 	scripts/make-deb.sh
 
-# Swift tests (the personal store's suite also against a throwaway PostgreSQL, scripts/postgres.sh),
-# the training tests (PyTorch), then the server's API and browser tests against the debug binary
+# The checks (swift-format, ruff for the Python, ESLint for the web app), the Swift tests (the
+# personal store's suite also against a throwaway PostgreSQL, scripts/postgres.sh), the training
+# tests (PyTorch), then the server's API and browser tests against the debug binary
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
 # (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
@@ -39,6 +40,8 @@ TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
 test: export SKETCHWISE_OPTIMIZE_DEBUG = 1
 test: deps-test
 	scripts/format-check.sh
+	scripts/lint-python.sh
+	scripts/lint-js.sh
 	swift build --build-tests
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)

@@ -15,7 +15,12 @@ import torch
 import torch.nn.functional as F
 
 import pipeline as pl
-from models import RasterCNN, SpecNet, load_exported
+from models import load_exported
+
+
+def is_raster(model) -> bool:
+    """Whether a teacher member reads images (a RasterCNN, or an imported or exported raster spec)."""
+    return getattr(model, "channels", None) is not None
 
 
 class Teacher:
@@ -39,7 +44,7 @@ class Teacher:
         if any(v != self.labels for v in labels.values()):
             raise ValueError("teacher: its models must list the same labels in the same order")
         self.members = [(n, load_exported(models_dir, n), w / total) for n, w in zip(names, weights)]
-        rasters = [m for _, m, _ in self.members if isinstance(m, (RasterCNN, SpecNet))]
+        rasters = [m for _, m, _ in self.members if is_raster(m)]
         if any(m.size != pl.BITMAP_SIZE for m in rasters):  # the batches render its planes at this side
             raise ValueError(f"teacher: raster models must read {pl.BITMAP_SIZE}x{pl.BITMAP_SIZE} renders")
         self.raster_channels = sorted({c for m in rasters for c in m.channels}, key=("ink", "order").index)
@@ -59,7 +64,7 @@ class Teacher:
         ``[N, len(raster_channels), 28, 28]`` (pixel/255) and padded sequence rows."""
         total = 0.0
         for _, model, w in self.members:
-            if isinstance(model, (RasterCNN, SpecNet)):
+            if is_raster(model):
                 planes = [self.raster_channels.index(c) for c in model.channels]
                 logits, _ = model(images[:, planes])
             else:

@@ -68,7 +68,12 @@ def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, 
 
 # ------------------------------------------------------------------ interpreter
 class SpecModel:
-    """Runs an exported model from its files, one input at a time (no batch, no padding)."""
+    """Runs an exported model from its files: the one Python interpreter of the model format.
+
+    :meth:`run` and :meth:`log_probs` take one input as the Swift runtime does (a sequence unpadded);
+    calling the model with a batch (``[N, C, H, W]`` images, or ``[1, T, 3]`` rows) answers
+    ``(logits, embedding)`` like the PyTorch modules, on whatever device :meth:`to` moved it to
+    (a distillation teacher)."""
 
     def __init__(self, directory: Path, name: str):
         directory = Path(directory)
@@ -102,19 +107,47 @@ class SpecModel:
         """The side of a raster model's input images."""
         return self.input["raster"]["size"]
 
+    @property
+    def size(self) -> int | None:
+        """As :class:`models.RasterCNN`: the input side of a raster model (None for a stroke model)."""
+        return self.raster_size if self.input["kind"] == "raster" else None
+
+    @property
+    def channels(self) -> tuple[str, ...] | None:
+        """As :class:`models.RasterCNN`: the planes a raster model reads (None for a stroke model)."""
+        return tuple(self.raster_channels) if self.input["kind"] == "raster" else None
+
+    def to(self, device) -> "SpecModel":
+        self.w = {k: v.to(device) for k, v in self.w.items()}
+        self._lstm_cache = {k: m.to(device) for k, m in self._lstm_cache.items()}
+        return self
+
+    def eval(self) -> "SpecModel":
+        return self
+
+    @torch.no_grad()
+    def __call__(self, x: torch.Tensor):
+        """A batch -> ``(logits, embedding or None)``, tensors with the batch dimension first."""
+        values = self._forward(x)
+        outputs = self.spec["outputs"]
+        return values[outputs["logits"]], values.get(outputs.get("embedding"))
+
+    def _forward(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+        values = {"input": x}
+        prev = "input"
+        for l in self.spec["layers"]:
+            values[l["name"]] = self._layer(l, [values[i] for i in l.get("inputs", [prev])])
+            prev = l["name"]
+        return values
+
     def _t(self, l, key):
         return self.w[l["weights"][key]]
 
     @torch.no_grad()
     def run(self, x) -> dict[str, np.ndarray]:
         """x: raster [channels, H, W] or sequence rows [T, 3] (unpadded). Returns every output."""
-        vals = {"input": torch.as_tensor(np.asarray(x, np.float32))}
-        prev = "input"
-        for l in self.spec["layers"]:
-            ins = [vals[i] for i in l.get("inputs", [prev])]
-            vals[l["name"]] = self._layer(l, ins)
-            prev = l["name"]
-        return {k: vals[v].numpy() for k, v in self.spec["outputs"].items()}
+        vals = self._forward(torch.as_tensor(np.asarray(x, np.float32))[None])
+        return {k: vals[v][0].cpu().numpy() for k, v in self.spec["outputs"].items()}
 
     def log_probs(self, x) -> np.ndarray:
         """Log-probabilities as the runtime answers them: averaged over the spec's views and
@@ -124,6 +157,7 @@ class SpecModel:
         return lps[0] if len(lps) == 1 else log_softmax_np(np.mean(lps, axis=0))
 
     def _layer(self, l, ins):
+        """One layer on batched values (the batch dimension first; a sequence is one unpadded row set)."""
         t, p, x = l["type"], l.get("params", {}), ins[0]
         if t in ("conv2d", "depthwise_conv2d"):
             pad = p.get("padding", 0)
@@ -131,17 +165,17 @@ class SpecModel:
             w = self._t(l, "weight")
             bias = self._t(l, "bias") if "bias" in l.get("weights", {}) else None
             groups = p["channels"] if t == "depthwise_conv2d" else 1
-            return F.conv2d(F.pad(x[None], (left, right, top, bottom)), w, bias, p.get("stride", 1), groups=groups)[0]
-        if t == "conv1d":  # [T, C] description; PyTorch works on [C, T]
-            y = F.conv1d(x.T[None], self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))[0]
-            return y.T.contiguous()
+            return F.conv2d(F.pad(x, (left, right, top, bottom)), w, bias, p.get("stride", 1), groups=groups)
+        if t == "conv1d":  # [N, T, C] description; PyTorch works on [N, C, T]
+            y = F.conv1d(x.transpose(1, 2), self._t(l, "weight"), self._t(l, "bias"), p.get("stride", 1), p.get("padding", 0))
+            return y.transpose(1, 2).contiguous()
         if t == "batchnorm":
             g, b, m, v = (self._t(l, k) for k in ("gamma", "beta", "mean", "variance"))
             eps = p.get("epsilon", 1e-5)
             scale = g / torch.sqrt(v + eps)
-            if x.dim() == 3:  # [C, H, W]
+            if x.dim() == 4:  # [N, C, H, W]
                 return x * scale[:, None, None] + (b - m * scale)[:, None, None]
-            return x * scale + (b - m * scale)  # [T, C] or [C]
+            return x * scale + (b - m * scale)  # [N, T, C] or [N, C]
         if t == "relu":
             return torch.relu(x)
         if t == "relu6":
@@ -151,33 +185,34 @@ class SpecModel:
         if t == "tanh":
             return torch.tanh(x)
         if t == "maxpool2d":
-            return F.max_pool2d(x[None], p["kernel"], p["stride"])[0]
+            return F.max_pool2d(x, p["kernel"], p["stride"])
         if t == "avgpool2d":
-            return F.avg_pool2d(x[None], p["kernel"], p["stride"])[0]
+            return F.avg_pool2d(x, p["kernel"], p["stride"])
         if t == "globalavgpool2d":
-            return x.mean(dim=(1, 2))
+            return x.mean(dim=(2, 3))
         if t == "flatten":
-            return x.reshape(-1)
+            return x.reshape(x.shape[0], -1)
         if t == "dense":
-            return self._t(l, "weight") @ x + self._t(l, "bias")
+            return x @ self._t(l, "weight").T + self._t(l, "bias")
         if t == "lstm":
             return self._lstm(l, x)
         if t == "sumtime":
-            return x.sum(0)
+            return x.sum(1)
         if t == "meantime":
-            return x.mean(0)
+            return x.mean(1)
         if t == "maxtime":
-            return x.max(0).values
+            return x.max(1).values
         if t == "concat":
-            return torch.cat(ins)
+            return torch.cat(ins, 1)
         if t == "softmax":
-            return torch.softmax(x, 0)
+            return torch.softmax(x, 1)
         if t == "l2normalize":
-            return x / torch.clamp(x.norm(), min=p.get("epsilon", 1e-12))
+            norm = torch.clamp(x.flatten(1).norm(dim=1), min=p.get("epsilon", 1e-12))
+            return x / norm.reshape(-1, *[1] * (x.dim() - 1))
         raise ValueError(f"unknown layer type {t}")
 
     def _lstm(self, l, x):
-        """One LSTM layer on the unpadded sequence (torch's fused kernel, weights from the file)."""
+        """One LSTM layer on unpadded sequences ``[N, T, C]`` (torch's fused kernel, weights from the file)."""
         p = l["params"]
         key = l["name"]
         if key not in self._lstm_cache:
@@ -189,9 +224,9 @@ class SpecModel:
                            [("weight_ih_l0", "weightIH"), ("weight_hh_l0", "weightHH"),
                             ("bias_ih_l0", "biasIH"), ("bias_hh_l0", "biasHH")]})
             m.load_state_dict(sd)
-            m.eval()
+            m.to(x.device).eval()
             self._lstm_cache[key] = m
-        return self._lstm_cache[key](x[None])[0][0]
+        return self._lstm_cache[key](x)[0]
 
     def lstm_reference(self, l, x):
         """Step-by-step LSTM in plain ops (gate order i, f, g, o) -- a check of the fused path."""

@@ -22,7 +22,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from export import read_safetensors
+from export import SpecModel, read_safetensors
 
 
 def _bn_layer(name, channels, eps=1e-5):
@@ -205,58 +205,6 @@ class StrokeRNN(nn.Module):
         return self.macs_per_step() * steps + 2 * self.hidden * self.num_classes
 
 
-class SpecNet(nn.Module):
-    """A raster model rebuilt layer by layer from its spec (an imported model has no training
-    config to rebuild from): batched, the layers run in spec order, each on the one before.
-    Answers ``(logits, embedding)`` like :class:`RasterCNN` (the embedding is None without one)."""
-
-    SIMPLE = {"relu": torch.relu, "tanh": torch.tanh, "flatten": lambda x: torch.flatten(x, 1),
-              "softmax": lambda x: torch.softmax(x, 1), "l2normalize": lambda x: F.normalize(x, dim=1),
-              "globalavgpool2d": lambda x: x.mean(dim=(2, 3))}
-
-    def __init__(self, spec: dict, weights: dict[str, torch.Tensor]):
-        super().__init__()
-        if spec["input"]["kind"] != "raster":
-            raise ValueError(f"{spec['name']}: only raster models are rebuilt from their layers")
-        self.size = spec["input"]["raster"]["size"]
-        self.channels = tuple(spec["input"]["raster"].get("channels", ["ink"]))
-        self.layers = spec["layers"]
-        self.outputs = spec["outputs"]
-        for layer in self.layers:
-            t = layer["type"]
-            if t not in self.SIMPLE and t not in ("conv2d", "dense", "batchnorm", "maxpool2d", "avgpool2d"):
-                raise ValueError(f"{spec['name']}: layer {layer['name']} of type {t} cannot be rebuilt")
-            if [i for i in layer.get("inputs", []) if i != self._previous(layer)]:
-                raise ValueError(f"{spec['name']}: layer {layer['name']} branches; only chains are rebuilt")
-        self.weights = nn.ParameterDict({k.replace(".", "__"): nn.Parameter(v, requires_grad=False)
-                                         for k, v in weights.items()})
-
-    def _previous(self, layer):
-        i = self.layers.index(layer)
-        return self.layers[i - 1]["name"] if i else "input"
-
-    def _w(self, layer, key):
-        return self.weights[layer["weights"][key].replace(".", "__")]
-
-    def forward(self, x):
-        values = {}
-        for layer in self.layers:
-            t, p = layer["type"], layer.get("params", {})
-            if t == "conv2d":
-                x = F.conv2d(x, self._w(layer, "weight"), self._w(layer, "bias"), p.get("stride", 1), p.get("padding", 0))
-            elif t == "dense":
-                x = F.linear(x, self._w(layer, "weight"), self._w(layer, "bias"))
-            elif t == "batchnorm":
-                x = F.batch_norm(x, self._w(layer, "mean"), self._w(layer, "variance"), self._w(layer, "gamma"),
-                                 self._w(layer, "beta"), False, 0.0, p.get("epsilon", 1e-5))
-            elif t in ("maxpool2d", "avgpool2d"):
-                x = (F.max_pool2d if t == "maxpool2d" else F.avg_pool2d)(x, p["kernel"], p["stride"])
-            else:
-                x = self.SIMPLE[t](x)
-            values[layer["name"]] = x
-        return values[self.outputs["logits"]], values.get(self.outputs.get("embedding"))
-
-
 def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
     """An exported model as its PyTorch module (eval mode), from ``<name>.json`` (its
     ``training.config``, or for an imported model its layers) and ``<name>.safetensors``;
@@ -264,9 +212,8 @@ def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
     spec = json.loads((Path(models_dir) / f"{name}.json").read_text(encoding="utf-8"))
     cfg = spec.get("training", {}).get("config")
     if cfg is None:
-        if "source" in spec:  # imported: rebuilt from its layer list
-            weights, _ = read_safetensors(Path(models_dir) / f"{name}.safetensors")
-            return SpecNet(spec, {k: torch.from_numpy(v) for k, v in weights.items()}).eval()
+        if "source" in spec:  # imported: no training config, run by the interpreter of its layers
+            return SpecModel(Path(models_dir), name)
         raise ValueError(f"{name}.json: no training.config to rebuild the model from")
     labels = len(spec["labels"])
     model = RasterCNN(labels, **cfg) if spec["input"]["kind"] == "raster" else StrokeRNN(labels, **cfg)

@@ -69,7 +69,7 @@ def test_stroke_padded_batch_equals_unpadded_run(tmp_path):
     layer = next(l for l in sm.spec["layers"] if l["type"] == "lstm")
     seq = torch.randn(9, layer["params"]["inputSize"])
     with torch.no_grad():
-        np.testing.assert_allclose(sm._lstm(layer, seq).numpy(), sm.lstm_reference(layer, seq).numpy(), atol=1e-5)
+        np.testing.assert_allclose(sm._lstm(layer, seq[None])[0].numpy(), sm.lstm_reference(layer, seq).numpy(), atol=1e-5)
 
 
 def test_masked_batchnorm_ignores_padding():
