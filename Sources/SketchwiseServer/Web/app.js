@@ -20,12 +20,6 @@ import { readPhoto } from "./photo.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-/** A copy of object `o` without the properties named `keys`. */
-function omit(o, ...keys) {
-  const copy = { ...o };
-  for (const key of keys) delete copy[key];
-  return copy;
-}
 const canvasEl = $("#canvas");
 const camera = new Camera();
 const view = new SceneCanvas(canvasEl, camera, () => fitIfHidden());
@@ -129,7 +123,7 @@ const input = new PointerInput(canvasEl, {
     commit(M.addStroke(state, s, tool === "autodraw"));
   },
   onShapeUpdate: (o) => view.setPreview(o),
-  onShapeEnd: (o) => { commit(M.addObject(state, omit(o, "id"))); },
+  onShapeEnd: (o) => { const { id, ...shape } = o; commit(M.addObject(state, shape)); },
   onSelect: (o) => select(o ? o.id : null),
   onMoveUpdate: (m) => {
     if (!m) { view.setPreview(null); showSelection(); return; }
@@ -935,7 +929,7 @@ window.sketchwise = Object.freeze({
   /** Photos on the canvas: {id, src, opacity, labels, classes, pictures (how many offered), x, y, w, h, rotation}. */
   photos: () => state.objects.filter((o) => o.type === "photo").map(({ alternatives, ...rest }) => ({ ...rest, pictures: alternatives ? alternatives.length : null })),
   /** Every object, back to front (strokes left out): {id, type, x, y, w, h, rotation, …}. */
-  objects: () => state.objects.map((o) => ({ ...omit(o, "strokes", "sketch", "alternatives"), strokeCount: o.strokes ? o.strokes.length : 0 })),
+  objects: () => state.objects.map(({ strokes, sketch, alternatives, ...rest }) => ({ ...rest, strokeCount: strokes ? strokes.length : 0 })),
   selected: () => selected,
   select: (id) => { setTool("select"); select(id); },
   /** Where a document point is on the page (client coordinates). */

@@ -16,11 +16,7 @@ const PHOTO_SRC = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
 export function serialize(objects, camera) {
   return JSON.stringify({
     format: FORMAT, version: VERSION, saved: new Date().toISOString(), camera,
-    objects: objects.map((o) => {
-      const rest = { ...o };
-      delete rest.id;
-      return rest;
-    }),
+    objects: objects.map(({ id, ...rest }) => rest),
   });
 }
 
