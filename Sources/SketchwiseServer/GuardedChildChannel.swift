@@ -23,13 +23,15 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// (answers saying `Connection: close` close the connection; HTTP/1.0 requests are answered
     /// as 1.0 and closed).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let guardHandler = ConnectionGuard(limits: limits, clients: clients, proxies: proxies, logger: logger)
+        // The handler lives on the channel's event loop; every closure below runs there.
+        let guardHandler = NIOLoopBound(
+            ConnectionGuard(limits: limits, clients: clients, proxies: proxies, logger: logger), eventLoop: channel.eventLoop)
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
+            try channel.pipeline.syncOperations.addHandler(guardHandler.value, position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in
-            try channel.pipeline.syncOperations.addRequestChecks(connectionGuard: guardHandler, webSocket: webSocket)
+            try channel.pipeline.syncOperations.addRequestChecks(connectionGuard: guardHandler.value, webSocket: webSocket)
             return value
         }
     }

@@ -12,7 +12,7 @@ import Testing
     /// A sparse file of `size` bytes (no disk space used) that starts with `prefix`.
     func sparseFile(_ name: String, size: UInt64, prefix: [UInt8] = []) throws -> String {
         let path = folder.path(name)
-        FileManager.default.createFile(atPath: path, contents: Data(prefix))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(prefix)))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: size)
         try handle.close()

@@ -28,7 +28,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.path("big.ndjson")
         let line = Data((String(repeating: "y", count: 999) + "\n").utf8)
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         let block = Array(repeating: line, count: 10_000).reduce(Data(), +)
         for _ in 0..<10 { try handle.write(contentsOf: block) }   // 100 MB

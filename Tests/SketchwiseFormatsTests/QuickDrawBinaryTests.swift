@@ -88,7 +88,7 @@ import Testing
         let firstEnd = whole.count - (QuickDrawBinary.headerSize + 4)
         for length in 0..<whole.count {
             let path = folder.path("cut.bin")
-            FileManager.default.createFile(atPath: path, contents: Data(whole.prefix(length)))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(whole.prefix(length))))
             let complete = length >= firstEnd ? 1 : 0
             if length == 0 || length == firstEnd {
                 #expect(try collect(path, skipBad: false).drawings.count == complete)
@@ -106,7 +106,7 @@ import Testing
     @Test func aHugeDeclaredCountIsATruncationNotAnAllocation() throws {
         let path = folder.path("huge.bin")
         let bytes = rawRecord(strokeCount: .max, strokes: [[1, 2, 3, 4]], declaredPoints: [.max])
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let error = try #require(throws: FormatError.self) { try collect(path, skipBad: false) }
         #expect(error.reason == "drawing 0 at byte 0: the file ends at byte 23, inside stroke 0 of 65535, which declares 65535 points (131070 bytes)")
     }
@@ -115,7 +115,7 @@ import Testing
         let path = folder.path("bad.bin")
         let bytes = rawRecord(strokeCount: 0) + rawRecord(strokeCount: 2, strokes: [[1, 2], []])
             + rawRecord(strokeCount: 1, strokes: [[10, 20, 30, 40]])
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         #expect(throws: FormatError(file: path, line: 1, reason: "drawing 0 at byte 0: a drawing with no strokes")) {
             try collect(path, skipBad: false)
         }

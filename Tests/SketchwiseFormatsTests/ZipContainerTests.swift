@@ -73,7 +73,7 @@ import Testing
         patch(kept, at: directory + 20)            // central header: compressed size
         patch(directory, at: bytes.count - 6)      // end record: directory offset
         let path = folder.path("cut-\(fraction).npz")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 
@@ -89,7 +89,7 @@ import Testing
         try ZipContainer.write([files[0]], to: path)
         var bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
         bytes[30 + 5 + 40] ^= 0x55
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let error = message { _ = try read(path) }
         #expect(error.contains("CRC-32 mismatch") || error.contains("corrupt") || error.contains("inflates to"), "\(error)")
     }
