@@ -2,6 +2,8 @@
 epoch, rendering with the project's cairo recipe and sequence encoding with sequence.py."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 from torch.utils.data import Dataset
@@ -12,6 +14,13 @@ from sketchwise_data.augment import AugmentConfig, augment_strokes
 MAX_LENGTH = 128
 NORMALIZATION = "uniform"
 BITMAP_SIZE = 28  # Google's numpy_bitmap side: only raster models of this size train on bitmaps and read them
+
+
+def lr_at(step: int, total: int, warmup: int, peak: float) -> float:
+    """The learning rate at ``step`` of ``total``: linear warm-up to ``peak``, then a cosine to 0."""
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    return peak * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
 
 def reads_bitmaps(channels, size: int) -> bool:

@@ -55,12 +55,6 @@ def log(msg):
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def lr_at(step, total, warm, base):
-    if step < warm:
-        return base * (step + 1) / warm
-    return base * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, total - warm))))
-
-
 def _val_sets(corpus, mode, smoke, channels=("ink",), size=pl.BITMAP_SIZE):
     """Validation inputs for progress output (the full evaluation is evaluate.py)."""
     out = {}
@@ -165,7 +159,7 @@ def train_model(mode, corpus, args, run_dir: Path):
         total_steps = ((state["total_epochs"] or 10 ** 6) - c_ep) * steps_per_epoch
         tot_loss, n_seen, correct = 0.0, 0, 0
         for bi, b in enumerate(dl):
-            lr = lr_at(state["step"] - c_step, total_steps, steps_per_epoch // 2 + 1, peak)
+            lr = pl.lr_at(state["step"] - c_step, total_steps, steps_per_epoch // 2 + 1, peak)
             for g in opt.param_groups:
                 g["lr"] = lr
             if mode == "raster":

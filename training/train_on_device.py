@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import signal
 import sys
@@ -41,7 +40,7 @@ import torch.nn.functional as F
 import export as ex
 from distill import Teacher, distillation_loss
 from models import RasterCNN, StrokeRNN
-from pipeline import MAX_LENGTH
+from pipeline import MAX_LENGTH, lr_at
 from sketchwise_data import quickdraw as qd
 from sketchwise_data.index import DrawingIndex, build_index, pack
 from sketchwise_data.tensor_augment import TensorAugment, augment, bitmap_augment
@@ -117,12 +116,6 @@ def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, tempera
         a = torch.where(kinds[drawn] == 1, 1.0, alpha)
         loss = torch.cat([(1 - a) * loss[drawn] + a * kd, loss[~drawn]])
     return loss.mean()
-
-
-def lr_at(step: int, total: int, warmup: int, peak: float) -> float:
-    if step < warmup:
-        return peak * (step + 1) / warmup
-    return peak * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
 
 # ------------------------------------------------------------------ validation
@@ -351,16 +344,14 @@ def export_run(args):
     if saved.get("teacher"):
         extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
         notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
-    views = ("original", "mirrored")
     if isinstance(model, StrokeRNN):
-        extra["macsPerStep"] = model.macs_per_step()
+        kind, extra["macsPerStep"] = "strokes", model.macs_per_step()
         what = f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(classes)} Quick, Draw! classes"
-        return ex.export_model(model.eval(), Path(args.out), args.name, classes, "strokes", what, notes=notes,
-                               extra_training=extra, views=views)
-    extra["macs"] = model.macs()
-    what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
-    return ex.export_model(model.eval(), Path(args.out), args.name, classes, "raster", what, notes=notes,
-                           extra_training=extra, views=views)
+    else:
+        kind, extra["macs"] = "raster", model.macs()
+        what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
+    return ex.export_model(model.eval(), Path(args.out), args.name, classes, kind, what, notes=notes,
+                           extra_training=extra, views=("original", "mirrored"))
 
 
 def main(argv=None):

@@ -60,13 +60,18 @@ def batch_from_strokes(drawings, device="cpu") -> tuple[torch.Tensor, torch.Tens
     return torch.from_numpy(points).to(device), torch.from_numpy(strokes).to(device)
 
 
+def bounds(points: torch.Tensor, strokes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The bounding box of each drawing's valid points: ``(low, high)``, each ``[B, 1, 2]``."""
+    valid = (strokes >= 0)[..., None]
+    big = torch.finfo(points.dtype).max
+    return torch.where(valid, points, big).amin(1, keepdim=True), torch.where(valid, points, -big).amax(1, keepdim=True)
+
+
 def fit_to_frame(points: torch.Tensor, strokes: torch.Tensor) -> torch.Tensor:
     """Step 1 of the recipe: valid points fitted into the 256-unit frame (aspect kept, the
     longer side 255 units, centred); padding points come back unchanged."""
     valid = (strokes >= 0)[..., None]
-    big = torch.finfo(points.dtype).max
-    low = torch.where(valid, points, big).amin(1, keepdim=True)
-    high = torch.where(valid, points, -big).amax(1, keepdim=True)
+    low, high = bounds(points, strokes)
     size = (high - low).clamp_min(0)
     extent = size.amax(2, keepdim=True)
     factor = torch.where(extent > 0, EXTENT / extent.clamp_min(1e-12), torch.ones_like(extent))
@@ -128,11 +133,12 @@ def _render_chunk(points, strokes, size, line_scale):
     t = ((rel * step[:, None, None, :]).sum(-1) / length2.clamp_min(1e-12)).clamp(0, 1)
     t = torch.where(length2 > 0, t, torch.zeros_like(t))
     distance = (rel - t[..., None] * step[:, None, None, :]).norm(dim=-1)
-    coverage = (half[drawing[owner]][:, None, None] + 0.5 - distance).clamp(0, 1)
+    piece_drawing, piece_stroke = drawing[owner], strokes[drawing, row][owner]
+    coverage = (half[piece_drawing][:, None, None] + 0.5 - distance).clamp(0, 1)
     count = int(strokes.max().item()) + 1 if strokes.numel() else 1
     area = size * size
     inside = (ix >= 0) & (ix < size) & (iy >= 0) & (iy < size)
-    slot = ((drawing[owner] * count + strokes[drawing, row][owner]) * area)[:, None, None] + iy * size + ix
+    slot = ((piece_drawing * count + piece_stroke) * area)[:, None, None] + iy * size + ix
     slot = torch.where(inside, slot, torch.full_like(slot, n * count * area))  # outside: a spare slot
     per_stroke = coverage.new_zeros(n * count * area + 1).scatter_reduce(0, slot.flatten(), coverage.flatten(), "amax")
     ink = 1.0 - torch.prod(1.0 - per_stroke[:-1].view(n, count, area), dim=1)

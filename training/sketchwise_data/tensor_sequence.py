@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from .tensor_raster import compact
+from .tensor_raster import bounds, compact
 
 
 def encode(points: torch.Tensor, strokes: torch.Tensor, length: int = 128) -> tuple[torch.Tensor, torch.Tensor]:
@@ -19,9 +19,7 @@ def encode(points: torch.Tensor, strokes: torch.Tensor, length: int = 128) -> tu
     points, strokes = compact(points, strokes)
     valid = strokes >= 0
     count = valid.sum(1)
-    big = torch.finfo(points.dtype).max
-    low = torch.where(valid[..., None], points, big).amin(1, keepdim=True)
-    high = torch.where(valid[..., None], points, -big).amax(1, keepdim=True)
+    low, high = bounds(points, strokes)
     side = (high - low).amax(2, keepdim=True)
     side = torch.where(side > 0, side, torch.ones_like(side))
     scaled = (points.double() - low.double()) / side.double()
