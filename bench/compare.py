@@ -2,12 +2,12 @@
 
 Dev-only (run through bench/compare.sh; not part of the tests or CI).
 
-* The PyTorch modules are rebuilt from ``training/models.py`` with the hyper-parameters read from
+* The PyTorch modules are rebuilt from ``sketchwise_training.models`` with the hyper-parameters read from
   the exported spec; the rebuilt module's ``spec_layers()`` must equal the spec's layers and the
   weights are loaded from the exported ``.safetensors`` (every parameter and buffer but
   ``num_batches_tracked``): the very tensors the Swift runtime reads. The modules are exported to
   ONNX from there, and every output of ONNX Runtime, PyTorch and the exported files' independent
-  interpreter (``training/export.py``'s ``SpecModel``) is checked to agree before anything is timed.
+  interpreter (``sketchwise_training.export.SpecModel``) is checked to agree before anything is timed.
 * Inputs: real Quick, Draw! drawings (raw) picked from the data folder into a temporary ``.ndjson``
   file (never into the repo), prepared with the project's preprocessing
   (``training/sketchwise_data``: Google simplification, then the 28×28 raster recipe × scale, or the
@@ -32,25 +32,24 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# the training package: pip install -e training (scripts/install-deps.sh --test); bench/compare.sh sets PYTHONPATH
+from sketchwise_data import raster as qraster
+from sketchwise_data import sequence as qsequence
+from sketchwise_data.simplify import simplify_drawing
+from sketchwise_training import export as ex
+from sketchwise_training.models import RasterCNN, StrokeRNN
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "training"))
-
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
 torch.set_num_threads(1)
 try:
     torch.set_num_interop_threads(1)
 except RuntimeError:
     pass
-
-import export as ex  # noqa: E402
-from models import RasterCNN, StrokeRNN  # noqa: E402
-from sketchwise_data import raster as qraster  # noqa: E402
-from sketchwise_data import sequence as qsequence  # noqa: E402
-from sketchwise_data.simplify import simplify_drawing  # noqa: E402
 
 
 def log(msg: str):
@@ -59,10 +58,9 @@ def log(msg: str):
 
 # ------------------------------------------------------------------ models
 def random_models(out: Path, seed: int = 0):
-    """The architectures being trained (training/train.py's configs), random weights and
+    """The architectures being trained (sketchwise_training.train's configs), random weights and
     batch-norm statistics, exported as the trainer would, plus an ensemble.json."""
-    sys.path.insert(0, str(ROOT / "training"))
-    import train  # noqa: PLC0415  (its configs only)
+    from sketchwise_training import train  # its configs only
 
     torch.manual_seed(seed)
     classes = (ROOT.parent / "shared/data/quickdraw/categories.txt")
@@ -88,7 +86,7 @@ def random_models(out: Path, seed: int = 0):
 
 
 def load_module(models: Path, name: str):
-    """The PyTorch module of training/models.py with the exported weights, and the spec."""
+    """The PyTorch module of sketchwise_training.models with the exported weights, and the spec."""
     spec = json.loads((models / f"{name}.json").read_text())
     layers = spec["layers"]
     n = len(spec["labels"])
@@ -102,7 +100,7 @@ def load_module(models: Path, name: str):
         lstms = [l for l in layers if l["type"] == "lstm"]
         model = StrokeRNN(n, convs=convs, hidden=lstms[0]["params"]["hiddenSize"], lstm_layers=len(lstms))
     if json.loads(json.dumps(model.spec_layers())) != layers:
-        raise SystemExit(f"{name}.json: its layers are not those of training/models.py's module; cannot compare")
+        raise SystemExit(f"{name}.json: its layers are not those of sketchwise_training.models' module; cannot compare")
     tensors, _ = ex.read_safetensors(models / f"{name}.safetensors")
     state = model.state_dict()
     for key in state:

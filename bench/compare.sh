@@ -8,7 +8,7 @@
 #                  (default: Models/ when both are there, else --random)
 #   --raster NAME  time DIR/NAME.* as the raster model (default raster-cnn), e.g. a further
 #                  member of the ensemble
-#   --random       the architectures of training/train.py with random weights, in a temp folder
+#   --random       the architectures of sketchwise_training.train with random weights, in a temp folder
 #   --rounds N     interleaved rounds, the median is reported (default 5)
 #   --sketches N   real drawings timed (default 345: one per class)
 #   --scratch PATH SwiftPM scratch path of the release build (default .build-bench; never the
@@ -60,9 +60,10 @@ if [ -n "$models" ]; then
     echo "models: $models (raster: $raster)" >&2
 else
     make_random=(--make-random)
-    echo "models: random weights, architectures of training/train.py" >&2
+    echo "models: random weights, architectures of sketchwise_training.train" >&2
 fi
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-python3 bench/compare.py --models "$work/models" "${make_random[@]}" --work "$work" --swift "$binary" \
+# the training package from this checkout, installed or not
+PYTHONPATH="$PWD/training${PYTHONPATH:+:$PYTHONPATH}" python3 bench/compare.py --models "$work/models" "${make_random[@]}" --work "$work" --swift "$binary" \
     --raw "$data" --rounds "$rounds" --sketches "$sketches"

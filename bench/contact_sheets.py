@@ -32,10 +32,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "training"))
+from sketchwise_data import quickdraw as qd  # the training package: pip install -e training
 
-from sketchwise_data import quickdraw as qd  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def first_validation_drawing(raw: Path, cls: str) -> dict | None:

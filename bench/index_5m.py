@@ -21,10 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-TRAINING = Path(__file__).resolve().parents[1] / "training"
-sys.path.insert(0, str(TRAINING))  # a script outside the package, reading it
+from sketchwise_data.quickdraw import encode_bin  # the training package: pip install -e training
 
-from sketchwise_data.quickdraw import encode_bin  # noqa: E402
+TRAINING = Path(__file__).resolve().parents[1] / "training"
 
 
 def patterns(rng, count: int) -> list[bytes]:
@@ -78,7 +77,7 @@ def main():
     total = write_data(args.work / "data", args.drawings, args.classes, np.random.default_rng(0))
     size = sum(f.stat().st_size for f in (args.work / "data").rglob("*.bin"))
     print(f"wrote {total:,} drawings in .bin files ({size / 1e9:.2f} GB) in {time.time() - t0:.0f} s", flush=True)
-    trainer = [sys.executable, str(TRAINING / "train_on_device.py")]
+    trainer = [sys.executable, "-m", "sketchwise_training.train_on_device"]  # run in training/
     seconds, rss, _ = measured(trainer + ["index", "--data", str(args.work / "data"), "--out", str(args.work / "index")])
     index_size = sum(f.stat().st_size for f in (args.work / "index").iterdir())
     print(f"index: built in {seconds:.0f} s, peak RSS {rss:.2f} GB, {index_size / 1e9:.2f} GB on disk", flush=True)

@@ -7,7 +7,7 @@
 For every photo of bench/photos.tsv (scikit-image's sample photos, which
 ``scripts/install-deps.sh --test`` unpacks), runs ``sketchwise photo --json`` (one thread:
 OPENBLAS_NUM_THREADS=1) and the efficientnet-lite-pytorch model on the same file, preprocessed by
-training/photos.py as the spec says, and prints per photo and in all:
+sketchwise_training.photos as the spec says, and prints per photo and in all:
 
 * top-1 and top-5 against the ImageNet labels the table calls right, for both;
 * whether both give the same top-1 label, and how many of the top 5 they share;
@@ -21,17 +21,17 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 from PIL import Image
 
+# the training package: pip install -e training (scripts/install-deps.sh --test)
+from sketchwise_training.photo_parity import NAME, pytorch_model
+from sketchwise_training.photos import preprocess
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "training"))
-from photo_parity import NAME, pytorch_model  # noqa: E402
-from photos import preprocess  # noqa: E402
 
 MODELS = Path(os.environ.get("SKETCHWISE_PHOTO_MODELS", "/usr/local/share/sketchwise/photo-models"))
 PHOTOS = Path(os.environ.get("SKETCHWISE_TEST_PHOTOS", "/usr/local/share/sketchwise/test-photos/scikit-image"))

@@ -3,10 +3,16 @@ from pathlib import Path
 
 import pytest
 
-TRAINING = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TRAINING))
+from sketchwise_data import quickdraw as qd
 
-from sketchwise_data import quickdraw as qd  # noqa: E402
+# training/: the folder the module commands run from (training/pyproject.toml puts it on the tests' path)
+TRAINING = Path(__file__).resolve().parents[1]
+
+
+def command(module: str, *args) -> list[str]:
+    """``python3 -m sketchwise_training.<module> args…``, to run with ``cwd=TRAINING`` (installed or not)."""
+    return [sys.executable, "-m", f"sketchwise_training.{module}", *map(str, args)]
+
 
 HAVE_DATA = (qd.DEFAULT_DATA / "quickdraw" / "categories.txt").exists()
 needs_data = pytest.mark.skipif(

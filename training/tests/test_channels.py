@@ -4,11 +4,11 @@ import json
 import numpy as np
 import torch
 
-import export as ex
-import pipeline as pl
-import train
-from models import RasterCNN
 from sketchwise_data import raster
+from sketchwise_training import export as ex
+from sketchwise_training import pipeline as pl
+from sketchwise_training import train
+from sketchwise_training.models import RasterCNN
 
 THREE_STROKES = [[[0, 100], [0, 0]], [[0, 100], [60, 60]], [[0, 100], [120, 120]]]
 

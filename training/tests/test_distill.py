@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 import torch
 
-import distill
-import export as ex
-import pipeline as pl
-from models import RasterCNN, StrokeRNN, load_exported
+from sketchwise_training import distill
+from sketchwise_training import export as ex
+from sketchwise_training import pipeline as pl
+from sketchwise_training.models import RasterCNN, StrokeRNN, load_exported
 
 LABELS = [f"c{i}" for i in range(5)]
 DRAWINGS = [

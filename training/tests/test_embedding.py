@@ -1,18 +1,16 @@
-"""training/embedding.py: the stroke-file reader against Swift's, the symmetries, the held-out
+"""sketchwise_training.embedding: the stroke-file reader against Swift's, the symmetries, the held-out
 split, and a smoke run (with a validation alphabet) whose export the fixture writer reads back and
 ``--combine`` extends."""
 import json
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
-from conftest import TRAINING, needs_data
-
-import embedding as E
+from conftest import TRAINING, command, needs_data
+from sketchwise_training import embedding as E
 
 
 def test_omniglot_text_is_read_as_swift_reads_it():
@@ -43,9 +41,9 @@ def test_the_held_out_classes_are_a_fixed_fifth():
 @needs_data
 def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     out = tmp_path / "models"
-    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--smoke", "--out", str(out),
-                        "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean"],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(command("embedding", "--smoke", "--out", out,
+                               "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean"),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     spec = json.loads((out / "sketch-embedding.json").read_text())
     assert spec["outputs"] == {"embedding": "embedding"} and spec["labels"] == []
@@ -57,8 +55,8 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     assert spec["training"]["validationAlphabets"] == ["Korean"] and "Korean/character01" not in spec["training"]["labels"]
     assert "validation_20way_1shot" in spec["training"]["results"] and "omniglot_20way_1shot" in spec["training"]["results"]
     assert "dropped as possible copies of evaluation or validation drawings" in r.stdout
-    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--out", str(out), "--fixture", str(tmp_path / "fixture")],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(command("embedding", "--out", out, "--fixture", tmp_path / "fixture"),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     fixture = json.loads((tmp_path / "fixture" / "sketch-embedding.json").read_text())
     for case in fixture["cases"]:
@@ -69,9 +67,9 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     model = E.load_embedding(out, "sketch-embedding")
     E.export(E.EmbeddingEnsemble([model, model]), out / "pair", "sketch-embedding", spec["training"]["labels"], "a pair", {},
              members=[{"notes": "first", "results": {}}, {"notes": "second", "results": {}}])
-    r = subprocess.run([sys.executable, str(TRAINING / "embedding.py"), "--combine", str(out / "pair" / "sketch-embedding"),
-                        str(out / "sketch-embedding"), "--episodes", "20", "--embedding-rotations", "0", "--out", str(out / "three")],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(command("embedding", "--combine", out / "pair" / "sketch-embedding", out / "sketch-embedding",
+                               "--episodes", "20", "--embedding-rotations", "0", "--out", out / "three"),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     three = json.loads((out / "three" / "sketch-embedding.json").read_text())
     assert [m["notes"] for m in three["training"]["members"]] == ["first", "second", spec["training"]["notes"]]

@@ -3,9 +3,9 @@ import json
 import numpy as np
 import torch
 
-import export as ex
-import pipeline as pl
-from models import RasterCNN, StrokeRNN
+from sketchwise_training import export as ex
+from sketchwise_training import pipeline as pl
+from sketchwise_training.models import RasterCNN, StrokeRNN
 
 
 def _randomise_bn(model, seed=0):
@@ -73,7 +73,7 @@ def test_stroke_padded_batch_equals_unpadded_run(tmp_path):
 
 
 def test_masked_batchnorm_ignores_padding():
-    from models import MaskedBatchNorm1d
+    from sketchwise_training.models import MaskedBatchNorm1d
     bn = MaskedBatchNorm1d(2)
     x = torch.randn(2, 2, 6)
     mask = torch.tensor([[1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 1, 1.0]])[:, None, :]
@@ -107,7 +107,7 @@ def test_views_average_the_mirror_image(tmp_path):
 
 
 def test_ensemble_weights_favour_the_better_member():
-    import train
+    from sketchwise_training import train
     rng = np.random.default_rng(0)
     y = rng.integers(0, 10, 200)
     good = np.log(np.full((200, 10), 0.02))

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
-sys.path.insert(0, str(TOOLS))
+import imagenet_mapping as mapping  # training/tools/, on the tests' path (training/pyproject.toml)
 
-import imagenet_mapping as mapping  # noqa: E402
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 def read_table(path=mapping.OUT):

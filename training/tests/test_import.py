@@ -4,11 +4,11 @@ import json
 import numpy as np
 import pytest
 
-import export as ex
-import import_model as im
-import keras_reference as kr
-from models import load_exported
 from sketchwise_data import quickdraw as qd
+from sketchwise_training import export as ex
+from sketchwise_training import import_model as im
+from sketchwise_training import keras_reference as kr
+from sketchwise_training.models import load_exported
 
 CATEGORIES = ["cat", "dog", "traffic light", "The Eiffel Tower"]
 LABELS = ["dog", "The_Eiffel_Tower", "traffic_light", "unicorn", "Cat"]  # own order, one unknown class

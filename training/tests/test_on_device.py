@@ -1,4 +1,4 @@
-"""Training on the device (train_on_device.py and what it reads): the tensor rasteriser against
+"""Training on the device (sketchwise_training.train_on_device and what it reads): the tensor rasteriser against
 cairo, the on-disk index, exact resume and data-parallel training in two gloo processes."""
 import json
 import os
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import TRAINING, needs_data
+from conftest import TRAINING, command, needs_data
 from sketchwise_data import quickdraw as qd
 from sketchwise_data import raster
 from sketchwise_data.corpus import iter_class_drawings
@@ -141,7 +141,7 @@ def train_args(index, run_dir, *extra):
 
 
 def run_in_process(argv):
-    import train_on_device
+    from sketchwise_training import train_on_device
     train_on_device.main(argv)
     return torch.load(Path(argv[argv.index("--run-dir") + 1]) / "ckpt.pt", weights_only=False)
 
@@ -149,8 +149,8 @@ def run_in_process(argv):
 @pytest.fixture(scope="module")
 def teacher_dir(tmp_path_factory):
     """A small exported model over the shape classes, as a distillation teacher."""
-    import export as ex
-    from models import RasterCNN
+    from sketchwise_training import export as ex
+    from sketchwise_training.models import RasterCNN
     out = tmp_path_factory.mktemp("teacher")
     torch.manual_seed(3)
     ex.export_model(RasterCNN(3, widths=(4, 8, 8), fc=16).eval(), out, "teacher", list(SHAPES), "raster", "teacher",
@@ -175,7 +175,7 @@ def test_two_gloo_processes_follow_one_process_with_the_same_global_batch(shapes
     single = run_in_process(train_args(shapes_index, tmp_path / "single", *steps))
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-                    str(TRAINING / "train_on_device.py"), *train_args(shapes_index, tmp_path / "ddp", *steps)],
+                    "-m", "sketchwise_training.train_on_device", *train_args(shapes_index, tmp_path / "ddp", *steps)],
                    check=True, env=env, cwd=TRAINING, timeout=300)
     ddp = torch.load(tmp_path / "ddp" / "ckpt.pt", weights_only=False)
     assert ddp["state"]["world"] == 2 and ddp["state"]["step"] == 40
@@ -189,8 +189,8 @@ def test_two_gloo_processes_follow_one_process_with_the_same_global_batch(shapes
 
 
 def test_a_stroke_student_trains_and_exports(shapes_index, teacher_dir, tmp_path):
-    from models import load_exported
-    import train_on_device
+    from sketchwise_training.models import load_exported
+    from sketchwise_training import train_on_device
     ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--model", "strokes", "--convs", "8:3", "--hidden", "8",
                                    "--lstm-layers", "1", "--steps", "6", "--teacher", "teacher", "--teacher-dir", str(teacher_dir)))
     assert ck["state"]["step"] == 6
@@ -206,8 +206,7 @@ def test_a_stroke_student_trains_and_exports(shapes_index, teacher_dir, tmp_path
 
 def test_sigterm_leaves_a_checkpoint_that_resumes(shapes_index, tmp_path):
     run_dir = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, str(TRAINING / "train_on_device.py"),
-                             *train_args(shapes_index, run_dir, "--steps", "100000")],
+    proc = subprocess.Popen(command("train_on_device", *train_args(shapes_index, run_dir, "--steps", "100000")),
                             cwd=TRAINING, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in proc.stdout:
         if "parameters" in line:  # the loop is about to start

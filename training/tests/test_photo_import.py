@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import efficientnet_import as eff
-import export as ex
-import import_model as im
-import torch_pickle as tp
+from sketchwise_training import efficientnet_import as eff
+from sketchwise_training import export as ex
+from sketchwise_training import import_model as im
+from sketchwise_training import torch_pickle as tp
 
 FIXTURES = Path(__file__).resolve().parents[2] / "Tests/SketchwiseNNTests/Fixtures/photo"
 ARCHITECTURE = eff.Architecture(depth=0.5, image_size=40)  # as training/tools/make_photo_fixtures.py
@@ -91,9 +91,7 @@ def test_the_tiny_fixture_imports_to_the_committed_files_and_answers_like_pytorc
 def test_the_tiny_fixture_is_the_packages_model():
     torch = pytest.importorskip("torch")
     pytest.importorskip("efficientnet_lite_pytorch")
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-    from make_photo_fixtures import tiny_model
+    from make_photo_fixtures import tiny_model  # training/tools/, on the tests' path
 
     model = tiny_model()
     model.load_state_dict(torch.load(FIXTURES / "tiny.pth"))

@@ -1,9 +1,9 @@
-"""training/pseudo_labels.py: what counts as a possible copy of an evaluation drawing, and the
+"""sketchwise_training.pseudo_labels: what counts as a possible copy of an evaluation drawing, and the
 clustering into pseudo-classes."""
 import numpy as np
 import torch
 
-import pseudo_labels as P
+from sketchwise_training import pseudo_labels as P
 
 
 def stroke(xs, ys):

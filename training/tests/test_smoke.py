@@ -1,17 +1,16 @@
 import json
 import subprocess
-import sys
 import time
 
-from conftest import TRAINING, needs_data
+from conftest import TRAINING, command, needs_data
 
 
 @needs_data
 def test_smoke_run(tmp_path):
     out = tmp_path / "models"
     t0 = time.time()
-    r = subprocess.run([sys.executable, str(TRAINING / "train.py"), "all", "--smoke", "--out", str(out)],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(command("train", "all", "--smoke", "--out", out),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     for name in ("raster-cnn", "stroke-rnn"):
         assert (out / f"{name}.safetensors").stat().st_size > 1000
@@ -30,13 +29,13 @@ def test_raster_smoke_run_distils_from_an_exported_teacher(tmp_path):
     """A raster student learns from a teacher (here a smoke-trained raster-cnn), with its own
     weight on bitmaps, starting from an exported model's weights."""
     teacher = tmp_path / "teacher"
-    r = subprocess.run([sys.executable, str(TRAINING / "train.py"), "raster", "--smoke", "--out", str(teacher)],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(command("train", "raster", "--smoke", "--out", teacher),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out = tmp_path / "student"
-    r = subprocess.run([sys.executable, str(TRAINING / "train.py"), "raster", "--smoke", "--out", str(out),
-                        "--teacher", "raster-cnn", "--teacher-dir", str(teacher), "--distill-alpha-bitmaps", "0.1",
-                        "--warm-start", str(teacher / "raster-cnn.json")], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(command("train", "raster", "--smoke", "--out", out, "--teacher", "raster-cnn", "--teacher-dir", teacher,
+                               "--distill-alpha-bitmaps", "0.1", "--warm-start", teacher / "raster-cnn.json"),
+                       cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "distilling from raster-cnn 1.00 (alpha 0.5, on bitmaps 0.1, T 2.0)" in r.stdout
     spec = json.loads((out / "raster-cnn.json").read_text())

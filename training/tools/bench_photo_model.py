@@ -16,15 +16,13 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from photo_parity import NAME, pytorch_model  # noqa: E402
+from sketchwise_training.photo_parity import NAME, pytorch_model
 
 ROOT = Path(__file__).resolve().parents[2]
 

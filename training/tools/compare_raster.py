@@ -24,17 +24,15 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "training"))
+from sketchwise_data import raster
+from sketchwise_data.raster import _fit, _lib, _path_buffer, _CairoPath
 
-from sketchwise_data import raster  # noqa: E402
-from sketchwise_data.raster import _fit, _lib, _path_buffer, _CairoPath  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 for _name, _res, _args in [
     ("cairo_image_surface_create_for_data", ctypes.c_void_p,

@@ -22,9 +22,9 @@ and writes PyTorch's outputs for a few inputs to ``expected.safetensors``:
 [output-dir]`` (default Tests/SketchwiseNNTests/Fixtures). Deterministic.
 """
 
+import argparse
 import json
 import struct
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -222,8 +222,11 @@ def export(model, name, input_spec, out_dir):
     write_safetensors(out_dir / f"{name}.safetensors", state, {"format": "pt"})
 
 
-def main():
-    out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "Tests/SketchwiseNNTests/Fixtures"
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out_dir", nargs="?", type=Path, default=ROOT / "Tests/SketchwiseNNTests/Fixtures", metavar="OUTPUT-DIR",
+                    help="default Tests/SketchwiseNNTests/Fixtures")
+    out_dir = ap.parse_args(argv).out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(20240611)
     expected = {}

@@ -17,21 +17,20 @@ Needs torch, efficientnet-lite-pytorch, scikit-image and Pillow. Deterministic.
 """
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "training"))
+from sketchwise_training import efficientnet_import as eff
+from sketchwise_training import import_model as im
+from sketchwise_training.model_files import write_safetensors
+from sketchwise_training.photos import preprocess, sample_photo
 
-import efficientnet_import as eff  # noqa: E402
-import import_model as im  # noqa: E402
-from model_files import write_safetensors  # noqa: E402
-from photos import preprocess, sample_photo  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 ARCHITECTURE = eff.Architecture(depth=0.5, image_size=40)
 CLASSES = [f"class {i}" for i in range(10)]
@@ -63,7 +62,10 @@ def tiny_model() -> torch.nn.Module:
 
 
 def main(argv=None):
-    out = Path((argv or sys.argv[1:] or [ROOT / "Tests/SketchwiseNNTests/Fixtures/photo"])[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", nargs="?", type=Path, default=ROOT / "Tests/SketchwiseNNTests/Fixtures/photo", metavar="OUTPUT-DIR",
+                    help="default Tests/SketchwiseNNTests/Fixtures/photo")
+    out = ap.parse_args(argv).out
     out.mkdir(parents=True, exist_ok=True)
     model = tiny_model()
     torch.save(model.state_dict(), out / "tiny.pth", _use_new_zipfile_serialization=False)

@@ -4,14 +4,13 @@ the Swift tests prove that the Swift renderer and the training-time renderer pro
 
 Run from the repository root: python3 training/tools/make_raster_golden.py
 """
+import argparse
 import json
 import math
 import os
 import random
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from sketchwise_data import raster  # noqa: E402
+from sketchwise_data import raster
 
 
 def drawings():
@@ -27,7 +26,8 @@ def drawings():
             "far away": far_away, "scribble": scribble, "tall": tall}
 
 
-def main():
+def main(argv=None):
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     cases = []
     for name, strokes in drawings().items():
         for channel in raster.CHANNELS:

@@ -11,14 +11,13 @@ classes. Needs torch, efficientnet-lite-pytorch, scikit-image and Pillow.
 """
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from photos import SAMPLES, preprocess, sample_photo  # noqa: E402
+from sketchwise_training.photos import SAMPLES, preprocess, sample_photo
 
 CANDIDATES = {
     "imagenet mean/std, 256 + crop 224": {"mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "resize": 256},
@@ -30,9 +29,11 @@ CANDIDATES = {
 
 
 def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pth", type=Path, metavar="MODEL.pth", help="the published EfficientNet-Lite0 weights")
+    pth = ap.parse_args(argv).pth
     from efficientnet_lite_pytorch import EfficientNet
 
-    pth = Path((argv or sys.argv[1:])[0])
     model = EfficientNet.from_pretrained("efficientnet-lite0", weights_path=str(pth)).eval()
     photos = {name: sample_photo(name) for name in SAMPLES}
     for label, candidate in CANDIDATES.items():

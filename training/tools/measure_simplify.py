@@ -17,13 +17,10 @@ Run from the repository root:
 import argparse
 import json
 import math
-import os
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from sketchwise_data import simplify as S  # noqa: E402
+from sketchwise_data import simplify as S
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "quickdraw"
 

@@ -1,13 +1,12 @@
-#!/usr/bin/env python3
 """Train, export and combine Sketchwise's recognisers from scratch.
 
-    python3 training/train.py all        # raster CNN, stroke RNN, ensemble weight, fixtures
-    python3 training/train.py raster     # only the raster CNN (exports raster-cnn.*)
-    python3 training/train.py strokes    # only the stroke RNN (exports stroke-rnn.*)
-    python3 training/train.py ensemble   # choose the weights on validation -> ensemble.json
+    python3 -m sketchwise_training.train all        # raster CNN, stroke RNN, ensemble weight, fixtures
+    python3 -m sketchwise_training.train raster     # only the raster CNN (exports raster-cnn.*)
+    python3 -m sketchwise_training.train strokes    # only the stroke RNN (exports stroke-rnn.*)
+    python3 -m sketchwise_training.train ensemble   # choose the weights on validation -> ensemble.json
                                          #   (--members raster-cnn,raster-cnn-wide,stroke-rnn)
-    python3 training/train.py fixtures   # parity fixtures from the exported models
-    python3 training/train.py export raster --checkpoint RUN/raster/ckpt.pt   # re-export
+    python3 -m sketchwise_training.train fixtures   # parity fixtures from the exported models
+    python3 -m sketchwise_training.train export raster --checkpoint RUN/raster/ckpt.pt   # re-export
     ... --smoke   # 1 epoch on a tiny subset, exports to a temporary directory (< 2 min)
 
 Options: --data (default ../shared/data), --out (default Models/), --run-dir (checkpoints,
@@ -27,24 +26,21 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-from torch.utils.data import DataLoader  # noqa: E402
+from sketchwise_data import quickdraw as qd
+from sketchwise_data.augment import AugmentConfig, bitmap_affine
+from sketchwise_data.corpus import build_corpus
 
-import export as ex  # noqa: E402
-import pipeline as pl  # noqa: E402
-from distill import Teacher, distillation_loss  # noqa: E402
-from models import RasterCNN, StrokeRNN, load_exported  # noqa: E402
-from sketchwise_data import quickdraw as qd  # noqa: E402
-from sketchwise_data.augment import AugmentConfig, bitmap_affine  # noqa: E402
-from sketchwise_data.corpus import build_corpus  # noqa: E402
+from . import MODELS, REPO as ROOT
+from . import export as ex
+from . import pipeline as pl
+from .distill import Teacher, distillation_loss
+from .models import RasterCNN, StrokeRNN, load_exported
 
-ROOT = HERE.parent
-MODELS = ROOT / "Models"
 FIXTURES = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity"
 
 RASTER_CFG = {"widths": [24, 48, 96], "fc": 256, "dropout": 0.2, "input_dropout": 0.05}
@@ -248,7 +244,7 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
         with torch.no_grad():
             head.bias -= tau * lp
     threads = f" on {state['threads']} CPU threads" if "threads" in state else ""
-    notes = (f"Trained by training/train.py {mode} for {state['epoch']} epochs ({state['seconds'] / 60:.1f} min{threads}); "
+    notes = (f"Trained by sketchwise_training.train {mode} for {state['epoch']} epochs ({state['seconds'] / 60:.1f} min{threads}); "
              f"validation split by key_id/index hash ({qd.VAL_FRACTION:.0%}); simplifier: {corpus.info.get('simplifier')}.")
     extra = {"config": cfg, "epochs": state["epoch"], "minutes": round(state["seconds"] / 60, 1),
              "logitAdjustmentTau": tau, "mirrorProbability": args.mirror}
@@ -273,7 +269,7 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
 def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simplified", "npz")):
     """Answers of the exported members (run from the files, views averaged) on the stroke
     validation subsets -> {subset: ({member: log-probabilities}, labels)}."""
-    from evaluate import member_log_probs
+    from .evaluate import member_log_probs
     models = {m: ex.SpecModel(models_dir, m) for m in members}
     out = {}
     for name in subsets:
@@ -313,7 +309,7 @@ def choose_weights(lps, members, step: float = 0.05) -> tuple[list[float], dict]
 def bitmap_val_logprobs(models_dir: Path, corpus, members):
     """Answers of the members that read Google's bitmaps on the bitmap validation set, in the
     shape of ``stroke_val_logprobs`` (empty when no member reads them or there are none)."""
-    from evaluate import bitmap_log_probs
+    from .evaluate import bitmap_log_probs
     answers = bitmap_log_probs({m: ex.SpecModel(models_dir, m) for m in members}, corpus)
     return {"bitmap": answers} if answers else {}
 
@@ -428,7 +424,7 @@ def main(argv=None):
     if args.command in ("ensemble", "all"):
         run_ensemble(out, corpus, args.members.split(","))
     if args.command in ("fixtures", "all"):
-        import fixtures as fx
+        from . import fixtures as fx
         for p in fx.write_fixtures(out, fixtures):
             log(f"fixture {p} ({p.stat().st_size} bytes)")
     log(f"done in {time.time() - t0:.0f}s")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Parity fixtures for the Swift runtime: synthetic inputs and PyTorch's outputs.
 
 For each exported model (``raster-cnn``, ``stroke-rnn`` and further ensemble members) writes ``<name>.json`` in the fixture
@@ -21,28 +20,24 @@ raster.py / sequence.py. Outputs come from the PyTorch modules loaded from the e
 safetensors, the stroke cases run as ONE zero-padded batch (what training does), and are
 checked against export.SpecModel running each input unpadded.
 
-    python3 training/fixtures.py [--models Models] [--out Tests/SketchwiseNNTests/Fixtures/parity]
+    python3 -m sketchwise_training.fixtures [--models Models] [--out Tests/SketchwiseNNTests/Fixtures/parity]
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import numpy as np
+import torch
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+from sketchwise_data import raster, sequence
 
-import export as ex  # noqa: E402
-import pipeline as pl  # noqa: E402
-from models import load_exported  # noqa: E402
-from sketchwise_data import raster, sequence  # noqa: E402
-
-ROOT = HERE.parent
+from . import REPO as ROOT
+from . import export as ex
+from . import pipeline as pl
+from .models import load_exported
 
 
 def _normalise(strokes):
@@ -97,7 +92,7 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
     drawings = synthetic_drawings(seed)
     written = []
     st_tensors: dict = {}
-    from evaluate import member_names
+    from .evaluate import member_names
     for name in member_names(Path(models_dir)):
         spec_model = ex.SpecModel(models_dir, name)
         model = load_exported(models_dir, name)
@@ -162,10 +157,15 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
     return written
 
 
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--models", type=Path, default=ROOT / "Models")
-    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity")
-    a = ap.parse_args()
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", type=Path, default=ROOT / "Models", help="the exported models (default Models/)")
+    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity",
+                    help="the fixture folder (default Tests/SketchwiseNNTests/Fixtures/parity)")
+    a = ap.parse_args(argv)
     for p in write_fixtures(a.models, a.out):
         print(p, p.stat().st_size)
+
+
+if __name__ == "__main__":
+    main()

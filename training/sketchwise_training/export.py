@@ -16,7 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from model_files import FORMAT, read_safetensors, write_safetensors  # noqa: F401 (re-exported)
+from .model_files import FORMAT, read_safetensors, write_safetensors  # noqa: F401 (re-exported)
 
 ATTRIBUTION = "Quick, Draw! dataset by Google, licensed under CC BY 4.0"
 
@@ -46,7 +46,7 @@ def export_model(model, out_dir: Path, name: str, labels: list[str], kind: str, 
             inp["raster"]["channels"] = list(model.channels)
         outputs = {"logits": "fc2", "embedding": "embedding"}
     else:
-        from pipeline import MAX_LENGTH, NORMALIZATION
+        from .pipeline import MAX_LENGTH, NORMALIZATION
         inp = {"kind": "strokes", "shape": [MAX_LENGTH, 3],
                "strokes": {"maxLength": MAX_LENGTH, "normalization": NORMALIZATION}}
         outputs = {"logits": "fc", "embedding": "embedding"}

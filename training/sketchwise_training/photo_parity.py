@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """PyTorch's answers of the installed EfficientNet-Lite0, for the Swift parity test.
 
-    python3 training/photo_parity.py [FOLDER]   (default $SKETCHWISE_PHOTO_MODELS, else /usr/local/share/sketchwise/photo-models)
+    python3 -m sketchwise_training.photo_parity [FOLDER]   (default $SKETCHWISE_PHOTO_MODELS, else /usr/local/share/sketchwise/photo-models)
 
 Rebuilds the model with the ``efficientnet-lite-pytorch`` package's classes, loads the weights
 of ``FOLDER/efficientnet-lite0.safetensors`` (the state dict's own tensors, by their names; only
@@ -13,16 +12,15 @@ efficientnet-lite-pytorch, scikit-image and Pillow (training/requirements.txt).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from model_files import read_safetensors, write_safetensors  # noqa: E402
-from photos import preprocess, sample_photo  # noqa: E402
+from .model_files import read_safetensors, write_safetensors
+from .photos import preprocess, sample_photo
 
 NAME = "efficientnet-lite0"
 PHOTOS = ["chelsea", "coffee", "rocket"]
@@ -43,8 +41,12 @@ def pytorch_model(folder: Path):
 
 
 def main(argv=None):
-    args = argv if argv is not None else sys.argv[1:]
-    folder = Path(args[0] if args else os.environ.get("SKETCHWISE_PHOTO_MODELS", "/usr/local/share/sketchwise/photo-models"))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folder", nargs="?", type=Path,
+                    default=Path(os.environ.get("SKETCHWISE_PHOTO_MODELS", "/usr/local/share/sketchwise/photo-models")),
+                    help="the fetched photo model's folder (default $SKETCHWISE_PHOTO_MODELS, "
+                         "else /usr/local/share/sketchwise/photo-models)")
+    folder = ap.parse_args(argv).folder
     if not (folder / f"{NAME}.json").exists():
         raise SystemExit(f"photo_parity: no {NAME}.json in {folder} (run scripts/fetch-photo-model.sh first)")
     import torch
@@ -66,7 +68,7 @@ def main(argv=None):
             top = np.argsort(-p)[:3]
             print(f"{PHOTOS[i]}: " + ", ".join(f"{spec['labels'][k]} {p[k]:.2f}" for k in top))
     out = folder / f"{NAME}.parity.safetensors"
-    write_safetensors(out, tensors, {"source": "training/photo_parity.py", "torch": torch.__version__})
+    write_safetensors(out, tensors, {"source": "training/sketchwise_training/photo_parity.py", "torch": torch.__version__})
     print(f"wrote {out}")
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Import a published Keras model into the Sketchwise model format (docs/model-format.md).
 
-    python3 training/import_model.py SRC --name NAME --out DIR [--labels FILE] [--version V]
+    python3 -m sketchwise_training.import_model SRC --name NAME --out DIR [--labels FILE] [--version V]
 
 ``SRC`` is a TensorFlow.js layers model (``model.json`` with its weight shards beside it, read
 with numpy alone), a Keras HDF5 file (``.h5``, read with h5py) or the PyTorch state dict of an
@@ -39,13 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from sketchwise_data import quickdraw as qd
 
-import efficientnet_import as eff  # noqa: E402
-import torch_pickle  # noqa: E402
-from model_files import FORMAT, write_safetensors  # noqa: E402
-from sketchwise_data import quickdraw as qd  # noqa: E402
+from . import efficientnet_import as eff
+from . import torch_pickle
+from .model_files import FORMAT, write_safetensors
 
 
 ConversionError = eff.ConversionError  # a model the converter cannot map, with the reason

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Validation accuracy of the EXPORTED models (read back from safetensors + json and run by
 export.SpecModel one drawing at a time, sequences unpadded, as the Swift runtime does).
 
-    python3 training/evaluate.py [--models Models] [--data ../shared/data] [--json out.json]
+    python3 -m sketchwise_training.evaluate [--models Models] [--data ../shared/data] [--json out.json]
 
 Prints top-1/3/5 per model and for the ensemble (Models/ensemble.json weights on
 log-probabilities) on every validation subset: raw strokes (Google-simplified by
@@ -18,16 +17,15 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import numpy as np
+import torch
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+from sketchwise_data import quickdraw as qd
+from sketchwise_data.corpus import build_corpus
 
-import export as ex  # noqa: E402
-import pipeline as pl  # noqa: E402
-from sketchwise_data import quickdraw as qd  # noqa: E402
-from sketchwise_data.corpus import build_corpus  # noqa: E402
+from . import MODELS
+from . import export as ex
+from . import pipeline as pl
 
 
 def member_names(models_dir: Path) -> list[str]:
@@ -111,13 +109,13 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", type=Path, default=HERE.parent / "Models")
+    ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--bitmap-limit", type=int, default=None)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     res = evaluate(a.models, a.data, log=lambda m: print(m, file=sys.stderr, flush=True), bitmap_limit=a.bitmap_limit)
     print(json.dumps(res["sizes"]))
     if "ensemble_weights" in res:

@@ -22,7 +22,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from export import SpecModel, read_safetensors
+from .export import SpecModel, read_safetensors
 
 
 def _bn_layer(name, channels, eps=1e-5):

@@ -17,16 +17,14 @@ centre form a pseudo-class, trained on like a labelled character.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sketchwise_data import quickdraw as qd  # noqa: E402
-from sketchwise_data import raster  # noqa: E402
+from sketchwise_data import quickdraw as qd
+from sketchwise_data import raster
 
 STROKE_MATCH = 0.1
 RASTER_MATCH = 0.6

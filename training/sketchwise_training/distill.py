@@ -14,8 +14,8 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-import pipeline as pl
-from models import load_exported
+from . import pipeline as pl
+from .models import load_exported
 
 
 def is_raster(model) -> bool:

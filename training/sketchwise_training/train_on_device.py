@@ -1,15 +1,14 @@
-#!/usr/bin/env python3
 """Students (raster CNNs, the stroke model) trained where the batches are made: drawings read from the on-disk index,
 augmented and rendered as tensor operations on the training device (CPU or CUDA), distilled from
 a teacher, in one process or data-parallel over several.
 
-    python3 training/train_on_device.py index --data ../shared/data --out /tmp/qd-index
-    python3 training/train_on_device.py pack /tmp/qd-index /tmp/qd-split.npz   # one file to carry
-    python3 training/train_on_device.py train --index /tmp/qd-index --teacher doodlenet \\
+    python3 -m sketchwise_training.train_on_device index --data ../shared/data --out /tmp/qd-index
+    python3 -m sketchwise_training.train_on_device pack /tmp/qd-index /tmp/qd-split.npz   # one file to carry
+    python3 -m sketchwise_training.train_on_device train --index /tmp/qd-index --teacher doodlenet \\
         --teacher-dir /tmp/imported --widths 96,192,384 --fc 768 --minutes 30 --run-dir runs/wide
-    torchrun --nproc_per_node 2 training/train_on_device.py train ...      # data-parallel
-    python3 training/train_on_device.py train --run-dir runs/wide --resume  # next sitting
-    python3 training/train_on_device.py export --run-dir runs/wide --name raster-cnn-wide --out Models
+    torchrun --nproc_per_node 2 -m sketchwise_training.train_on_device train ...      # data-parallel
+    python3 -m sketchwise_training.train_on_device train --run-dir runs/wide --resume  # next sitting
+    python3 -m sketchwise_training.train_on_device export --run-dir runs/wide --name raster-cnn-wide --out Models
 
 Each step draws a class-balanced batch (each rank from its own shard of every class), renders
 its stroke drawings after augmentation (``sketchwise_data.tensor_augment``), fills a share of
@@ -37,15 +36,17 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-import export as ex
-from distill import Teacher, distillation_loss
-from models import RasterCNN, StrokeRNN
-from pipeline import MAX_LENGTH, lr_at
 from sketchwise_data import quickdraw as qd
 from sketchwise_data.index import DrawingIndex, build_index, pack
 from sketchwise_data.tensor_augment import TensorAugment, augment, bitmap_augment
 from sketchwise_data.tensor_raster import batch_from_index, render
 from sketchwise_data.tensor_sequence import encode as encode_rows
+
+from . import MODELS
+from . import export as ex
+from .distill import Teacher, distillation_loss
+from .models import RasterCNN, StrokeRNN
+from .pipeline import MAX_LENGTH, lr_at
 
 VALIDATION_PARTS = ("val-raw", "val-simplified", "val-npz", "val-extra", "bitmaps-val")
 
@@ -335,7 +336,7 @@ def export_run(args):
     classes = DrawingIndex(Path(args.index or saved["index"])).classes
     model, cfg = build_student(saved, len(classes))
     model.load_state_dict(ck["model"])
-    notes = (f"Trained by training/train_on_device.py for {state['step']:,} steps of {saved['batch']} "
+    notes = (f"Trained by sketchwise_training.train_on_device for {state['step']:,} steps of {saved['batch']} "
              f"({state['samples'] / 1e6:.1f} M samples, {state['seconds'] / 60:.1f} min on {state['device']}, "
              f"{state['world']} process(es)); drawings rendered and augmented on the device; validation split by "
              f"key_id/index hash ({qd.VAL_FRACTION:.0%}).")
@@ -400,7 +401,7 @@ def main(argv=None):
     e = sub.add_parser("export", help="a run's weights as model files")
     e.add_argument("--run-dir", required=True)
     e.add_argument("--name", required=True)
-    e.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
+    e.add_argument("--out", type=Path, default=MODELS)
     e.add_argument("--index", help="the index, if not where the run read it")
     args = p.parse_args(argv)
     if args.command == "index":

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """A reference forward pass of a Keras Sequential model in numpy, from the ORIGINAL files.
 
 It works as Keras does (channels-last ``[H, W, C]`` images, kernels ``[kh, kw, in, out]``,
@@ -6,7 +5,7 @@ flatten in H·W·C order, the model's own softmax), sharing no code with the con
 ``import_model.py`` beyond reading the files, so the parity fixtures it writes check the
 conversion and our runtime together.
 
-    python3 training/keras_reference.py [--models ../shared/models] [--out Tests/SketchwiseNNTests/Fixtures/imported]
+    python3 -m sketchwise_training.keras_reference [--models ../shared/models] [--out Tests/SketchwiseNNTests/Fixtures/imported]
 
 writes ``<name>.json`` per public model: synthetic 28×28 inputs (made here, no dataset content),
 the original model's probabilities, and which source file they belong to (by sha256). The
@@ -18,19 +17,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from sketchwise_data import raster
 
-import import_model as im  # noqa: E402
-from fixtures import synthetic_drawings  # noqa: E402
-from sketchwise_data import raster  # noqa: E402
+from . import REPO as ROOT
+from . import import_model as im
+from .fixtures import synthetic_drawings
 
-ROOT = HERE.parent
 SHARED_MODELS = ROOT.parent / "shared" / "models"
 #: The public models the fixtures cover: fixture name -> its source below ../shared/models.
 SOURCES = {
@@ -125,7 +121,7 @@ def write_fixtures(models: Path, out: Path) -> list[Path]:
         doc = {"model": name, "source": f"../shared/models/{rel}", "sourceSHA256": source_sha256(src),
                "tolerance": 1e-4,
                "note": "28x28 uint8 images (0 background, 255 ink), fed as pixel/255; probabilities of the original "
-                       "Keras model computed in numpy from the original files (training/keras_reference.py), by the "
+                       "Keras model computed in numpy from the original files (training/sketchwise_training/keras_reference.py), by the "
                        "model's own label names",
                "cases": cases}
         p = out / f"{name}.json"
@@ -134,10 +130,15 @@ def write_fixtures(models: Path, out: Path) -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--models", type=Path, default=SHARED_MODELS)
-    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "imported")
-    a = ap.parse_args()
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", type=Path, default=SHARED_MODELS, help="the public models (default ../shared/models)")
+    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "imported",
+                    help="the fixture folder (default Tests/SketchwiseNNTests/Fixtures/imported)")
+    a = ap.parse_args(argv)
     for p in write_fixtures(a.models, a.out):
         print(p, p.stat().st_size)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """What more drawings per class are worth: a learning curve on the classes that have many.
 
-    python3 training/learning_curve.py [--sizes 20,200,2000,all] [--epochs 2] [--json out.json]
+    python3 -m sketchwise_training.learning_curve [--sizes 20,200,2000,all] [--epochs 2] [--json out.json]
 
 The classes of ``simplified-extra/`` (backpack, car, monkey, power outlet, shoe, sun) have
 thousands of training drawings where the others have about twenty. Starting each time from the
@@ -20,18 +19,17 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import numpy as np
+import torch
+import torch.nn.functional as F
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+from sketchwise_data import quickdraw as qd, raster
+from sketchwise_data.augment import augment_strokes
+from sketchwise_data.corpus import build_corpus
 
-import pipeline as pl  # noqa: E402
-from models import load_exported  # noqa: E402
-from sketchwise_data import quickdraw as qd, raster  # noqa: E402
-from sketchwise_data.augment import augment_strokes  # noqa: E402
-from sketchwise_data.corpus import build_corpus  # noqa: E402
+from . import MODELS
+from . import pipeline as pl
+from .models import load_exported
 
 RICH_CLASSES = ["backpack", "car", "monkey", "power outlet", "shoe", "sun"]
 
@@ -76,7 +74,7 @@ def curve_point(corpus, rich: dict, n: int, rich_draws: int, models: Path, epoch
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
-    ap.add_argument("--models", type=Path, default=HERE.parent / "Models", help="where raster-cnn is")
+    ap.add_argument("--models", type=Path, default=MODELS, help="where raster-cnn is")
     ap.add_argument("--sizes", default="20,200,2000,all", help="drawings per rich class (all: every training drawing)")
     ap.add_argument("--epochs", type=int, default=2, help="fine-tuning epochs per point (64 draws per class each)")
     ap.add_argument("--rich-draws", type=int, default=1000,

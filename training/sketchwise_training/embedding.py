@@ -25,7 +25,7 @@ training (and their possible copies out of ``--unlabelled``), measured like the 
 and reported as ``validation_*``, so the evaluation alphabets stay untouched.
 The shipped model's commands are in docs/shortcuts.md.
 
-    python3 training/embedding.py --smoke --out /tmp/emb              # < 1 min
+    python3 -m sketchwise_training.embedding --smoke --out /tmp/emb              # < 1 min
 
 The export lists every trained label under ``training.labels`` so ``sketchwise fewshot
 --unseen`` can skip them.
@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -45,13 +44,13 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from export import write_safetensors, FORMAT  # noqa: E402
-from models import conv_block_layers  # noqa: E402
-import pseudo_labels  # noqa: E402
-from sketchwise_data import quickdraw as qd  # noqa: E402
-from sketchwise_data import raster  # noqa: E402
-from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror  # noqa: E402
+from sketchwise_data import quickdraw as qd
+from sketchwise_data import raster
+from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror
+
+from . import MODELS, pseudo_labels
+from .export import write_safetensors, FORMAT
+from .models import conv_block_layers
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
@@ -377,7 +376,7 @@ def export(model: nn.Module, out_dir: Path, name: str, trained_labels: list[str]
 # ------------------------------------------------------------------ parity fixture
 def load_embedding(models_dir: Path, name: str) -> nn.Module:
     """The exported embedding model (one, or an ensemble of several) as a PyTorch module (eval mode)."""
-    from export import read_safetensors
+    from .export import read_safetensors
     spec = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))
     weights, _ = read_safetensors(models_dir / f"{name}.safetensors")
 
@@ -439,9 +438,9 @@ def combine(paths: list[Path], out_dir: Path, name: str, rotations, episodes: in
 
 
 def write_fixture(models_dir: Path, name: str, out: Path):
-    """``<out>/<name>.json``: synthetic drawings (training/fixtures.py's), their inputs and the
+    """``<out>/<name>.json``: synthetic drawings (training/sketchwise_training/fixtures.py's), their inputs and the
     PyTorch embeddings of the exported model, for the Swift parity test."""
-    from fixtures import synthetic_drawings
+    from .fixtures import synthetic_drawings
     model = load_embedding(models_dir, name)
     rotations = json.loads((models_dir / f"{name}.json").read_text(encoding="utf-8"))["input"].get("embeddingRotations", [0])
     rng = np.random.default_rng(8)
@@ -517,10 +516,10 @@ def main(argv=None):
     ap.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
     ap.add_argument("--unlabelled", default="", metavar="NPZ",
                     help="also learn pseudo-classes clustered from this Omniglot stroke-3 file (in the data's omniglot folder)")
-    ap.add_argument("--cluster-model", type=Path, default=Path(__file__).resolve().parents[1] / "Models" / "sketch-embedding",
+    ap.add_argument("--cluster-model", type=Path, default=MODELS / "sketch-embedding",
                     metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
     ap.add_argument("--episodes", type=int, default=1000)
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "Models")
+    ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--name", default="sketch-embedding")
     ap.add_argument("--model-version", default="1.0.0",
                     help="the exported spec's version (stored shortcut examples are embedded again when it changes)")
@@ -646,7 +645,7 @@ def main(argv=None):
     pseudo_note = (f"; {len({c for c, _, _, _ in pseudo})} pseudo-classes (x8 symmetries) clustered from {args.unlabelled} "
                    f"by {args.cluster_model.name}, without the drawings that may be copies of evaluation drawings"
                    if pseudo else "")
-    notes = (f"Trained by training/embedding.py for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
+    notes = (f"Trained by sketchwise_training.embedding for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); "
