@@ -14,8 +14,8 @@ Training: a cosine-softmax classifier with an additive margin (CosFace) over
 with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter)
 re-rendered every batch. The classifier head is thrown away; the embedding is what is exported,
 with the angles the runtime turns a drawing by (``--embedding-rotations``).
-``--combine`` joins several exported embeddings, or the members of exported ensembles, into one
-model (the shipped one is two).
+``combine`` joins several exported embeddings, or the members of exported ensembles, into one
+model (the shipped one is three).
 
 Honest evaluation: the few-shot episodes use only alphabets absent from the training zip
 (``strokes_background_small2.zip`` minus Greek and Latin, which both zips hold) and the
@@ -25,7 +25,10 @@ training (and their possible copies out of ``--unlabelled``), measured like the 
 and reported as ``validation_*``, so the evaluation alphabets stay untouched.
 The shipped model's commands are in docs/shortcuts.md.
 
-    python3 -m sketchwise_training.embedding --smoke --out /tmp/emb              # < 1 min
+    python3 -m sketchwise_training.embedding train --smoke --out /tmp/emb     # < 1 min
+    python3 -m sketchwise_training.embedding evaluate --models /tmp/emb --views 0,-10,10
+    python3 -m sketchwise_training.embedding combine /tmp/a/sketch-embedding /tmp/b/sketch-embedding --out /tmp/ab
+    python3 -m sketchwise_training.embedding fixture --models Models Tests/SketchwiseNNTests/Fixtures/parity
 
 The export lists every trained label under ``training.labels`` so ``sketchwise fewshot
 --unseen`` can skip them.
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 import zipfile
 from pathlib import Path
@@ -496,70 +500,100 @@ def with_symmetry(item, rng):
     return c + k, strokes, k, cfg
 
 
-def main(argv=None):
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
-    ap.add_argument("--train-zip", default="strokes_background_small1.zip")
-    ap.add_argument("--eval-zip", default="strokes_background_small2.zip")
-    ap.add_argument("--validation-alphabets", default="", metavar="NAMES",
-                    help="alphabets of the training zip kept out of training (comma-separated), their few-shot "
-                         "accuracy printed as validation_*: the measure to choose settings by, so that the "
-                         "evaluation alphabets stay untouched")
-    ap.add_argument("--minutes", type=float, default=35.0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--qd-per-class", type=int, default=60)
-    ap.add_argument("--weight-decay", type=float, default=5e-4)
-    ap.add_argument("--widths", default="32,64,128,256", help="channels of the four conv blocks")
-    ap.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
-    ap.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
-    ap.add_argument("--unlabelled", default="", metavar="NPZ",
-                    help="also learn pseudo-classes clustered from this Omniglot stroke-3 file (in the data's omniglot folder)")
-    ap.add_argument("--cluster-model", type=Path, default=MODELS / "sketch-embedding",
-                    metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
-    ap.add_argument("--episodes", type=int, default=1000)
-    ap.add_argument("--out", type=Path, default=MODELS)
-    ap.add_argument("--name", default="sketch-embedding")
-    ap.add_argument("--model-version", default="1.0.0",
-                    help="the exported spec's version (stored shortcut examples are embedded again when it changes)")
-    ap.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--evaluate", action="store_true", help="only evaluate the exported --out/--name model")
-    ap.add_argument("--views", default="0", help="test-time rotations (degrees, comma-separated) averaged by --evaluate")
-    ap.add_argument("--embedding-rotations", default="0,-10,10", metavar="DEGREES",
-                    help="the exported spec's embeddingRotations: the runtime embeds a drawing as the normalised mean "
-                         "of it turned by these angles; the final results are measured so")
-    ap.add_argument("--pooled-blocks", default="", metavar="BLOCKS",
-                    help="conv blocks (1-based, comma-separated) whose output, max-pooled over the whole map, joins "
-                         "the exported embedding (SketchEmbedding.pool_blocks); the shipped model uses 3")
-    ap.add_argument("--combine", type=Path, nargs="+", metavar="PATH",
-                    help="only export the ensemble of these exported embeddings (PATH.json/.safetensors) as --out/--name")
-    ap.add_argument("--fixture", type=Path, metavar="DIR",
-                    help="only write the parity fixture of the exported --out/--name model into DIR")
-    args = ap.parse_args(argv)
-    if args.fixture:
-        return write_fixture(args.out, args.name, args.fixture)
-    torch.set_num_threads(args.threads)
-    pooled_blocks = tuple(int(b) for b in args.pooled_blocks.split(",") if b)
-    if args.combine:
-        return combine(args.combine, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
-                       args.episodes, args.data, args.eval_zip, args.model_version, args.train_zip, pooled_blocks)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    started = time.time()
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # the options several jobs share
+    corpus = argparse.ArgumentParser(add_help=False)
+    corpus.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
+    corpus.add_argument("--train-zip", default="strokes_background_small1.zip")
+    corpus.add_argument("--eval-zip", default="strokes_background_small2.zip")
+    corpus.add_argument("--episodes", type=int, default=1000)
+    corpus.add_argument("--threads", type=int, default=1)
+    validation = argparse.ArgumentParser(add_help=False)
+    validation.add_argument("--validation-alphabets", default="", metavar="NAMES",
+                            help="alphabets of the training zip kept out of training (comma-separated), their few-shot "
+                                 "accuracy printed as validation_*: the measure to choose settings by, so that the "
+                                 "evaluation alphabets stay untouched")
+    exported = argparse.ArgumentParser(add_help=False)
+    exported.add_argument("--out", type=Path, default=MODELS, help="the folder to export into (default Models/)")
+    exported.add_argument("--name", default="sketch-embedding")
+    exported.add_argument("--model-version", default="1.0.0",
+                          help="the exported spec's version (stored shortcut examples are embedded again when it changes)")
+    exported.add_argument("--embedding-rotations", default="0,-10,10", metavar="DEGREES",
+                          help="the exported spec's embeddingRotations: the runtime embeds a drawing as the normalised mean "
+                               "of it turned by these angles; the final results are measured so")
+    exported.add_argument("--pooled-blocks", default="", metavar="BLOCKS",
+                          help="conv blocks (1-based, comma-separated) whose output, max-pooled over the whole map, joins "
+                               "the exported embedding (SketchEmbedding.pool_blocks); the shipped model uses 3")
+    model = argparse.ArgumentParser(add_help=False)
+    model.add_argument("--models", type=Path, default=MODELS, help="the folder of the exported model (default Models/)")
+    model.add_argument("--name", default="sketch-embedding")
 
+    t = sub.add_parser("train", parents=[corpus, validation, exported], help="train an embedding and export it as --out/--name")
+    t.add_argument("--minutes", type=float, default=35.0)
+    t.add_argument("--batch", type=int, default=128)
+    t.add_argument("--lr", type=float, default=2e-3)
+    t.add_argument("--qd-per-class", type=int, default=60)
+    t.add_argument("--weight-decay", type=float, default=5e-4)
+    t.add_argument("--widths", default="32,64,128,256", help="channels of the four conv blocks")
+    t.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
+    t.add_argument("--warp", type=float, default=7.0, help="amplitude of the smooth random warp (0..255 units)")
+    t.add_argument("--unlabelled", default="", metavar="NPZ",
+                   help="also learn pseudo-classes clustered from this Omniglot stroke-3 file (in the data's omniglot folder)")
+    t.add_argument("--cluster-model", type=Path, default=MODELS / "sketch-embedding",
+                   metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
+    t.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
+    t.add_argument("--seed", type=int, default=1)
+
+    e = sub.add_parser("evaluate", parents=[corpus, validation, model], help="the few-shot measures of an exported --models/--name")
+    e.add_argument("--views", default="0", help="test-time rotations (degrees, comma-separated) averaged over")
+
+    c = sub.add_parser("combine", parents=[corpus, exported],
+                       help="export the ensemble of exported embeddings (or of the members of exported ensembles) as --out/--name")
+    c.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="an exported embedding: PATH.json/.safetensors")
+
+    f = sub.add_parser("fixture", parents=[model], help="write the parity fixture of an exported --models/--name into FOLDER")
+    f.add_argument("folder", type=Path, metavar="FOLDER")
+    return ap
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    if args.command == "fixture":
+        return write_fixture(args.models, args.name, args.folder)
+    torch.set_num_threads(args.threads)
+    if args.command == "combine":
+        return combine(args.paths, args.out, args.name, tuple(float(v) for v in args.embedding_rotations.split(",")),
+                       args.episodes, args.data, args.eval_zip, args.model_version, args.train_zip,
+                       tuple(int(b) for b in args.pooled_blocks.split(",") if b))
+    if args.command == "train":
+        torch.manual_seed(args.seed)
+    started = time.time()
     omni_dir = args.data / "omniglot"
     train_omni = load_omniglot(omni_dir / args.train_zip)
     validation_alphabets = sorted(a for a in args.validation_alphabets.split(",") if a)
     validation, train_omni = split_by_alphabet(train_omni, validation_alphabets)
     missing = set(validation_alphabets) - {alphabet(l) for l, _ in validation}
     if missing:
-        ap.error(f"--validation-alphabets: {', '.join(sorted(missing))} not in {args.train_zip}")
+        sys.exit(f"--validation-alphabets: {', '.join(sorted(missing))} not in {args.train_zip}")
     trained_alphabets = sorted({alphabet(l) for l, _ in train_omni})
     eval_omni, eval_qd = evaluation_sets(args.data, args.eval_zip, trained_alphabets + validation_alphabets)
+    if args.command == "evaluate":
+        eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
+        views = tuple(float(v) for v in args.views.split(","))
+        results = evaluate(load_embedding(args.models, args.name), eval_sets, args.episodes, views)
+        return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
+    train(args, started, train_omni, validation, validation_alphabets, trained_alphabets, eval_omni, eval_qd)
+
+
+def train(args, started: float, train_omni, validation, validation_alphabets, trained_alphabets, eval_omni, eval_qd):
+    """The ``train`` job on the drawings ``main`` loaded (its time budget counted from ``started``),
+    exported as ``args.out / args.name``."""
+    rng = np.random.default_rng(args.seed)
+    pooled_blocks = tuple(int(b) for b in args.pooled_blocks.split(",") if b)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
-    if args.smoke and not args.evaluate:
+    if args.smoke:
         keep = sorted({l for l, _ in train_omni})[:10]
         train_omni = [x for x in train_omni if x[0] in keep]
         keep = sorted({l for l, _ in train_qd})[:10]
@@ -567,10 +601,6 @@ def main(argv=None):
         eval_omni, eval_qd, validation = eval_omni[:200], eval_qd[:200], validation[:200]
         args.minutes, args.episodes = min(args.minutes, 0.3), 50
     eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
-    if args.evaluate:
-        views = tuple(float(v) for v in args.views.split(","))
-        results = evaluate(load_embedding(args.out, args.name), eval_sets, args.episodes, views)
-        return print(f"views {views}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()))
     # training items: (class index, strokes, quarter turns, augmentation)
     classes: dict[str, int] = {}
     items = []

@@ -335,53 +335,75 @@ def run_ensemble(models_dir: Path, corpus, members):
     return spec
 
 
-def main(argv=None):
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["all", "raster", "strokes", "ensemble", "fixtures", "export"])
-    ap.add_argument("which", nargs="?", choices=["raster", "strokes"], help="for export")
-    ap.add_argument("--smoke", action="store_true", help="1 epoch on a tiny subset, export to a temp dir")
-    ap.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
-    ap.add_argument("--out", type=Path, default=None, help="export directory (default Models/)")
-    ap.add_argument("--fixtures", type=Path, default=None, help="parity fixture directory")
-    ap.add_argument("--run-dir", type=Path, default=Path("/tmp/sketchwise_runs"))
-    ap.add_argument("--minutes", type=float, default=30.0, help="training budget per model")
-    ap.add_argument("--epochs", type=int, default=None, help="fixed epoch count (overrides --minutes)")
-    ap.add_argument("--per-class", type=int, default=None, help="draws per class per epoch")
-    ap.add_argument("--eval-every", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=None,
-                    help="torch threads (default 2; 1 for --smoke; use 1 on a busy machine)")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--boost-cap", type=float, default=None,
-                    help="max oversampling of data-rich classes (default 4 raster, 1 strokes)")
-    ap.add_argument("--raster-widths", default=None,
-                    help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
-    ap.add_argument("--raster-channels", default=None,
-                    help="raster input channels: ink (default) or ink,order (adds stroke-order shading)")
-    ap.add_argument("--raster-size", type=int, default=pl.BITMAP_SIZE,
-                    help="raster input side in pixels (default 28; other sizes train without the 28x28 bitmaps)")
-    ap.add_argument("--warm-start", type=Path, default=None,
-                    help="start from the weights of another run's ckpt.pt or an exported model's NAME.json (a new run only)")
-    ap.add_argument("--teacher", default=None,
-                    help="also learn a teacher's answers: `ensemble` (ensemble.json) or model names, each with an "
-                         "optional weight (doodlenet:0.7,raster-cnn:0.3); imported models too")
-    ap.add_argument("--teacher-dir", type=Path, default=None, help="where the teacher's files are (default --out)")
-    ap.add_argument("--distill-alpha", type=float, default=0.5, help="weight of the teacher's loss (vs labels)")
-    ap.add_argument("--distill-alpha-bitmaps", type=float, default=0.2,
-                    help="raster: weight of the teacher's loss on Google's bitmaps (their labels are plentiful)")
-    ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both answers")
-    ap.add_argument("--mirror", type=float, default=0.5,
-                    help="probability of training on the left-right mirror image")
-    ap.add_argument("--name", default=None,
-                    help="exported model name (default raster-cnn / stroke-rnn), e.g. a further ensemble member")
-    ap.add_argument("--members", default="raster-cnn,stroke-rnn",
-                    help="ensemble members (model names in the export directory), for `ensemble`")
-    ap.add_argument("--tau", type=float, default=0.0,
-                    help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
-    ap.add_argument("--resume", action="store_true",
-                    help="continue from RUN_DIR/<model>/ckpt.pt; a finished run gets a new cosine cycle")
-    ap.add_argument("--restart-lr", type=float, default=0.5, help="peak lr of a new cycle or a warm start, relative")
-    ap.add_argument("--checkpoint", type=Path, default=None, help="for export")
+    ap.set_defaults(smoke=False, fixtures=None, name=None)  # what the commands without these options read
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # the options of several commands, by what they are about
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data", type=Path, default=qd.DEFAULT_DATA)
+    common.add_argument("--out", type=Path, default=None, help="export directory (default Models/)")
+    common.add_argument("--threads", type=int, default=None,
+                        help="torch threads (default 2; 1 for --smoke; use 1 on a busy machine)")
+    training = argparse.ArgumentParser(add_help=False)
+    training.add_argument("--smoke", action="store_true", help="1 epoch on a tiny subset, export to a temp dir")
+    training.add_argument("--run-dir", type=Path, default=Path("/tmp/sketchwise_runs"))
+    training.add_argument("--minutes", type=float, default=30.0, help="training budget per model")
+    training.add_argument("--epochs", type=int, default=None, help="fixed epoch count (overrides --minutes)")
+    training.add_argument("--per-class", type=int, default=None, help="draws per class per epoch")
+    training.add_argument("--eval-every", type=int, default=5)
+    training.add_argument("--workers", type=int, default=1)
+    training.add_argument("--seed", type=int, default=0)
+    training.add_argument("--boost-cap", type=float, default=None,
+                          help="max oversampling of data-rich classes (default 4 raster, 1 strokes)")
+    training.add_argument("--raster-widths", default=None,
+                          help="raster conv widths, e.g. 32,64,128 (default 24,48,96; a resumed run must give its own)")
+    training.add_argument("--raster-channels", default=None,
+                          help="raster input channels: ink (default) or ink,order (adds stroke-order shading)")
+    training.add_argument("--raster-size", type=int, default=pl.BITMAP_SIZE,
+                          help="raster input side in pixels (default 28; other sizes train without the 28x28 bitmaps)")
+    training.add_argument("--warm-start", type=Path, default=None,
+                          help="start from the weights of another run's ckpt.pt or an exported model's NAME.json (a new run only)")
+    training.add_argument("--teacher", default=None,
+                          help="also learn a teacher's answers: `ensemble` (ensemble.json) or model names, each with an "
+                               "optional weight (doodlenet:0.7,raster-cnn:0.3); imported models too")
+    training.add_argument("--teacher-dir", type=Path, default=None, help="where the teacher's files are (default --out)")
+    training.add_argument("--distill-alpha", type=float, default=0.5, help="weight of the teacher's loss (vs labels)")
+    training.add_argument("--distill-alpha-bitmaps", type=float, default=0.2,
+                          help="raster: weight of the teacher's loss on Google's bitmaps (their labels are plentiful)")
+    training.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both answers")
+    training.add_argument("--resume", action="store_true",
+                          help="continue from RUN_DIR/<model>/ckpt.pt; a finished run gets a new cosine cycle")
+    training.add_argument("--restart-lr", type=float, default=0.5, help="peak lr of a new cycle or a warm start, relative")
+    exported = argparse.ArgumentParser(add_help=False)
+    exported.add_argument("--mirror", type=float, default=0.5,
+                          help="probability of training on the left-right mirror image (the export then lists both views)")
+    exported.add_argument("--tau", type=float, default=0.0,
+                          help="logit adjustment at export: subtract tau x log sampling prior (0 keeps the prior)")
+    named = argparse.ArgumentParser(add_help=False)
+    named.add_argument("--name", default=None,
+                       help="exported model name (default raster-cnn / stroke-rnn), e.g. a further ensemble member")
+    ensemble = argparse.ArgumentParser(add_help=False)
+    ensemble.add_argument("--members", default="raster-cnn,stroke-rnn",
+                          help="ensemble members (model names in the export directory)")
+    fixtures = argparse.ArgumentParser(add_help=False)
+    fixtures.add_argument("--fixtures", type=Path, default=None,
+                          help="parity fixture directory (default Tests/SketchwiseNNTests/Fixtures/parity)")
+
+    sub.add_parser("all", parents=[common, training, exported, ensemble, fixtures],
+                   help="raster CNN, stroke RNN, ensemble weights, fixtures")
+    sub.add_parser("raster", parents=[common, training, exported, named], help="only the raster CNN (exports raster-cnn.*)")
+    sub.add_parser("strokes", parents=[common, training, exported, named], help="only the stroke RNN (exports stroke-rnn.*)")
+    sub.add_parser("ensemble", parents=[common, ensemble], help="choose the members' weights on validation -> ensemble.json")
+    sub.add_parser("fixtures", parents=[common, fixtures], help="parity fixtures from the exported models")
+    e = sub.add_parser("export", parents=[common, exported, named], help="export a training checkpoint again")
+    e.add_argument("which", choices=["raster", "strokes"], help="the checkpoint's model")
+    e.add_argument("--checkpoint", type=Path, required=True, help="RUN_DIR/<model>/ckpt.pt")
+    return ap
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     if args.threads is None:
         args.threads = 1 if args.smoke else 2
@@ -409,6 +431,8 @@ def main(argv=None):
     if args.command == "export":
         ck = torch.load(args.checkpoint, weights_only=False)
         mode = ck["mode"]
+        if mode != args.which:
+            sys.exit(f"{args.checkpoint}: a {mode} checkpoint, not {args.which}")
         model = (RasterCNN if mode == "raster" else StrokeRNN)(len(corpus.classes), **ck["cfg"])
         model.load_state_dict(ck["model"])
         model.eval()

@@ -1,6 +1,6 @@
 """sketchwise_training.embedding: the stroke-file reader against Swift's, the symmetries, the held-out
 split, and a smoke run (with a validation alphabet) whose export the fixture writer reads back and
-``--combine`` extends."""
+``combine`` extends."""
 import json
 import subprocess
 
@@ -41,7 +41,7 @@ def test_the_held_out_classes_are_a_fixed_fifth():
 @needs_data
 def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     out = tmp_path / "models"
-    r = subprocess.run(command("embedding", "--smoke", "--out", out,
+    r = subprocess.run(command("embedding", "train", "--smoke", "--out", out,
                                "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean"),
                        cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -55,7 +55,7 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     assert spec["training"]["validationAlphabets"] == ["Korean"] and "Korean/character01" not in spec["training"]["labels"]
     assert "validation_20way_1shot" in spec["training"]["results"] and "omniglot_20way_1shot" in spec["training"]["results"]
     assert "dropped as possible copies of evaluation or validation drawings" in r.stdout
-    r = subprocess.run(command("embedding", "--out", out, "--fixture", tmp_path / "fixture"),
+    r = subprocess.run(command("embedding", "fixture", "--models", out, tmp_path / "fixture"),
                        cwd=TRAINING, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     fixture = json.loads((tmp_path / "fixture" / "sketch-embedding.json").read_text())
@@ -67,7 +67,7 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     model = E.load_embedding(out, "sketch-embedding")
     E.export(E.EmbeddingEnsemble([model, model]), out / "pair", "sketch-embedding", spec["training"]["labels"], "a pair", {},
              members=[{"notes": "first", "results": {}}, {"notes": "second", "results": {}}])
-    r = subprocess.run(command("embedding", "--combine", out / "pair" / "sketch-embedding", out / "sketch-embedding",
+    r = subprocess.run(command("embedding", "combine", out / "pair" / "sketch-embedding", out / "sketch-embedding",
                                "--episodes", "20", "--embedding-rotations", "0", "--out", out / "three"),
                        cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
