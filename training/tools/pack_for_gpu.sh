@@ -10,11 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 DATA=${1:-../shared/data}
 INDEX=${INDEX:-/tmp/sketchwise-index}
+export PYTHONPATH="$PWD/training${PYTHONPATH:+:$PYTHONPATH}"  # the training package, installed or not
 mkdir -p .gpu
 grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >>.git/info/exclude
 if [ ! -f "$INDEX/meta.json" ]; then
-  python3 training/train_on_device.py index --data "$DATA" --out "$INDEX"
+  python3 -m sketchwise_training.train_on_device index --data "$DATA" --out "$INDEX"
 fi
-python3 training/train_on_device.py pack "$INDEX" .gpu/qd-split.npz
-python3 training/import_model.py "$DATA/../models/doodlenet/tfjs" --name doodlenet --out .gpu
+python3 -m sketchwise_training.train_on_device pack "$INDEX" .gpu/qd-split.npz
+python3 -m sketchwise_training.import_model "$DATA/../models/doodlenet/tfjs" --name doodlenet --out .gpu
 du -sh .gpu
