@@ -22,7 +22,11 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// ``WebSocketHandshakeCheck`` (bad handshakes get JSON errors) and a ``ConnectionCloseHandler``
     /// (answers saying `Connection: close` close the connection; HTTP/1.0 requests are answered
     /// as 1.0 and closed).
+    /// A connection the WebSocket endpoint turns away is closed before any of this.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        if webSocket.turnsAway(channel.remoteAddress) {
+            return channel.close().flatMapThrowing { throw TurnedAway() }
+        }
         // The handler lives on the channel's event loop; every closure below runs there.
         let guardHandler = NIOLoopBound(
             ConnectionGuard(limits: limits, clients: clients, proxies: proxies, logger: logger), eventLoop: channel.eventLoop)
@@ -42,6 +46,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         await inner.handle(value: value, logger: quieter)
     }
 }
+
+/// Why a connection was closed as it arrived (``WebSocketEndpoint/turnsAway``).
+struct TurnedAway: Error {}
 
 extension ChannelPipeline.SynchronousOperations {
     /// Puts the checks behind the request decoder of an HTTP pipeline set up already: the

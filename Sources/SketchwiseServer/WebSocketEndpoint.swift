@@ -9,9 +9,16 @@ struct WebSocketEndpoint: Sendable {
     let path: String
     /// Why a well-formed handshake from `peer` is refused now; nil lets it through.
     let refusal: @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError?
+    /// Whether a new connection from `peer` is closed as it arrives, unread: the peer keeps
+    /// asking for sockets it was refused and told to wait for.
+    let turnsAway: @Sendable (_ peer: SocketAddress?) -> Bool
 
-    init(path: String, refusal: @escaping @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError? = { _, _ in nil }) {
+    init(
+        path: String, refusal: @escaping @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError? = { _, _ in nil },
+        turnsAway: @escaping @Sendable (_ peer: SocketAddress?) -> Bool = { _ in false }
+    ) {
         self.path = path
         self.refusal = refusal
+        self.turnsAway = turnsAway
     }
 }
