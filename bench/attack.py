@@ -31,7 +31,7 @@ process of its own, so that the attack's threads do not delay it):
   asks a small sketch's suggestions every 0.5 s; fails if that client's median is over 2 s (an
   answer other than 200 counts as never served);
 - users-flood, corrections-flood: POST /api/users from one address, and 711 KB corrections for
-  one person, back to back (counts of 201/200, 409 and 429, with or without Retry-After);
+  one person, back to back (counts of 201/200, 429 quota_exceeded and 429 rate_limited, with or without Retry-After);
 - labels: shortcuts labelled "a\\0b", "\\0a" and one grapheme of 800 KB, then the person's
   GET /api/shortcuts, /api/shortcuts/predict and /api/suggest, which must not answer 500;
 - methods: HEAD, TRACE and CONNECT on /api/health (200, 501, 501).

@@ -20,8 +20,11 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         case rateLimited = "rate_limited"
         /// A personal call without a valid `Authorization: Bearer TOKEN`.
         case unauthorized
-        /// A personal change that lost a race with another, or would pass a per-person limit.
+        /// A personal change that lost a race with another.
         case conflict
+        /// A personal change that would pass a per-person quota; with `Retry-After`
+        /// (``quotaRetryAfter``), though only the person's deletions free it.
+        case quotaExceeded = "quota_exceeded"
         /// The work queue is full: try again after `Retry-After` seconds.
         case busy
         case timeout
@@ -39,7 +42,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .methodNotAllowed: .methodNotAllowed
             case .upgradeRequired: .upgradeRequired
             case .unsupportedMediaType: .unsupportedMediaType
-            case .rateLimited: .tooManyRequests
+            case .rateLimited, .quotaExceeded: .tooManyRequests
             case .unauthorized: .unauthorized
             case .conflict: .conflict
             case .busy, .timeout, .starting: .serviceUnavailable
@@ -73,7 +76,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             switch error.kind {
             case .invalid: self.init(.badRequest, error.description)
             case .notFound: self.init(.notFound, error.description)
-            case .limit, .conflict, .cancelled: self.init(.conflict, error.description)
+            case .limit: self = .quotaExceeded(error.description)
+            case .conflict, .cancelled: self.init(.conflict, error.description)
             }
         case let error as PhotoError:
             switch error.kind {
@@ -87,6 +91,17 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             headers[.retryAfter] = "1"
         default: return nil
         }
+    }
+
+    /// The seconds a client is asked to wait after a quota refusal: long, since a quota does not
+    /// free itself, so that a client obeying `Retry-After` does not ask again at once.
+    static let quotaRetryAfter = 3600
+
+    /// `429 quota_exceeded` with `Retry-After` (``quotaRetryAfter``).
+    static func quotaExceeded(_ message: String) -> APIError {
+        var error = APIError(.quotaExceeded, message)
+        error.headers[.retryAfter] = String(quotaRetryAfter)
+        return error
     }
 
     /// The answer while the server starts: `503 starting` with what it is doing and `Retry-After: 5`.

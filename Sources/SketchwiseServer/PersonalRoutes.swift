@@ -10,7 +10,8 @@ import SketchwiseShortcuts
 /// `POST /api/users` needs `Authorization: Bearer TOKEN`; a person reaches only their own data.
 /// Users are made at most ``ServerLimits/usersPerClientPerMinute`` per client (429 with
 /// `Retry-After` past it); shortcuts and corrections are kept within the person's quotas
-/// (``ServerLimits/shortcuts``, ``ServerLimits/corrections``; 409 past them). Each refusal is
+/// (``ServerLimits/shortcuts``, ``ServerLimits/corrections``; `429 quota_exceeded` with
+/// `Retry-After` past them). Each refusal is
 /// counted in `sketchwise_personal_refusals_total`.
 struct PersonalRoutes: Sendable {
     let shortcuts: PersonalShortcuts
@@ -112,7 +113,7 @@ struct PersonalRoutes: Sendable {
         }
         guard examples.count <= shortcuts.limits.maximumExamplesPerLabel else {
             ServerMetrics.personalRefusal(PersonalError.Quota.examples.rawValue)
-            throw APIError(.conflict, "a shortcut takes at most \(shortcuts.limits.maximumExamplesPerLabel) examples")
+            throw APIError.quotaExceeded("a shortcut takes at most \(shortcuts.limits.maximumExamplesPerLabel) examples")
         }
         let sketches = try examples.enumerated().map { (index, example) throws(APIError) in
             guard case let .array(strokes) = example else { throw APIError(.badRequest, "example \(index + 1) is not a list of strokes") }

@@ -1,6 +1,6 @@
 """Rates and quotas of the personal API and labels as typed text (issue 34), over real HTTP: users
 per client per minute (429 with Retry-After), the quotas of shortcuts, examples and corrections
-(count and bytes, 409), a counter in /metrics for each refusal, labels with control characters
+(count and bytes, 429 quota_exceeded with Retry-After), a counter in /metrics for each refusal, labels with control characters
 or too many bytes refused and "é" in either Unicode form one label, a store holding the labels of
 older versions (a NUL, 800 KB in one grapheme) still usable and cleanable, the shortcut called
 `predict`, memory under 64 concurrent GET /api/shortcuts, and `corrections export` streaming.
@@ -91,12 +91,13 @@ def test_corrections_past_the_quota_of_count_or_bytes_are_refused(quota_server, 
     for k in range(3):
         status, body, _, raw = quota_server.post_json("/api/corrections", {"label": f"c{k}", "strokes": spiral(k)}, headers=auth(counted))
         assert status == 201, raw
-    status, body, _, raw = quota_server.post_json("/api/corrections", {"label": "c3", "strokes": spiral(3)}, headers=auth(counted))
-    assert status == 409 and body["error"]["code"] == "conflict" and "at most 3 corrections" in body["error"]["message"], raw
+    status, body, headers, raw = quota_server.post_json("/api/corrections", {"label": "c3", "strokes": spiral(3)}, headers=auth(counted))
+    assert status == 429 and body["error"]["code"] == "quota_exceeded" and "at most 3 corrections" in body["error"]["message"], raw
+    assert headers["retry-after"] == "3600", headers
     # One large correction (20 000 points, ~240 KB of JSON), refused by bytes (30000 here).
     big = [[[float(i % 400) for i in range(start, start + 4000)], [float(i % 300) for i in range(4000)]] for start in range(0, 20000, 4000)]
     status, body, _, raw = quota_server.post_json("/api/corrections", {"label": "big", "strokes": big}, headers=auth(sized))
-    assert status == 409 and "bytes of corrections" in body["error"]["message"], raw
+    assert status == 429 and "bytes of corrections" in body["error"]["message"], raw
     counts = refusals(quota_server)
     assert counts.get("corrections", 0) >= 1 and counts.get("correction_bytes", 0) >= 1, counts
 
@@ -109,10 +110,10 @@ def test_shortcuts_past_the_quotas_of_count_or_bytes_are_refused(quota_server, p
         assert status == 201, raw
     status, body, _, raw = quota_server.post_json("/api/shortcuts", {"label": "three", "examples": [spiral(s) for s in range(3)]},
                                                   headers=auth(token))
-    assert status == 409 and "at most 2 shortcuts" in body["error"]["message"], raw
+    assert status == 429 and "at most 2 shortcuts" in body["error"]["message"], raw
     heavy = [spiral(s, n=2000) for s in range(3)]   # ~3 × 40 KB, past 60000 bytes
     status, body, _, raw = quota_server.post_json("/api/shortcuts", {"label": "one", "examples": heavy}, headers=auth(token))
-    assert status == 409 and "bytes of examples" in body["error"]["message"], raw
+    assert status == 429 and "bytes of examples" in body["error"]["message"], raw
     status, _, listing = quota_server.get("/api/shortcuts", headers=auth(token))
     assert json.loads(listing)["shortcuts"] == [{"label": "one", "examples": 3}, {"label": "two", "examples": 3}]
     counts = refusals(quota_server)

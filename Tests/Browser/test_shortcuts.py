@@ -124,7 +124,7 @@ def test_bad_shortcuts_are_refused_clearly_and_change_nothing(server):
     token = new_user(server)
     cases = [
         ({"label": SPIRAL, "examples": [spiral(1), spiral(2)]}, 400, "at least 3 examples"),
-        ({"label": SPIRAL, "examples": [spiral(s) for s in range(11)]}, 409, "at most 10 examples"),
+        ({"label": SPIRAL, "examples": [spiral(s) for s in range(11)]}, 429, "at most 10 examples"),
         ({"label": SPIRAL, "examples": [spiral(1), spiral(2), []]}, 400, "example 3"),
         ({"label": " ", "examples": [spiral(s) for s in range(3)]}, 400, "label"),
         ({"examples": [spiral(s) for s in range(3)]}, 400, "label"),
@@ -148,7 +148,7 @@ def test_the_label_limit_per_person(server):
         status, _, _, raw = server.post_json("/api/shortcuts", {"label": f"label-{k}", "examples": examples}, headers=auth(token))
         assert status == 201, raw
     status, answer, _, raw = server.post_json("/api/shortcuts", {"label": "one-too-many", "examples": examples}, headers=auth(token))
-    assert status == 409 and "at most 50" in answer["error"]["message"], raw
+    assert status == 429 and answer["error"]["code"] == "quota_exceeded" and "at most 50" in answer["error"]["message"], raw
     # Teaching an existing label again replaces its examples and stays within the limit.
     status, _, _, raw = server.post_json("/api/shortcuts", {"label": "label-0", "examples": examples}, headers=auth(token))
     assert status == 201, raw
