@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Runs CPU-heavy synchronous work (recognition, embedding, rendering) on a fixed set of threads
-/// of its own, never on Swift's cooperative pool or an event loop, so that cheap requests (health
-/// checks, static files) are never stuck behind it.
+/// of its own, never on Swift's cooperative pool or an event loop, and at a lower scheduling
+/// priority (``ThreadPriority``), so that cheap requests (health checks, static files) are never
+/// stuck behind it.
 ///
 /// Jobs wait in a bounded queue: when it is full, ``run(deadline:_:)`` throws ``Busy`` at once.
 /// The queue is shared fairly between clients (``client``, a task-local value the server sets per
@@ -165,6 +166,7 @@ public final class WorkQueue: @unchecked Sendable {
 
     /// A worker thread: takes jobs in order until the queue is closed and empty.
     private func work() {
+        ThreadPriority.lowerForJobs()
         while true {
             condition.lock()
             while state.waiting.isEmpty && !state.closed { condition.wait() }

@@ -23,7 +23,7 @@ import Testing
     @Test func swiftRendersEqualTheTrainingRendererByteForByte() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/golden-renders.json")
         let golden = try JSONDecoder().decode(Golden.self, from: Data(contentsOf: url))
-        #expect(golden.cases.count == 28)
+        #expect(golden.cases.count == 32)
         #expect(Set(golden.cases.map(\.channel)) == ["ink", "order"])
         // One rasteriser per size for every case, so a shaded render must not leak into the next.
         let rasterizers = [28: try SketchRasterizer(size: 28), 64: try SketchRasterizer(size: 64)]

@@ -58,6 +58,10 @@ TOTAL_PAD = 2*PAD + LINE = 48.0, VIEW = FRAME + TOTAL_PAD = 304.0.
        cairo_line_to(cr, u_i, v_i)  for i = 1 .. n-1
        cairo_stroke(cr)                # one stroke() per stroke: overlaps of
                                        # different strokes compound (OVER)
+   A stroke of more than SEGMENTS_PER_PATH (256) segments is stroked in pieces
+   of 256 (the next piece starts at the last point of the one before), as the
+   Swift rasteriser does: cairo's cost grows with the square of a path's
+   segments (a 20,000-point scribble took 5 s as one path).
    (This module sends the same elements with cairo_append_path, which cairo
    turns into the same move_to/line_to calls -- verified bit-identical.)
 6. cairo_surface_flush(surface); stride = cairo_image_surface_get_stride
@@ -98,6 +102,7 @@ LINE_WIDTH = 16.0
 PADDING = 16.0
 TOTAL_PADDING = 2.0 * PADDING + LINE_WIDTH  # 48.0
 VIEW = FRAME + TOTAL_PADDING  # 304.0
+SEGMENTS_PER_PATH = 256  # longer strokes are stroked in pieces (SketchRasterizer.segmentsPerPath)
 
 _CAIRO_FORMAT_A8 = 2
 _CAIRO_ANTIALIAS_BEST = 6
@@ -208,6 +213,11 @@ def _path_buffer(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return buf
 
 
+def _piece_starts(points: int) -> range:
+    """Where the pieces of a stroke of ``points`` points start (see ``SEGMENTS_PER_PATH``)."""
+    return range(0, max(points - 1, 1), SEGMENTS_PER_PATH)
+
+
 def order_opacity(i: int, n: int) -> float:
     """Opacity of stroke ``i`` of ``n`` in the ``order`` channel: 1 for the first, 0.25 for the last."""
     return 1.0 - 0.75 * i / max(n - 1, 1)
@@ -247,12 +257,13 @@ def render(strokes: Sequence, size: int = 28, channel: str = "ink") -> np.ndarra
         for i, (u, v) in enumerate(fitted):
             if channel == "order":
                 _lib.cairo_set_source_rgba(cr, 0.0, 0.0, 0.0, order_opacity(i, len(fitted)))
-            buf = _path_buffer(u, v)
-            path.status = 0
-            path.data = buf.ctypes.data
-            path.num_data = buf.shape[0]
-            _lib.cairo_append_path(cr, ctypes.byref(path))
-            _lib.cairo_stroke(cr)
+            for start in _piece_starts(u.size):
+                buf = _path_buffer(u[start:start + SEGMENTS_PER_PATH + 1], v[start:start + SEGMENTS_PER_PATH + 1])
+                path.status = 0
+                path.data = buf.ctypes.data
+                path.num_data = buf.shape[0]
+                _lib.cairo_append_path(cr, ctypes.byref(path))
+                _lib.cairo_stroke(cr)
         if _lib.cairo_status(cr) != 0:
             raise RuntimeError(f"cairo error status {_lib.cairo_status(cr)}")
         _lib.cairo_surface_flush(surf)

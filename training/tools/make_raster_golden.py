@@ -22,8 +22,11 @@ def drawings():
     far_away = [[[-1e6 + x for x in (0.0, 900.0, 450.0)], [5e5, 5e5, 5e5 + 700.0]]]
     scribble = [[[rng.uniform(0, 800) for _ in range(30)], [rng.uniform(0, 600) for _ in range(30)]] for _ in range(4)]
     tall = [[[10.0, 12.0, 11.0], [0.0, 500.0, 1000.0]]]
+    # Longer than raster.SEGMENTS_PER_PATH: stroked in pieces.
+    long_scribble = [[[round(rng.uniform(0, 800), 1) for _ in range(600)], [round(rng.uniform(0, 600), 1) for _ in range(600)]],
+                     [[float(x) for x in range(513)], [float(x % 40) for x in range(513)]]]
     return {"circle": circle, "zigzag": zigzag, "dot": dot, "dots and line": dots_and_line,
-            "far away": far_away, "scribble": scribble, "tall": tall}
+            "far away": far_away, "scribble": scribble, "tall": tall, "long scribble": long_scribble}
 
 
 def main(argv=None):
