@@ -53,7 +53,8 @@ let package = Package(
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
-        .target(name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
+        .target(
+            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // SHA-256, streaming: model files' checksums, stored token digests.
@@ -62,7 +63,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The model registry: every model of a models folder, its checksum and the roles it serves;
         // hosted models' manifest, downloads, store and A/B tests.
-        .target(name: "SketchwiseModels", dependencies: ["CCurl", "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+        .target(
+            name: "SketchwiseModels",
+            dependencies: ["CCurl", "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
@@ -98,7 +101,9 @@ let package = Package(
         // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
         // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .target(name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"], swiftSettings: hotLoops),
+        .target(
+            name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"],
+            swiftSettings: hotLoops),
         // OpenBLAS (cblas), as a module.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
@@ -135,7 +140,8 @@ let package = Package(
         .target(
             name: "SketchwisePhotos",
             dependencies: [
-                "CGdkPixbuf", "SketchwiseCore", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork", "SketchwiseLibrary", "SketchwiseRecognition",
+                "CGdkPixbuf", "SketchwiseCore", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork", "SketchwiseLibrary",
+                "SketchwiseRecognition",
                 "SketchwiseSuggestions", "SketchwiseInstallation", .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: hotLoops
@@ -144,7 +150,8 @@ let package = Package(
         .target(
             name: "SketchwiseServer",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseSuggestions",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary",
+                "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes", "SketchwisePhotos",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -180,7 +187,8 @@ let package = Package(
         .target(
             name: "SketchwiseFuzzing",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos", "SketchwiseServer",
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos",
+                "SketchwiseServer",
             ]
         ),
         // The command-line tool: argument parsing and printing only.
@@ -189,7 +197,8 @@ let package = Package(
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
-                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes", "SketchwiseInstallation",
+                "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes",
+                "SketchwiseInstallation",
                 "SketchwisePhotos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -202,18 +211,22 @@ let package = Package(
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(
             name: "SketchwisePhotosTests",
-            dependencies: ["SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "SketchwiseWork", "CGdkPixbuf"]
+            dependencies: [
+                "SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "SketchwiseWork", "CGdkPixbuf",
+            ]
         ),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(
-            name: "SketchwiseScenesTests", dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
+            name: "SketchwiseScenesTests",
+            dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
         ),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
             dependencies: [
-                "SketchwisePersonal", "SketchwisePostgres", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseShortcuts", "SketchwiseTestSupport",
+                "SketchwisePersonal", "SketchwisePostgres", "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition",
+                "SketchwiseShortcuts", "SketchwiseTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

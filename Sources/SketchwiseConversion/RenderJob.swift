@@ -67,7 +67,9 @@ public final class DrawingRenderer {
         switch drawing.content {
         case let .bitmap(image):
             guard image.width == rasterizer.size, image.height == rasterizer.size else {
-                throw FormatError(file: drawing.origin, reason: "a \(image.width)×\(image.height) bitmap cannot be rendered at \(rasterizer.size)×\(rasterizer.size)")
+                throw FormatError(
+                    file: drawing.origin,
+                    reason: "a \(image.width)×\(image.height) bitmap cannot be rendered at \(rasterizer.size)×\(rasterizer.size)")
             }
             return image
         case let .strokes(record):

@@ -70,7 +70,7 @@ public enum Evaluation {
         let labels = recognizer.labels
         let index = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labels.count), count: labels.count)
-        var hits = [[Int]](repeating: [0, 0, 0, 0], count: labels.count)   // n, top1, top3, top5
+        var hits = [[Int]](repeating: [0, 0, 0, 0], count: labels.count)  // n, top1, top3, top5
         var prefixHits = [[Int]](repeating: [0, 0, 0, 0], count: prefixes.count)
         var batch: [(LabeledDrawing, Int)] = []
 
@@ -119,13 +119,17 @@ public enum Evaluation {
         }
         let prefixScores = zip(prefixes, prefixHits).map { share, h in
             let c = Double(max(h[0], 1))
-            return EvaluationReport.PrefixScore(prefix: share, n: h[0], top1: Double(h[1]) / c, top3: Double(h[2]) / c, top5: Double(h[3]) / c)
+            return EvaluationReport.PrefixScore(
+                prefix: share, n: h[0], top1: Double(h[1]) / c, top3: Double(h[2]) / c, top5: Double(h[3]) / c)
         }
-        return (EvaluationReport(model: kind.rawValue, subset: subset, n: n, drawings: drawings, classes: labels.count,
-                                 unknownClass: unknownClass, top1: share(1), top3: share(2), top5: share(3),
-                                 perClass: perClass, skipped: unknownClass + report.skipped,
-                                 prefixes: prefixes.isEmpty ? nil : prefixScores),
-                ConfusionCounts(labels: labels, counts: confusion))
+        return (
+            EvaluationReport(
+                model: kind.rawValue, subset: subset, n: n, drawings: drawings, classes: labels.count,
+                unknownClass: unknownClass, top1: share(1), top3: share(2), top5: share(3),
+                perClass: perClass, skipped: unknownClass + report.skipped,
+                prefixes: prefixes.isEmpty ? nil : prefixScores),
+            ConfusionCounts(labels: labels, counts: confusion)
+        )
     }
 
     /// For each drawing: the rank of its true class, the index of the top guess, and the rank of
@@ -138,10 +142,11 @@ public enum Evaluation {
             for i in stride(from: worker, to: batch.count, by: max(1, threads)) {
                 let (drawing, truth) = batch[i]
                 do {
-                    let scores: LogProbabilities = switch drawing.content {
-                    case let .bitmap(image): try recognizer.logProbabilities(image)
-                    case let .strokes(record): try recognizer.logProbabilities(record.drawing)
-                    }
+                    let scores: LogProbabilities =
+                        switch drawing.content {
+                        case let .bitmap(image): try recognizer.logProbabilities(image)
+                        case let .strokes(record): try recognizer.logProbabilities(record.drawing)
+                        }
                     func rankOfTruth(_ scores: LogProbabilities) -> Int {
                         let target = scores.values[truth]
                         return scores.values.reduce(0) { $0 + ($1 > target ? 1 : 0) }
@@ -154,7 +159,8 @@ public enum Evaluation {
                         var rankByKept = [record.drawing.strokes.count: rank]
                         for share in prefixes {
                             let kept = EvaluationReport.PrefixScore.strokesKept(share, of: record.drawing.strokes.count)
-                            let prefixRank = try rankByKept[kept]
+                            let prefixRank =
+                                try rankByKept[kept]
                                 ?? rankOfTruth(recognizer.logProbabilities(EvaluationReport.PrefixScore.cut(record.drawing, to: share)))
                             rankByKept[kept] = prefixRank
                             prefixRanks.append(prefixRank)

@@ -32,12 +32,13 @@ public struct ModelBenchmark: Sendable, Codable {
 
     /// Times each recogniser of `kinds` over `sketches` (each timed `rounds` times).
     public static func run(
-        recognizers: RecognizerSet, kinds: [RecognizerKind] = RecognizerKind.roles, sketches: [StrokeSketch], rounds: Int = 3, threads: Int = 2
+        recognizers: RecognizerSet, kinds: [RecognizerKind] = RecognizerKind.roles, sketches: [StrokeSketch], rounds: Int = 3,
+        threads: Int = 2
     ) throws -> ModelBenchmark {
         var figures: [Figures] = []
         for kind in kinds {
             let recognizer = try recognizers.recognizer(kind)
-            for sketch in sketches.prefix(20) { _ = try recognizer.logProbabilities(sketch) }   // warm up
+            for sketch in sketches.prefix(20) { _ = try recognizer.logProbabilities(sketch) }  // warm up
             var endToEnd: [Double] = []
             for _ in 0..<rounds {
                 for sketch in sketches {
@@ -48,9 +49,10 @@ public struct ModelBenchmark: Sendable, Codable {
             }
             let inference = try inferenceTimes(recognizer.members, sketches: sketches, rounds: rounds)
             let throughput = try parallelThroughput(recognizer, sketches: sketches, threads: threads)
-            var entry = Figures(model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
-                                p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
-                                p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads)
+            var entry = Figures(
+                model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
+                p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
+                p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads)
             if recognizer.members.count == 1, let fixed = try fixedLengthTimes(recognizer.members[0], sketches: sketches, rounds: rounds) {
                 entry.fixedLength = fixed.length
                 entry.p50InferenceFixedLength = percentile(fixed.times, 0.5)
@@ -82,7 +84,9 @@ public struct ModelBenchmark: Sendable, Codable {
 
     /// Inference alone on one input of the model's maximum length: the rows of the prepared
     /// sketches concatenated in order and cut at `maxLength` (nil when they are fewer).
-    private static func fixedLengthTimes(_ member: ModelRecognizer, sketches: [StrokeSketch], rounds: Int) throws -> (length: Int, times: [Double])? {
+    private static func fixedLengthTimes(_ member: ModelRecognizer, sketches: [StrokeSketch], rounds: Int) throws -> (
+        length: Int, times: [Double]
+    )? {
         guard let length = member.model.maxLength else { return nil }
         let channels = member.model.inputShape[1]
         var rows: [Float] = []
@@ -95,7 +99,7 @@ public struct ModelBenchmark: Sendable, Codable {
         let shape = Shape.sequence(length: length, channels: channels)
         var times: [Double] = []
         try rows.withUnsafeBufferPointer { input in
-            for _ in 0..<10 { try session.run(input: input, shape: shape) { _ in } }   // warm up
+            for _ in 0..<10 { try session.run(input: input, shape: shape) { _ in } }  // warm up
             for _ in 0..<rounds * max(100, sketches.count / 2) {
                 let start = DispatchTime.now().uptimeNanoseconds
                 try session.run(input: input, shape: shape) { _ in }

@@ -43,7 +43,8 @@ public struct OneShotRuns: Sendable {
             for (index, line) in String(decoding: files[labels]!, as: UTF8.self).split(whereSeparator: \.isNewline).enumerated() {
                 let fields = line.split(separator: " ").map { Self.insideRun(String($0), run: name) }
                 guard fields.count == 2, fields[0].hasPrefix("test/"), fields[1].hasPrefix("training/") else {
-                    throw FormatError(file: "\(path)#\(labels)", reason: "line \(index + 1): expected \"test/<file>.png training/<file>.png\"")
+                    throw FormatError(
+                        file: "\(path)#\(labels)", reason: "line \(index + 1): expected \"test/<file>.png training/<file>.png\"")
                 }
                 for image in fields where files[folder + image] == nil {
                     throw FormatError(file: "\(path)#\(labels)", reason: "line \(index + 1): no image \(folder + image)")
@@ -51,7 +52,10 @@ public struct OneShotRuns: Sendable {
                 answers.append((fields[0], fields[1]))
             }
             let images = files.filter { $0.key.hasPrefix(folder) && $0.key.hasSuffix(".png") }
-            runs.append(Run(name: name, answers: answers, images: Dictionary(uniqueKeysWithValues: images.map { (String($0.key.dropFirst(folder.count)), $0.value) })))
+            runs.append(
+                Run(
+                    name: name, answers: answers,
+                    images: Dictionary(uniqueKeysWithValues: images.map { (String($0.key.dropFirst(folder.count)), $0.value) })))
         }
         guard !runs.isEmpty else { throw FormatError(file: path, reason: "no runNN/class_labels.txt inside") }
         self.runs = runs

@@ -34,21 +34,25 @@ public struct SceneComposer: Sendable {
     public init() {}
 
     /// A scene of drawings from `pool` (label → drawings), or nil when nothing could be placed.
-    public func compose(from pool: [(label: String, drawing: StrokeSketch)], generator: inout some RandomNumberGenerator) -> ComposedScene? {
+    public func compose(from pool: [(label: String, drawing: StrokeSketch)], generator: inout some RandomNumberGenerator) -> ComposedScene?
+    {
         let count = Int.random(in: 1...5, using: &generator)
         var objects: [ComposedScene.Object] = []
         var labels = Set<String>()
         for _ in 0..<(count * 20) where objects.count < count {
             guard let (label, drawing) = pool.randomElement(using: &generator), !labels.contains(label),
-                  let box = Rect(enclosing: drawing.strokes.flatMap(\.points)), max(box.width, box.height) > 0 else { continue }
+                let box = Rect(enclosing: drawing.strokes.flatMap(\.points)), max(box.width, box.height) > 0
+            else { continue }
             let scale = Double.random(in: sizes, using: &generator) / max(box.width, box.height)
             let size = Size(width: box.width * scale, height: box.height * scale)
-            let origin = Point(x: Double.random(in: 0...(canvas.width - size.width), using: &generator),
-                               y: Double.random(in: 0...(canvas.height - size.height), using: &generator))
+            let origin = Point(
+                x: Double.random(in: 0...(canvas.width - size.width), using: &generator),
+                y: Double.random(in: 0...(canvas.height - size.height), using: &generator))
             let frame = Rect(minX: origin.x, minY: origin.y, width: size.width, height: size.height)
             guard objects.allSatisfy({ Self.apart(frame, $0.frame) }) else { continue }
             let strokes = drawing.strokes.filter { !$0.points.isEmpty }.map { stroke in
-                Stroke(points: stroke.points.map { Point(x: origin.x + ($0.x - box.minX) * scale, y: origin.y + ($0.y - box.minY) * scale) })
+                Stroke(
+                    points: stroke.points.map { Point(x: origin.x + ($0.x - box.minX) * scale, y: origin.y + ($0.y - box.minY) * scale) })
             }
             labels.insert(label)
             objects.append(.init(label: label, strokes: strokes, frame: frame))

@@ -42,8 +42,10 @@ enum Deflate {
     static func deflate(_ input: [UInt8]) throws(DeflateError) -> [UInt8] {
         guard input.count < Int(UInt32.max) else { throw DeflateError("\(input.count) bytes are too many to deflate at once") }
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { throw DeflateError("zlib cannot start deflating") }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
@@ -54,7 +56,9 @@ enum Deflate {
     }
 
     /// Points `stream` at all of `input` and `output` and runs one zlib call on it.
-    private static func run(_ stream: inout z_stream, from input: [UInt8], into output: inout [UInt8], _ call: (inout z_stream) -> Int32) -> Int32 {
+    private static func run(_ stream: inout z_stream, from input: [UInt8], into output: inout [UInt8], _ call: (inout z_stream) -> Int32)
+        -> Int32
+    {
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)

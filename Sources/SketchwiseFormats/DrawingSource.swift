@@ -82,7 +82,9 @@ public struct DrawingSource: Sendable {
         }
         if !isFolder.boolValue {
             guard let format = DrawingFileFormat(path: path) else {
-                throw FormatError(file: path, reason: "unknown drawing format; expected .ndjson, .jsonl, .json, .bin, .npy, .npz, .txt (Omniglot) or .zip (Omniglot)")
+                throw FormatError(
+                    file: path,
+                    reason: "unknown drawing format; expected .ndjson, .jsonl, .json, .bin, .npy, .npz, .txt (Omniglot) or .zip (Omniglot)")
             }
             files = [(path, format)]
             return
@@ -140,7 +142,9 @@ public struct DrawingSource: Sendable {
                 defer { index += 1 }
                 do {
                     let record = try QuickDrawRecord(json: Data(line), fallbackWord: stem)
-                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path):\(number)", recordPosition: (folder, index)))
+                    try body(
+                        LabeledDrawing(
+                            label: record.word, content: .strokes(record), origin: "\(path):\(number)", recordPosition: (folder, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: number, reason: "\(error)"))
                 }
@@ -151,7 +155,9 @@ public struct DrawingSource: Sendable {
                 let index = reader.recordIndex - 1
                 switch result {
                 case let .success(record):
-                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
+                    try body(
+                        LabeledDrawing(
+                            label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
                 case let .failure(error):
                     try onError(error)
                 }
@@ -165,7 +171,9 @@ public struct DrawingSource: Sendable {
                 do {
                     guard case let .object(object) = value else { throw RecordError("element is not an object") }
                     let record = try QuickDrawRecord(object: object, fallbackWord: stem)
-                    try body(LabeledDrawing(label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
+                    try body(
+                        LabeledDrawing(
+                            label: record.word, content: .strokes(record), origin: "\(path)#\(index)", recordPosition: (folder, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: index + 1, reason: "record \(index): \(error)"))
                 }
@@ -177,7 +185,9 @@ public struct DrawingSource: Sendable {
                 try readArray(array, key: key, name: stem, path: path, onError: onError, body)
             }
         case .omniglotText:
-            let text = String(decoding: try readFile(path, startingWith: "START", maximumSize: 16 << 20, format: "an Omniglot stroke file"), as: UTF8.self)
+            let text = String(
+                decoding: try readFile(path, startingWith: "START", maximumSize: 16 << 20, format: "an Omniglot stroke file"), as: UTF8.self
+            )
             let components = (path as NSString).pathComponents
             let label = components.dropLast().suffix(2).joined(separator: "/")
             try omniglot(text, label: label, origin: path, onError: onError, body)
@@ -217,8 +227,10 @@ public struct DrawingSource: Sendable {
             for (index, element) in elements.enumerated() {
                 do {
                     let sketch = StrokeSketch(stroke3: try element.stroke3Rows(), label: name)
-                    try body(LabeledDrawing(label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)),
-                                            origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)", arrayPosition: (key, index)))
+                    try body(
+                        LabeledDrawing(
+                            label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)),
+                            origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)", arrayPosition: (key, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: index + 1, reason: "drawing \(index): \(error)"))
                 }
@@ -226,15 +238,19 @@ public struct DrawingSource: Sendable {
         case let .numeric(type, bytes):
             let side = array.shape.count == 2 ? Int(Double(array.shape[1]).squareRoot()) : 0
             let (height, width) = array.shape.count == 3 ? (array.shape[1], array.shape[2]) : (side, side)
-            guard type == .uint8, array.shape.count == 2 || array.shape.count == 3, width > 0, width * height == array.elementCount / max(array.shape[0], 1)
+            guard type == .uint8, array.shape.count == 2 || array.shape.count == 3, width > 0,
+                width * height == array.elementCount / max(array.shape[0], 1)
             else {
-                throw FormatError(file: path, reason: "expected uint8 bitmaps of shape (n, 784) or (n, h, w), found \(type.rawValue) \(array.shape)")
+                throw FormatError(
+                    file: path, reason: "expected uint8 bitmaps of shape (n, 784) or (n, h, w), found \(type.rawValue) \(array.shape)")
             }
             let pixels = width * height
             for index in 0..<array.shape[0] {
                 let image = GrayImage(width: width, height: height, pixels: Array(bytes[index * pixels..<(index + 1) * pixels]))
-                try body(LabeledDrawing(label: name, content: .bitmap(image), origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)",
-                                        arrayPosition: (key, index)))
+                try body(
+                    LabeledDrawing(
+                        label: name, content: .bitmap(image), origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)",
+                        arrayPosition: (key, index)))
             }
         }
     }

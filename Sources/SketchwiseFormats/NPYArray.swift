@@ -57,7 +57,8 @@ public struct NPYArray: Hashable, Sendable {
                 case .int16: return Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
                 case .int32: return Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
                 case .int64: return Double(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
-                case .float32: return Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
+                case .float32:
+                    return Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
                 case .float64: return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
                 }
             }
@@ -92,7 +93,7 @@ extension NPYArray {
         }
         guard headerLength <= maximumHeaderLength else { throw RecordError(".npy header of \(headerLength) bytes is implausibly long") }
         guard data.count >= headerStart + headerLength,
-              let header = String(bytes: data[headerStart..<headerStart + headerLength], encoding: major == 3 ? .utf8 : .isoLatin1)
+            let header = String(bytes: data[headerStart..<headerStart + headerLength], encoding: major == 3 ? .utf8 : .isoLatin1)
         else { throw RecordError("truncated .npy header") }
         return (try NPYHeader(parsing: header), headerStart + headerLength)
     }

@@ -84,7 +84,8 @@ enum PickleReader {
             case 0x8C, 0x58, 0x8D:                                  // SHORT_BINUNICODE, BINUNICODE, BINUNICODE8
                 let length = try reader.littleEndian(op == 0x8C ? 1 : op == 0x58 ? 4 : 8)
                 stack.append(.string(String(decoding: try reader.bytes(length), as: UTF8.self)))
-            case 0x43, 0x42, 0x8E, 0x55, 0x54:                      // SHORT_BINBYTES, BINBYTES, BINBYTES8, SHORT_BINSTRING, BINSTRING
+            // SHORT_BINBYTES, BINBYTES, BINBYTES8, SHORT_BINSTRING, BINSTRING
+            case 0x43, 0x42, 0x8E, 0x55, 0x54:
                 let width = switch op { case 0x43, 0x55: 1; case 0x8E: 8; default: 4 }
                 stack.append(.bytes(try reader.bytes(try reader.littleEndian(width))))
             case 0x63:                                              // GLOBAL "module\nname\n"

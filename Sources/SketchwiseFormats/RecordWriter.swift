@@ -33,10 +33,11 @@ public final class RecordWriter {
     /// Appends one record (buffered; call ``finish()`` at the end).
     public func write(_ record: QuickDrawRecord) throws(FormatError) {
         if let binary { return try binary.write(record) }
-        let key: String = switch destination {
-        case .standardOutput, .file: ""
-        case .folderPerClass: record.word
-        }
+        let key: String =
+            switch destination {
+            case .standardOutput, .file: ""
+            case .folderPerClass: record.word
+            }
         pending[key, default: ""] += record.ndjsonLine + "\n"
         if pending[key]!.utf8.count >= Self.flushThreshold { try flush(key) }
     }
@@ -62,7 +63,8 @@ public final class RecordWriter {
         switch destination {
         case .standardOutput: nil
         case let .file(path): path
-        case let .folderPerClass(folder): (folder as NSString).appendingPathComponent(key.replacingOccurrences(of: "/", with: "_") + ".ndjson")
+        case let .folderPerClass(folder):
+            (folder as NSString).appendingPathComponent(key.replacingOccurrences(of: "/", with: "_") + ".ndjson")
         }
     }
 

@@ -39,7 +39,9 @@ public enum ZipContainer {
     static func write(_ files: [(name: String, bytes: [UInt8])], to path: String) throws(FormatError) {
         var archive = ByteWriter(), directory = ByteWriter()
         for file in files {
-            guard file.bytes.count < Int(UInt32.max) else { throw FormatError(file: path, reason: "\(file.name) is 4 GiB or more (ZIP64 is not written)") }
+            guard file.bytes.count < Int(UInt32.max) else {
+                throw FormatError(file: path, reason: "\(file.name) is 4 GiB or more (ZIP64 is not written)")
+            }
             let compressed: [UInt8]
             do { compressed = try Deflate.deflate(file.bytes) } catch { throw FormatError(file: path, reason: "\(file.name): \(error)") }
             let name = Array(file.name.utf8), crc = Deflate.crc32(file.bytes), offset = archive.bytes.count
@@ -94,13 +96,18 @@ public enum ZipContainer {
             let tail = try readPrefix(path, count: 65_557, offset: -65_557)
             let tailStart = size - UInt64(tail.count), reader = ByteFields(tail)
             // The last record signature whose comment length reaches no further than the file.
-            let found = tail.count < 22 ? nil : (0...(tail.count - 22)).reversed().first {
-                reader.u32(at: $0) == Signature.endOfDirectory && $0 + 22 + Int(reader.u16(at: $0 + 20)) <= tail.count
-            }
+            let found =
+                tail.count < 22
+                ? nil
+                : (0...(tail.count - 22)).reversed().first {
+                    reader.u32(at: $0) == Signature.endOfDirectory && $0 + 22 + Int(reader.u16(at: $0 + 20)) <= tail.count
+                }
             guard let end = found else {
                 throw FormatError(file: path, reason: "not a readable ZIP archive (no end-of-directory record: truncated?)")
             }
-            var directory = (offset: UInt64(reader.u32(at: end + 16)), size: UInt64(reader.u32(at: end + 12)), count: UInt64(reader.u16(at: end + 10)))
+            var directory = (
+                offset: UInt64(reader.u32(at: end + 16)), size: UInt64(reader.u32(at: end + 12)), count: UInt64(reader.u16(at: end + 10))
+            )
             var directoryEnd = tailStart + UInt64(end)
             if end >= 20, reader.u32(at: end - 20) == Signature.zip64Locator {
                 let recordOffset = reader.u64(at: end - 12)
@@ -114,10 +121,15 @@ public enum ZipContainer {
                 directory = (offset: record.u64(at: 48), size: record.u64(at: 40), count: record.u64(at: 32))
                 directoryEnd = recordOffset
             }
-            guard directory.size <= ZipContainer.maximumDirectorySize, directory.offset <= directoryEnd, directory.size <= directoryEnd - directory.offset,
-                  directory.count <= directory.size / 46
+            guard directory.size <= ZipContainer.maximumDirectorySize, directory.offset <= directoryEnd,
+                directory.size <= directoryEnd - directory.offset,
+                directory.count <= directory.size / 46
             else {
-                throw FormatError(file: path, reason: "corrupt ZIP central directory (\(directory.count) entries, \(directory.size) bytes at \(directory.offset) do not fit the file)")
+                throw FormatError(
+                    file: path,
+                    reason:
+                        "corrupt ZIP central directory (\(directory.count) entries, \(directory.size) bytes at \(directory.offset) do not fit the file)"
+                )
             }
             self.directory = directory
         }
@@ -156,8 +168,11 @@ public enum ZipContainer {
                 guard position + 4 + length <= extra.count else { break }
                 if id == 1 {
                     var field = position + 4
-                    for keyPath in [\Entry.uncompressedSize, \Entry.compressedSize, \Entry.localHeaderOffset] where entry[keyPath: keyPath] == 0xFFFF_FFFF {
-                        guard field + 8 <= position + 4 + length else { throw FormatError(file: path, reason: "\(entry.path): corrupt ZIP64 extra field") }
+                    for keyPath in [\Entry.uncompressedSize, \Entry.compressedSize, \Entry.localHeaderOffset]
+                    where entry[keyPath: keyPath] == 0xFFFF_FFFF {
+                        guard field + 8 <= position + 4 + length else {
+                            throw FormatError(file: path, reason: "\(entry.path): corrupt ZIP64 extra field")
+                        }
                         entry[keyPath: keyPath] = extra.u64(at: field)
                         field += 8
                     }
@@ -170,11 +185,17 @@ public enum ZipContainer {
         func contents(of entry: Entry) throws(FormatError) -> [UInt8] {
             func fail(_ reason: String) -> FormatError { FormatError(file: path, reason: "entry \(entry.path): \(reason)") }
             guard entry.flags & 1 == 0 else { throw fail("encrypted entries are not supported") }
-            guard entry.method == 0 || entry.method == 8 else { throw fail("compression method \(entry.method) is not supported (only stored and deflate)") }
+            guard entry.method == 0 || entry.method == 8 else {
+                throw fail("compression method \(entry.method) is not supported (only stored and deflate)")
+            }
             guard entry.uncompressedSize <= maximumEntrySize else { throw fail("larger than \(maximumEntrySize >> 20) MiB") }
-            guard entry.localHeaderOffset <= directory.offset, directory.offset - entry.localHeaderOffset >= 30 else { throw fail("its header lies outside the archive") }
+            guard entry.localHeaderOffset <= directory.offset, directory.offset - entry.localHeaderOffset >= 30 else {
+                throw fail("its header lies outside the archive")
+            }
             let header = ByteFields(try readPrefix(path, count: 30, offset: Int(entry.localHeaderOffset)))
-            guard header.count == 30, header.u32(at: 0) == Signature.localHeader else { throw fail("no local header where the directory says (corrupt archive)") }
+            guard header.count == 30, header.u32(at: 0) == Signature.localHeader else {
+                throw fail("no local header where the directory says (corrupt archive)")
+            }
             let dataOffset = entry.localHeaderOffset + 30 + UInt64(header.u16(at: 26)) + UInt64(header.u16(at: 28))
             guard dataOffset <= directory.offset, entry.compressedSize <= directory.offset - dataOffset else {
                 throw fail("its \(entry.compressedSize) compressed bytes run past the end of the data (truncated archive)")
@@ -182,10 +203,14 @@ public enum ZipContainer {
             let compressed = try readPrefix(path, count: Int(entry.compressedSize), offset: Int(dataOffset))
             let contents: [UInt8]
             if entry.method == 0 {
-                guard entry.compressedSize == entry.uncompressedSize else { throw fail("stored with \(entry.compressedSize) bytes but declares \(entry.uncompressedSize)") }
+                guard entry.compressedSize == entry.uncompressedSize else {
+                    throw fail("stored with \(entry.compressedSize) bytes but declares \(entry.uncompressedSize)")
+                }
                 contents = compressed
             } else {
-                do { contents = try Deflate.inflate(compressed, expectedSize: Int(entry.uncompressedSize)) } catch { throw fail("\(error)") }
+                do { contents = try Deflate.inflate(compressed, expectedSize: Int(entry.uncompressedSize)) } catch {
+                    throw fail("\(error)")
+                }
             }
             guard Deflate.crc32(contents) == entry.crc32 else { throw fail("CRC-32 mismatch (corrupt data)") }
             return contents

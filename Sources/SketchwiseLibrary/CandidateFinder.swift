@@ -50,11 +50,13 @@ extension LibraryDatabase {
     /// Every indexed picture, without its thumbnail and raster, ordered by id.
     public func pictures() throws(LibraryError) -> [IndexedPicture] {
         try read { db in
-            try IndexedPicture.fetchAll(db, sql: """
-                SELECT id, source, path, title, sourceTitle, keywords, licence, aspect, embedding, topClasses,
-                       fileHash, fileSize, fileModified, pipeline, x'' AS thumbnail, x'' AS raster, 0 AS rasterSize
-                FROM item ORDER BY id
-                """)
+            try IndexedPicture.fetchAll(
+                db,
+                sql: """
+                    SELECT id, source, path, title, sourceTitle, keywords, licence, aspect, embedding, topClasses,
+                           fileHash, fileSize, fileModified, pipeline, x'' AS thumbnail, x'' AS raster, 0 AS rasterSize
+                    FROM item ORDER BY id
+                    """)
         }
     }
 }
@@ -228,7 +230,9 @@ public struct CandidateFinder: Sendable {
         }
         for name in names {
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {
-                if words[index].contains(where: { WordMatcher.contains(name.phrase, in: $0) }), !meansAnotherSense(index), !breaksARule(index) {
+                if words[index].contains(where: { WordMatcher.contains(name.phrase, in: $0) }), !meansAnotherSense(index),
+                    !breaksARule(index)
+                {
                     seen.insert(picture.id)
                     var strongest = names.map { self.strength(of: $0.phrase, in: index, name: ownName) }.min() ?? MatchStrength.keyword
                     switch reviewed[picture.id] {
@@ -246,13 +250,14 @@ public struct CandidateFinder: Sendable {
         }
         let predicted = pictures.compactMap { picture -> (IndexedPicture, Double)? in
             guard weakest == .prediction, !seen.contains(picture.id),
-                  let guess = picture.topClasses.first(where: { $0.label == label }),
-                  guess.probability >= minimumPredictedProbability
+                let guess = picture.topClasses.first(where: { $0.label == label }),
+                guess.probability >= minimumPredictedProbability
             else { return nil }
             return (picture, guess.probability)
         }
         let named = found.enumerated().sorted { ($0.element.strength, $0.offset) < ($1.element.strength, $1.offset) }.map(\.element)
-        return named + predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1), strength: .prediction) }
+        return named
+            + predicted.sorted { $0.1 > $1.1 }.map { Candidate(picture: $0.0, reason: .predictedClass($0.1), strength: .prediction) }
     }
 
     /// How directly picture `index`'s title names `phrase`, one of the words of the class named

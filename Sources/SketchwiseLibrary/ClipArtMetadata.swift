@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// What an Open Clip Art drawing says about itself in its RDF metadata
@@ -157,7 +158,9 @@ private final class Reader: NSObject, XMLParserDelegate {
     private var path: [(namespace: String, name: String)] = []
     private var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         sawRoot = true
         let namespace = Namespace.of(namespaceURI, qualifiedName)
         if Namespace.cc.contains(namespace), name == "license", metadata.licenseURL == nil, isInWork {

@@ -77,7 +77,9 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
                 + "(by synonym alone: \(classes(withAtLeast: count, bySynonymOnly: true).count))"
         }
         var lines = ["style \(style.rawValue), matches down to \(weakest)", figure(1), figure(5)]
-        if weakest == MatchStrength.prediction.name { lines.append("predicted classes count from probability \(minimumPredictedProbability)") }
+        if weakest == MatchStrength.prediction.name {
+            lines.append("predicted classes count from probability \(minimumPredictedProbability)")
+        }
         let thin = classes.filter { $0.total < 5 }.sorted { ($0.total, $0.label) < ($1.total, $1.label) }
         if !thin.isEmpty {
             lines.append("thin (< 5): " + thin.map { "\($0.label) \($0.total)" }.joined(separator: ", "))

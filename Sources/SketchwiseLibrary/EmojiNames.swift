@@ -61,7 +61,7 @@ public struct EmojiNames: Sendable {
     /// `type="tts"` for the name.
     private mutating func read(_ line: Substring) {
         guard let start = line.range(of: "<annotation cp=\""), let quote = line[start.upperBound...].firstIndex(of: "\""),
-              let open = line[quote...].firstIndex(of: ">"), let close = line.range(of: "</annotation>", range: open..<line.endIndex)
+            let open = line[quote...].firstIndex(of: ">"), let close = line.range(of: "</annotation>", range: open..<line.endIndex)
         else { return }
         let emoji = Self.key(Self.unescaped(line[start.upperBound..<quote]))
         let value = Self.unescaped(line[line.index(after: open)..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
@@ -69,7 +69,9 @@ public struct EmojiNames: Sendable {
         if line[quote..<open].contains("type=\"tts\"") {
             titles[emoji] = value.lowercased()
         } else {
-            keywords[emoji] = value.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            keywords[emoji] = value.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
+                !$0.isEmpty
+            }
         }
     }
 

@@ -50,7 +50,8 @@ public struct IndexBuilder: Sendable {
         let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect | \(names)"
         let emojiFont = sources.contains(.emoji) ? locations.emojiFont : nil
         if let emojiFont, !FileManager.default.fileExists(atPath: emojiFont.path) {
-            throw LibraryError("emoji font \(emojiFont.path) not found: install fonts-noto-color-emoji (scripts/install-deps.sh) or pass another font")
+            throw LibraryError(
+                "emoji font \(emojiFont.path) not found: install fonts-noto-color-emoji (scripts/install-deps.sh) or pass another font")
         }
         let workers = try (0..<threads).map { _ throws(LibraryError) in
             try IndexWorker(embedder: embedder, pipeline: pipeline, recipe: recipe, thumbnailSize: thumbnailSize, emojiFont: emojiFont)
@@ -59,10 +60,12 @@ public struct IndexBuilder: Sendable {
         var jobs: [IndexJob] = []
         for source in LibrarySource.allCases where sources.contains(source) {
             let known = try database.stamps(of: source)
-            var plan = switch source {
-            case .clipart, .openmoji, .lucide: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
-            case .emoji: try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0], names: emojiNames)
-            }
+            var plan =
+                switch source {
+                case .clipart, .openmoji, .lucide: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
+                case .emoji:
+                    try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0], names: emojiNames)
+                }
             let gone = Set(known.keys).subtracting(plan.ids)
             try database.write { db in
                 for table in [LibraryItem.databaseTableName, SkippedFile.databaseTableName] {
@@ -105,7 +108,9 @@ public struct IndexBuilder: Sendable {
     /// The SVG files of a folder source. OpenMoji files are named by ``EmojiNames`` and left out
     /// when ``OpenMojiArt/emoji(fileName:)`` leaves them out or nothing names them; Lucide files
     /// are named by their file names; clip-art names itself when it is read.
-    private func planFolder(of source: LibrarySource, known: [String: FileStamp], pipeline: String, names: EmojiNames) throws(LibraryError) -> Plan {
+    private func planFolder(of source: LibrarySource, known: [String: FileStamp], pipeline: String, names: EmojiNames) throws(LibraryError)
+        -> Plan
+    {
         var plan = Plan()
         let (files, aliases) = try SVGFolder.scan(locations.location(of: source), of: source)
         plan.report.aliases = aliases
@@ -175,7 +180,8 @@ public struct IndexBuilder: Sendable {
         for row in rows {
             let sourceTitle: String? = row["sourceTitle"]
             let path: String = row["path"]
-            let title = ClipArtMetadata.title(sourceTitle, sharedBy: sourceTitle.map { counts[$0] ?? 0 } ?? 0, fileName: (path as NSString).lastPathComponent)
+            let title = ClipArtMetadata.title(
+                sourceTitle, sharedBy: sourceTitle.map { counts[$0] ?? 0 } ?? 0, fileName: (path as NSString).lastPathComponent)
             if title != row["title"] {
                 try db.execute(sql: "UPDATE item SET title = ? WHERE id = ?", arguments: [title, row["id"] as String])
             }
@@ -203,4 +209,3 @@ public struct IndexBuilder: Sendable {
         }
     }
 }
-

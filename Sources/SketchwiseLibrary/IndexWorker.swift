@@ -61,7 +61,9 @@ final class IndexWorker {
         guard let data = FileManager.default.contents(atPath: file.url.path) else { return skip(.unreadable, "cannot read the file") }
         let bytes = [UInt8](data)
         stamp.fileHash = ContentHash.of(bytes)
-        if let known, known.fileHash == stamp.fileHash, known.pipeline == pipeline { return .unchanged(id: file.id, source: file.source, stamp) }
+        if let known, known.fileHash == stamp.fileHash, known.pipeline == pipeline {
+            return .unchanged(id: file.id, source: file.source, stamp)
+        }
         let metadata: ClipArtMetadata
         do { metadata = try ClipArtMetadata.parse(bytes) } catch { return skip(.invalidXML, error.description) }
         let picture: RenderedPicture
@@ -77,7 +79,8 @@ final class IndexWorker {
         return try indexed(
             picture, id: file.id, source: file.source, path: file.url.path,
             title: metadata.title ?? ClipArtMetadata.title(fromFileName: file.url.lastPathComponent), sourceTitle: metadata.title,
-            keywords: Self.keywords(metadata.keywords, category: file.category), license: License.clipart(declared: metadata.licenseURL), file: stamp
+            keywords: Self.keywords(metadata.keywords, category: file.category), license: License.clipart(declared: metadata.licenseURL),
+            file: stamp
         )
     }
 
@@ -87,7 +90,8 @@ final class IndexWorker {
         guard let emoji else { throw LibraryError("no emoji font was set up") }
         let picture: RenderedPicture
         do { picture = try emoji.render(entry.scalar) } catch {
-            return .skipped(SkippedFile(id: id, source: .emoji, path: fontPath, reason: SkipReason(error.reason), detail: error.detail, file: font))
+            return .skipped(
+                SkippedFile(id: id, source: .emoji, path: fontPath, reason: SkipReason(error.reason), detail: error.detail, file: font))
         }
         return try indexed(
             picture, id: id, source: .emoji, path: fontPath, title: entry.title, sourceTitle: entry.title, keywords: entry.keywords,
@@ -98,20 +102,24 @@ final class IndexWorker {
     /// The drawing's RDF keywords, then the names of its folders (`food/fruit`: food, fruit).
     static func keywords(_ keywords: [String], category: String) -> [String] {
         var all = keywords
-        for folder in category.split(separator: "/").map({ $0.lowercased().replacingOccurrences(of: "_", with: " ") }) where !all.contains(folder) {
+        for folder in category.split(separator: "/").map({ $0.lowercased().replacingOccurrences(of: "_", with: " ") })
+        where !all.contains(folder) {
             all.append(folder)
         }
         return all
     }
 
     private func indexed(
-        _ picture: RenderedPicture, id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?, keywords: [String],
+        _ picture: RenderedPicture, id: String, source: LibrarySource, path: String, title: String, sourceTitle: String?,
+        keywords: [String],
         license: String, file: FileStamp
     ) throws(LibraryError) -> IndexOutcome {
         let (embedding, top) = try embedder.describe(picture.raster)
-        return .indexed(LibraryItem(
-            id: id, source: source, path: path, title: title, sourceTitle: sourceTitle, keywords: keywords, license: license,
-            thumbnail: Data(picture.thumbnailPNG), aspect: picture.aspect, raster: picture.raster, embedding: embedding, topClasses: top, file: file
-        ))
+        return .indexed(
+            LibraryItem(
+                id: id, source: source, path: path, title: title, sourceTitle: sourceTitle, keywords: keywords, license: license,
+                thumbnail: Data(picture.thumbnailPNG), aspect: picture.aspect, raster: picture.raster, embedding: embedding,
+                topClasses: top, file: file
+            ))
     }
 }

@@ -32,7 +32,9 @@ public final class LibraryDatabase: Sendable {
         } catch let error as LibraryError {
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw LibraryError("\(path) is not a usable library database (\(error.message ?? "\(error.resultCode)")); delete it to rebuild, or pass another --db")
+            throw LibraryError(
+                "\(path) is not a usable library database (\(error.message ?? "\(error.resultCode)")); delete it to rebuild, or pass another --db"
+            )
         } catch {
             throw LibraryError("\(path): cannot open the library database: \(error)")
         }
@@ -58,9 +60,10 @@ public final class LibraryDatabase: Sendable {
     public func itemCounts() throws(LibraryError) -> [LibrarySource: Int] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT source, COUNT(*) AS n FROM item GROUP BY source")
-            return Dictionary(uniqueKeysWithValues: rows.compactMap { row in
-                LibrarySource(rawValue: row["source"]).map { ($0, row["n"] as Int) }
-            })
+            return Dictionary(
+                uniqueKeysWithValues: rows.compactMap { row in
+                    LibrarySource(rawValue: row["source"]).map { ($0, row["n"] as Int) }
+                })
         }
     }
 

@@ -38,7 +38,7 @@ enum OpenMojiArt {
             let tag = rest[open.lowerBound...tagEnd]
             let afterName = rest[open.upperBound...].first
             guard afterName == " " || afterName == "\n" || afterName == "\t" || afterName == ">",
-                  let id = attribute("id", in: tag), fillGroups.contains(where: id.hasPrefix)
+                let id = attribute("id", in: tag), fillGroups.contains(where: id.hasPrefix)
             else {
                 kept += rest[..<rest.index(after: tagEnd)]
                 rest = rest[rest.index(after: tagEnd)...]
@@ -58,8 +58,11 @@ enum OpenMojiArt {
         while depth > 0, let tag = rest.range(of: "<") {
             guard let end = rest[tag.upperBound...].firstIndex(of: ">") else { return rest[rest.endIndex...] }
             let element = rest[tag.lowerBound...end]
-            if element.hasPrefix("</g") { depth -= 1 }
-            else if element.hasPrefix("<g"), [" ", ">", "\n", "\t"].contains(element.dropFirst(2).first.map(String.init) ?? ""), !element.hasSuffix("/>") {
+            if element.hasPrefix("</g") {
+                depth -= 1
+            } else if element.hasPrefix("<g"), [" ", ">", "\n", "\t"].contains(element.dropFirst(2).first.map(String.init) ?? ""),
+                !element.hasSuffix("/>")
+            {
                 depth += 1
             }
             rest = rest[rest.index(after: end)...]
@@ -70,7 +73,7 @@ enum OpenMojiArt {
     /// The value of `name="…"` in a tag.
     private static func attribute(_ name: String, in tag: Substring) -> Substring? {
         guard let start = tag.range(of: " \(name)=\"") ?? tag.range(of: "\n\(name)=\""),
-              let end = tag[start.upperBound...].firstIndex(of: "\"")
+            let end = tag[start.upperBound...].firstIndex(of: "\"")
         else { return nil }
         return tag[start.upperBound..<end]
     }

@@ -24,7 +24,9 @@ enum SVGFolder {
     static func scan(_ folder: URL, of source: LibrarySource) throws(LibraryError) -> (files: [SVGFile], aliases: Int) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw LibraryError("\(source.rawValue) folder \(folder.path) not found: install \(source.package) (scripts/install-deps.sh) or pass another folder")
+            throw LibraryError(
+                "\(source.rawValue) folder \(folder.path) not found: install \(source.package) (scripts/install-deps.sh) or pass another folder"
+            )
         }
         let root = folder.resolvingSymlinksInPath()
         let base = root.standardizedFileURL.path
@@ -51,10 +53,11 @@ enum SVGFolder {
             }
             let values = try? target.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey])
             if let values, values.isRegularFile == false { continue }
-            files.append(SVGFile(
-                source: source, relativePath: relative, url: url, size: Int64(values?.fileSize ?? -1),
-                modified: values?.contentModificationDate?.timeIntervalSince1970 ?? 0
-            ))
+            files.append(
+                SVGFile(
+                    source: source, relativePath: relative, url: url, size: Int64(values?.fileSize ?? -1),
+                    modified: values?.contentModificationDate?.timeIntervalSince1970 ?? 0
+                ))
         }
         files.sort { $0.relativePath < $1.relativePath }
         return (files, aliases)

@@ -30,14 +30,17 @@ public struct ModelExperiment: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2, ModelStore.isPlainName(parts[0]), ModelStore.isPlainName(parts[1]) else {
             throw ModelLifecycleError.invalidExperiment("an A/B test is NAME@VERSION[:PERCENT], e.g. raster-cnn-lite@2.0.0:50")
         }
-        let percent = try share.map { text -> Int in
-            guard let value = Int(text), (0...100).contains(value) else {
-                throw ModelLifecycleError.invalidExperiment("an A/B test's percent is within 0…100")
-            }
-            return value
-        } ?? 50
+        let percent =
+            try share.map { text -> Int in
+                guard let value = Int(text), (0...100).contains(value) else {
+                    throw ModelLifecycleError.invalidExperiment("an A/B test's percent is within 0…100")
+                }
+                return value
+            } ?? 50
         guard parts[0] != RecognizerSet.rasterModel else {
-            throw ModelLifecycleError.invalidExperiment("\(RecognizerSet.rasterModel) cannot be A/B tested: the library index is built with its embedding; test another model (an ensemble member, stroke-rnn)")
+            throw ModelLifecycleError.invalidExperiment(
+                "\(RecognizerSet.rasterModel) cannot be A/B tested: the library index is built with its embedding; test another model (an ensemble member, stroke-rnn)"
+            )
         }
         self.init(model: parts[0], version: parts[1], percent: percent)
     }

@@ -41,7 +41,9 @@ struct ModelFetcher: Sendable {
     /// arrive; stops with ``ModelLifecycleError/tooLarge(name:bytes:limit:)`` before reading past
     /// `limit` (or at once when the Content-Length says more), and with
     /// ``ModelLifecycleError/deadlineExceeded(url:seconds:)`` at `deadline`.
-    func fetch(_ url: URL, to file: URL, limit: Int, deadline: Deadline, progress: @escaping @Sendable (Int, Int?) -> Void) async throws -> Fetched {
+    func fetch(_ url: URL, to file: URL, limit: Int, deadline: Deadline, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
+        -> Fetched
+    {
         guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
             throw ModelLifecycleError.writeFailed("cannot create \(file.path)")
         }

@@ -126,10 +126,14 @@ public actor ModelManager {
     /// - Throws: ``ModelLifecycleError`` saying why the model was refused; what served before
     ///   still serves.
     @discardableResult
-    public func download(_ name: String, version: String? = nil, conditions: DownloadConditions = .init(), activate: Bool = true) async throws -> Installed {
+    public func download(_ name: String, version: String? = nil, conditions: DownloadConditions = .init(), activate: Bool = true)
+        async throws -> Installed
+    {
         if let running = inFlight[name] { return try await running.value }
         let task = Task {
-            try await self.store.whileLocked(name) { try await self.transfer(name, version: version, conditions: conditions, activate: activate) }
+            try await self.store.whileLocked(name) {
+                try await self.transfer(name, version: version, conditions: conditions, activate: activate)
+            }
         }
         inFlight[name] = task
         defer { inFlight[name] = nil }
@@ -145,7 +149,9 @@ public actor ModelManager {
     /// Looks for newer versions of `names` as `policy` says: never (local), when the last check
     /// is stale (background), or always (latest). Downloads and activates each newer version;
     /// returns what was installed and what failed. Failures leave what served before.
-    public func refresh(_ names: [String], policy: ModelUpdatePolicy, conditions: DownloadConditions = .init(), now: Date = Date()) async -> [(name: String, outcome: Result<Installed?, any Error>)] {
+    public func refresh(_ names: [String], policy: ModelUpdatePolicy, conditions: DownloadConditions = .init(), now: Date = Date()) async
+        -> [(name: String, outcome: Result<Installed?, any Error>)]
+    {
         guard policy != .localOnly, manifestURL != nil else { return [] }
         let due = names.filter { policy == .latest || isStale($0, now: now) }
         guard !due.isEmpty else { return [] }
@@ -208,7 +214,8 @@ public actor ModelManager {
             }
             let installed: Installed
             if store.versions(of: name).contains(entry.version), store.origin(of: name, version: entry.version)?.sha256 == entry.sha256 {
-                installed = Installed(name: name, version: entry.version, folder: store.folder(of: name, version: entry.version), transferred: false)
+                installed = Installed(
+                    name: name, version: entry.version, folder: store.folder(of: name, version: entry.version), transferred: false)
             } else {
                 installed = try await fetchAndInstall(entry)
             }
@@ -251,7 +258,8 @@ public actor ModelManager {
                 throw ModelLifecycleError.truncated(url: url.absoluteString, received: fetched.bytes, expected: file.size)
             }
             guard fetched.sha256 == file.sha256.lowercased() else {
-                throw ModelLifecycleError.checksumMismatch(file: url.lastPathComponent, expected: file.sha256.lowercased(), actual: fetched.sha256)
+                throw ModelLifecycleError.checksumMismatch(
+                    file: url.lastPathComponent, expected: file.sha256.lowercased(), actual: fetched.sha256)
             }
             done += fetched.bytes
         }
@@ -260,14 +268,18 @@ public actor ModelManager {
         guard validated.model.spec.version == entry.version else {
             throw ModelLifecycleError.invalidModel("its spec says version \(validated.model.spec.version), the manifest \(entry.version)")
         }
-        try store.install(staging, name: name, version: entry.version, origin: .init(url: entry.url, sha256: entry.sha256.lowercased(), installedAt: Date()))
+        try store.install(
+            staging, name: name, version: entry.version,
+            origin: .init(url: entry.url, sha256: entry.sha256.lowercased(), installedAt: Date()))
         installed = true
         return Installed(name: name, version: entry.version, folder: store.folder(of: name, version: entry.version), transferred: true)
     }
 
     /// Runs `body`, again after a back-off (doubling) while it fails with a transient fault and
     /// the next attempt would start before `deadline`.
-    private func withRetries<T: Sendable>(_ name: String, until deadline: ModelFetcher.Deadline, _ body: @Sendable () async throws -> T) async throws -> T {
+    private func withRetries<T: Sendable>(_ name: String, until deadline: ModelFetcher.Deadline, _ body: @Sendable () async throws -> T)
+        async throws -> T
+    {
         var attempt = 0
         while true {
             do {

@@ -83,16 +83,20 @@ public struct ModelManifest: Sendable, Equatable, Codable {
         }
         for entry in decoded.models {
             guard ModelStore.isPlainName(entry.name), ModelStore.isPlainName(entry.version) else {
-                throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): names and versions are plain (letters, digits, . _ -)")
+                throw ModelLifecycleError.malformedManifest(
+                    "\(entry.name)@\(entry.version): names and versions are plain (letters, digits, . _ -)")
             }
             for file in [entry.weights, entry.spec] {
                 guard file.sha256.count == 64, file.sha256.allSatisfy(\.isHexDigit) else {
                     throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): sha256 must be 64 hexadecimal digits")
                 }
-                guard file.size > 0 else { throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): size must be positive") }
+                guard file.size > 0 else {
+                    throw ModelLifecycleError.malformedManifest("\(entry.name)@\(entry.version): size must be positive")
+                }
                 guard file.size <= Self.maximumFileSize else {
                     throw ModelLifecycleError.malformedManifest(
-                        "\(entry.name)@\(entry.version): \(file.url) declares \(file.size) bytes, over the \(Self.maximumFileSize) (4 GiB) a model file may have")
+                        "\(entry.name)@\(entry.version): \(file.url) declares \(file.size) bytes, over the \(Self.maximumFileSize) (4 GiB) a model file may have"
+                    )
                 }
             }
         }
@@ -105,7 +109,9 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     public func entry(named name: String, version: String? = nil) throws -> Entry {
         let candidates = models.filter { $0.name == name && (version == nil || $0.version == version) }
         guard !candidates.isEmpty else { throw ModelLifecycleError.notInManifest(version.map { "\(name)@\($0)" } ?? name) }
-        let runnable = candidates.filter { Self.compare($0.minimumSketchwiseVersion ?? "0", SketchwiseVersion.current) != .orderedDescending }
+        let runnable = candidates.filter {
+            Self.compare($0.minimumSketchwiseVersion ?? "0", SketchwiseVersion.current) != .orderedDescending
+        }
         guard let newest = runnable.max(by: { Self.compare($0.version, $1.version) == .orderedAscending }) else {
             let needed = candidates.compactMap(\.minimumSketchwiseVersion).min { Self.compare($0, $1) == .orderedAscending } ?? "?"
             throw ModelLifecycleError.needsNewerSketchwise(name, needed)
@@ -138,7 +144,8 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     }
 
     private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty ? "the top level" : context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        context.codingPath.isEmpty
+            ? "the top level" : context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 }
 
@@ -205,16 +212,17 @@ extension ModelManifest {
             let name = String(file.dropLast(5))
             let spec = folder.appendingPathComponent(file), weights = folder.appendingPathComponent("\(name).safetensors")
             guard ModelStore.isPlainName(name), FileManager.default.fileExists(atPath: weights.path),
-                  let data = try? Data(contentsOf: spec), let version = try? JSONDecoder().decode(Versioned.self, from: data).version
+                let data = try? Data(contentsOf: spec), let version = try? JSONDecoder().decode(Versioned.self, from: data).version
             else { continue }
             let weightsSize = try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int ?? 0
             var specHash = SHA256()
             specHash.update(data)
-            entries.append(Entry(
-                name: name, version: version,
-                weights: Entry.File(url: "\(name).safetensors", sha256: try ModelRegistry.sha256(of: weights), size: weightsSize),
-                spec: Entry.File(url: file, sha256: specHash.hexDigest(), size: data.count),
-                minimumSketchwiseVersion: SketchwiseVersion.current))
+            entries.append(
+                Entry(
+                    name: name, version: version,
+                    weights: Entry.File(url: "\(name).safetensors", sha256: try ModelRegistry.sha256(of: weights), size: weightsSize),
+                    spec: Entry.File(url: file, sha256: specHash.hexDigest(), size: data.count),
+                    minimumSketchwiseVersion: SketchwiseVersion.current))
         }
         return ModelManifest(models: entries)
     }

@@ -70,9 +70,12 @@ public struct ModelRegistry: Sendable {
         var models: [RegisteredModel] = [], broken: [BrokenModel] = []
         func add(_ name: String, in modelFolder: URL, source: String, status: String) {
             do {
-                models.append(try describe(name, in: modelFolder, source: source, status: status, roles: status == "active" ? rolesOf(name) : []))
+                models.append(
+                    try describe(name, in: modelFolder, source: source, status: status, roles: status == "active" ? rolesOf(name) : []))
             } catch {
-                broken.append(BrokenModel(name: source == "hosted" ? "\(name)@\(modelFolder.lastPathComponent)" : name, problem: Self.describe(error)))
+                broken.append(
+                    BrokenModel(name: source == "hosted" ? "\(name)@\(modelFolder.lastPathComponent)" : name, problem: Self.describe(error))
+                )
             }
         }
         for name in try Self.modelNames(in: folder) {
@@ -107,11 +110,12 @@ public struct ModelRegistry: Sendable {
         let specData = try Data(contentsOf: spec)
         let decoded = try JSONDecoder().decode(ModelSpec.self, from: specData)
         let weightsSize = try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int ?? 0
-        let input: String = switch decoded.input.kind {
-        case .raster: "raster"
-        case .strokes: "strokes"
-        case .image: "image"
-        }
+        let input: String =
+            switch decoded.input.kind {
+            case .raster: "raster"
+            case .strokes: "strokes"
+            case .image: "image"
+            }
         // An active photo model serves `POST /api/photo`.
         let allRoles = input == "image" && status == "active" ? roles + ["photo"] : roles
         return RegisteredModel(
@@ -132,7 +136,8 @@ public struct ModelRegistry: Sendable {
         if has(embedding) { roles.append(("embedding", embedding)) }
         struct Ensemble: Decodable { let members: [String] }
         if let data = try? Data(contentsOf: folder.appendingPathComponent("ensemble.json")),
-           let ensemble = try? JSONDecoder().decode(Ensemble.self, from: data) {
+            let ensemble = try? JSONDecoder().decode(Ensemble.self, from: data)
+        {
             roles += ensemble.members.map { ("ensemble", $0) }
         }
         return roles

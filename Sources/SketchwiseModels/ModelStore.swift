@@ -206,7 +206,9 @@ public struct ModelStore: Sendable {
         for name in names() {
             let named = folder.appendingPathComponent(name)
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: named.path)) ?? [] where Self.isAbandonedStaging(entry) {
-                if (try? FileManager.default.removeItem(at: named.appendingPathComponent(entry))) != nil { removed.append("\(name)/\(entry)") }
+                if (try? FileManager.default.removeItem(at: named.appendingPathComponent(entry))) != nil {
+                    removed.append("\(name)/\(entry)")
+                }
             }
             let state = state(of: name)
             if let active = state.active, !isInstalled(name, active) {
@@ -239,7 +241,8 @@ public struct ModelStore: Sendable {
 
     /// A new staging path of this process: `STORE/<name>/.staging-<pid>-<uuid>`.
     private func stagingPath(for name: String) -> URL {
-        folder.appendingPathComponent(name).appendingPathComponent(".staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        folder.appendingPathComponent(name).appendingPathComponent(
+            ".staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     }
 
     /// Whether `entry` is a staging folder whose process (`.staging-<pid>-<uuid>`) is gone.

@@ -61,7 +61,8 @@ final class ModelTransfer: @unchecked Sendable {
                 guard let bytes, let context else { return 0 }
                 let (length, overflow) = size.multipliedReportingOverflow(by: count)
                 guard !overflow else { return 0 }
-                Unmanaged<ModelTransfer>.fromOpaque(context).takeUnretainedValue().header(UnsafeRawBufferPointer(start: UnsafeRawPointer(bytes), count: length))
+                Unmanaged<ModelTransfer>.fromOpaque(context).takeUnretainedValue().header(
+                    UnsafeRawBufferPointer(start: UnsafeRawPointer(bytes), count: length))
                 return length
             },
             { context, _, _, _, _ in
@@ -75,8 +76,9 @@ final class ModelTransfer: @unchecked Sendable {
             lock.withLock { self.curl = nil }
         }
         let reason = String(cString: errorBuffer)
-        return outcome(code, status: sketchwise_curl_status(curl), length: sketchwise_curl_content_length(curl), deadline: deadline,
-                       reason: reason.isEmpty ? String(cString: curl_easy_strerror(code)) : reason)
+        return outcome(
+            code, status: sketchwise_curl_status(curl), length: sketchwise_curl_content_length(curl), deadline: deadline,
+            reason: reason.isEmpty ? String(cString: curl_easy_strerror(code)) : reason)
     }
 
     /// Idle seconds as libcurl's whole seconds: at least 1, at most a day.
@@ -110,7 +112,8 @@ final class ModelTransfer: @unchecked Sendable {
                 }
             }
             guard bytes.count <= limit - received else {
-                failure = .tooLarge(name: url.lastPathComponent, bytes: received.addingReportingOverflow(bytes.count).partialValue, limit: limit)
+                failure = .tooLarge(
+                    name: url.lastPathComponent, bytes: received.addingReportingOverflow(bytes.count).partialValue, limit: limit)
                 return (received, true)
             }
             received += bytes.count
@@ -129,7 +132,9 @@ final class ModelTransfer: @unchecked Sendable {
     }
 
     /// What the transfer came to, from libcurl's code, the HTTP status and the Content-Length.
-    private func outcome(_ code: CURLcode, status: Int, length: curl_off_t, deadline: ModelFetcher.Deadline, reason: String) -> Result<ModelFetcher.Fetched, any Error> {
+    private func outcome(_ code: CURLcode, status: Int, length: curl_off_t, deadline: ModelFetcher.Deadline, reason: String) -> Result<
+        ModelFetcher.Fetched, any Error
+    > {
         lock.withLock {
             let address = url.absoluteString
             if let failure { return .failure(failure) }
@@ -146,7 +151,8 @@ final class ModelTransfer: @unchecked Sendable {
                 // libcurl's timer is set to the whole milliseconds left, so it may ring just before.
                 return .failure(deadline.remainingMilliseconds <= 100 ? deadline.exceeded(url) : ModelLifecycleError.timedOut(url: address))
             case CURLE_FILESIZE_EXCEEDED:
-                return .failure(ModelLifecycleError.tooLarge(name: url.lastPathComponent, bytes: declared ?? expected ?? received, limit: limit))
+                return .failure(
+                    ModelLifecycleError.tooLarge(name: url.lastPathComponent, bytes: declared ?? expected ?? received, limit: limit))
             case _ where expected.map { received < $0 } ?? false:
                 return .failure(ModelLifecycleError.truncated(url: address, received: received, expected: expected ?? 0))
             default:

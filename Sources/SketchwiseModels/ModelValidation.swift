@@ -28,7 +28,9 @@ public enum ModelValidation {
         }
         if let current {
             guard current.readsImages == model.readsImages else {
-                throw ModelLifecycleError.invalidModel("it reads \(model.readsImages ? "images" : "strokes"), the model it replaces reads \(current.readsImages ? "images" : "strokes")")
+                throw ModelLifecycleError.invalidModel(
+                    "it reads \(model.readsImages ? "images" : "strokes"), the model it replaces reads \(current.readsImages ? "images" : "strokes")"
+                )
             }
             guard current.labels.isEmpty || !model.labels.isEmpty else {
                 throw ModelLifecycleError.invalidModel("it has no labels, the model it replaces classifies")

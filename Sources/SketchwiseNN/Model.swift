@@ -73,7 +73,10 @@ public final class Model: Sendable {
                 }
                 let arity = type(of: layer).inputCount
                 guard arity.contains(inputs.count) else {
-                    throw LayerProblem(.inputs, "takes \(arity.upperBound == Int.max ? "\(arity.lowerBound) or more" : "\(arity.lowerBound)") inputs, got \(inputs.count)")
+                    throw LayerProblem(
+                        .inputs,
+                        "takes \(arity.upperBound == Int.max ? "\(arity.lowerBound) or more" : "\(arity.lowerBound)") inputs, got \(inputs.count)"
+                    )
                 }
                 let inputShapes = inputs.map { $0 < 0 ? spec.input.shape : shapes[$0] }
                 let shape = try inputShapes.withUnsafeBufferPointer { try layer.outputShape(for: $0) }
@@ -101,7 +104,8 @@ public final class Model: Sendable {
         guard let primary = logits ?? embedding else { throw specError(.spec, "outputs names neither logits nor an embedding") }
         let logitsCount = logits.map { shapes[$0].count } ?? 0
         guard logitsCount == spec.labels.count else {
-            throw specError(.labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logitsCount) values")
+            throw specError(
+                .labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logitsCount) values")
         }
         do {
             return (spec, try Program(nodes: nodes, inputShape: spec.input.shape, logits: primary, embedding: embedding))

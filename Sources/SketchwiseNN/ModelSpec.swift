@@ -63,11 +63,12 @@ public struct InputSpec: Sendable, Decodable {
         }
         embeddingRotations = try container.decodeIfPresent([Double].self, forKey: .embeddingRotations) ?? [0]
         guard !embeddingRotations.isEmpty, Set(embeddingRotations).count == embeddingRotations.count,
-              embeddingRotations.allSatisfy({ $0.magnitude <= 180 }), kindName == "raster" || embeddingRotations == [0]
+            embeddingRotations.allSatisfy({ $0.magnitude <= 180 }), kindName == "raster" || embeddingRotations == [0]
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: .embeddingRotations, in: container,
-                debugDescription: "embeddingRotations must list distinct angles within ±180 degrees, at least one, and only for raster inputs")
+                debugDescription:
+                    "embeddingRotations must list distinct angles within ±180 degrees, at least one, and only for raster inputs")
         }
         func invalid(_ message: String) -> DecodingError {
             .dataCorruptedError(forKey: .shape, in: container, debugDescription: message)
@@ -87,8 +88,10 @@ public struct InputSpec: Sendable, Decodable {
             guard (1...65536).contains(strokes.maxLength) else { throw invalid("strokes.maxLength must be in 1...65536") }
             kind = .strokes(strokes)
             shape = .sequence(length: strokes.maxLength, channels: 3)
-            if let dims, dims.count != 2 || dims[1] != 3
-                || !(dims[0] == nil || dims[0] == -1 || dims[0] == strokes.maxLength) {
+            if let dims,
+                dims.count != 2 || dims[1] != 3
+                    || !(dims[0] == nil || dims[0] == -1 || dims[0] == strokes.maxLength)
+            {
                 throw invalid("must be [\(strokes.maxLength), 3] (or [null, 3]) for strokes")
             }
         case "image":

@@ -38,7 +38,7 @@ struct SafeTensors: Sendable {
         let dataStart = 8 + Int(headerLength)
         let header: [String: JSONValue]
         do {
-            header = try JSONDecoder().decode([String: JSONValue].self, from: data[data.startIndex + 8 ..< data.startIndex + dataStart])
+            header = try JSONDecoder().decode([String: JSONValue].self, from: data[data.startIndex + 8..<data.startIndex + dataStart])
         } catch {
             throw fail(.header, "header is not a JSON object: \((error as? DecodingError)?.readable ?? "\(error)")")
         }
@@ -50,14 +50,16 @@ struct SafeTensors: Sendable {
             guard case let .string(dtype) = fields["dtype"] else { throw fail(.header, "tensor '\(name)' has no dtype") }
             guard dtype == "F32" else { throw fail(.dtype, "tensor '\(name)' has dtype \(dtype); only F32 is supported") }
             guard case let .array(shapeValues) = fields["shape"],
-                  case let shape = shapeValues.compactMap(\.intValue), shape.count == shapeValues.count,
-                  shape.allSatisfy({ $0 >= 0 })
+                case let shape = shapeValues.compactMap(\.intValue), shape.count == shapeValues.count,
+                shape.allSatisfy({ $0 >= 0 })
             else { throw fail(.header, "tensor '\(name)' has no valid shape") }
             guard case let .array(offsetValues) = fields["data_offsets"], offsetValues.count == 2,
-                  let begin = offsetValues[0].intValue, let end = offsetValues[1].intValue
+                let begin = offsetValues[0].intValue, let end = offsetValues[1].intValue
             else { throw fail(.header, "tensor '\(name)' has no valid data_offsets") }
             guard 0 <= begin, begin <= end, end <= dataLength else {
-                throw fail(.offsets, "tensor '\(name)' data_offsets [\(begin), \(end)] lie outside the \(dataLength)-byte data section (truncated?)")
+                throw fail(
+                    .offsets,
+                    "tensor '\(name)' data_offsets [\(begin), \(end)] lie outside the \(dataLength)-byte data section (truncated?)")
             }
             var bytes = 4
             for dim in shape {
@@ -68,7 +70,7 @@ struct SafeTensors: Sendable {
             guard end - begin == bytes else {
                 throw fail(.offsets, "tensor '\(name)' spans \(end - begin) bytes but shape \(shape) needs \(bytes)")
             }
-            entries[name] = Entry(shape: shape, range: data.startIndex + dataStart + begin ..< data.startIndex + dataStart + end)
+            entries[name] = Entry(shape: shape, range: data.startIndex + dataStart + begin..<data.startIndex + dataStart + end)
         }
         let sorted = entries.sorted { $0.value.range.lowerBound < $1.value.range.lowerBound }
         for (previous, next) in zip(sorted, sorted.dropFirst()) where next.value.range.lowerBound < previous.value.range.upperBound {
@@ -88,7 +90,8 @@ struct SafeTensors: Sendable {
         let count = entry.range.count / 4
         return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             data.withUnsafeBytes { raw in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[entry.range.lowerBound - data.startIndex ..< entry.range.upperBound - data.startIndex])
+                let bytes = UnsafeRawBufferPointer(
+                    rebasing: raw[entry.range.lowerBound - data.startIndex..<entry.range.upperBound - data.startIndex])
                 for i in 0..<count {
                     buffer[i] = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
                 }

@@ -24,8 +24,10 @@ public final class PersonalShortcuts: @unchecked Sendable {
     /// ``ShortcutLimits/maximumExamples`` embeddings).
     public static let maximumCachedClassifiers = 1000
 
-    public init(store: any PersonalStore, embedder: ModelRecognizer, work: WorkQueue? = nil, limits: ShortcutLimits = ShortcutLimits(),
-                configuration: NearestNeighborClassifier.Configuration = NearestNeighborClassifier.Configuration()) {
+    public init(
+        store: any PersonalStore, embedder: ModelRecognizer, work: WorkQueue? = nil, limits: ShortcutLimits = ShortcutLimits(),
+        configuration: NearestNeighborClassifier.Configuration = NearestNeighborClassifier.Configuration()
+    ) {
         self.store = store
         self.embedder = embedder
         self.work = work
@@ -54,7 +56,9 @@ public final class PersonalShortcuts: @unchecked Sendable {
 
     /// The person's shortcut for a sketch, or unknown (`label` nil), with the distance.
     /// - Parameter deadline: when the work queue gives up on the embedding (nil: never).
-    public func predict(user: Int64, sketch: StrokeSketch, deadline: ContinuousClock.Instant? = nil) async throws -> NearestNeighborClassifier.Prediction {
+    public func predict(user: Int64, sketch: StrokeSketch, deadline: ContinuousClock.Instant? = nil) async throws
+        -> NearestNeighborClassifier.Prediction
+    {
         let classifier = try await classifier(user: user, deadline: deadline)
         guard !classifier.examples.isEmpty, !sketch.isEmpty else { return .init(label: nil, distance: 2) }
         return try await compute(deadline) { try classifier.predict(try self.embedder.embedding(sketch)) }
@@ -65,8 +69,10 @@ public final class PersonalShortcuts: @unchecked Sendable {
     /// - Returns: the new version of the person's shortcuts.
     /// - Throws: ``PersonalError`` (also reported as `failed` or `cancelled`).
     @discardableResult
-    public func apply(_ task: ShortcutUpdateTask, deadline: ContinuousClock.Instant? = nil,
-                      events: @escaping @Sendable (ShortcutUpdateTask.Event) -> Void = { _ in }) async throws -> Int64 {
+    public func apply(
+        _ task: ShortcutUpdateTask, deadline: ContinuousClock.Instant? = nil,
+        events: @escaping @Sendable (ShortcutUpdateTask.Event) -> Void = { _ in }
+    ) async throws -> Int64 {
         do {
             let stored = try await store.model(user: task.user)
             let (model, classifier) = try await compute(deadline) { try self.update(stored, by: task, events: events) }
@@ -84,8 +90,10 @@ public final class PersonalShortcuts: @unchecked Sendable {
     }
 
     /// The new model and its classifier: `stored` changed by `task` (the CPU-heavy part of an update).
-    private func update(_ stored: PersonalModel, by task: ShortcutUpdateTask,
-                        events: (ShortcutUpdateTask.Event) -> Void) throws -> (PersonalModel, NearestNeighborClassifier) {
+    private func update(
+        _ stored: PersonalModel, by task: ShortcutUpdateTask,
+        events: (ShortcutUpdateTask.Event) -> Void
+    ) throws -> (PersonalModel, NearestNeighborClassifier) {
         var examples = try current(stored)
         switch task.change {
         case let .teach(typed, sketches):
@@ -125,7 +133,8 @@ public final class PersonalShortcuts: @unchecked Sendable {
         return try model.examples.map { example in
             let label = ShortcutLabel.repaired(example.label, maximumBytes: limits.maximumLabelBytes)
             guard reembeds || label != example.label else { return example }
-            return ShortcutExample(label: label, sketch: example.sketch, embedding: reembeds ? try embedder.embedding(example.sketch) : example.embedding)
+            return ShortcutExample(
+                label: label, sketch: example.sketch, embedding: reembeds ? try embedder.embedding(example.sketch) : example.embedding)
         }
     }
 
@@ -135,18 +144,21 @@ public final class PersonalShortcuts: @unchecked Sendable {
         guard examples.count + sketches.count <= limits.maximumExamples else {
             throw PersonalError(.limit, "at most \(limits.maximumExamples) examples per person; remove a shortcut first", quota: .examples)
         }
-        let bytes = examples.reduce(0) { $0 + $1.label.utf8.count + StoredForms.json($1.sketch).utf8.count }
+        let bytes =
+            examples.reduce(0) { $0 + $1.label.utf8.count + StoredForms.json($1.sketch).utf8.count }
             + sketches.reduce(0) { $0 + label.utf8.count + StoredForms.json($1).utf8.count }
         guard bytes <= limits.maximumExampleBytes else {
             throw PersonalError(
-                .limit, "at most \(limits.maximumExampleBytes) bytes of examples per person (these would take \(bytes)); remove a shortcut or draw simpler examples",
+                .limit,
+                "at most \(limits.maximumExampleBytes) bytes of examples per person (these would take \(bytes)); remove a shortcut or draw simpler examples",
                 quota: .exampleBytes)
         }
     }
 
     private func check(label: String, sketches: [StrokeSketch], otherLabels: Int) throws {
         guard sketches.count >= configuration.minimumExamples else {
-            throw PersonalError(.invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(sketches.count)")
+            throw PersonalError(
+                .invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(sketches.count)")
         }
         guard sketches.count <= limits.maximumExamplesPerLabel else {
             throw PersonalError(.limit, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples", quota: .examples)

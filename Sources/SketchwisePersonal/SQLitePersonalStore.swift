@@ -77,12 +77,13 @@ public final class SQLitePersonalStore: PersonalStore {
                 t.add(column: "correctionCount", .integer).notNull().defaults(to: 0)
                 t.add(column: "correctionBytes", .integer).notNull().defaults(to: 0)
             }
-            try db.execute(sql: """
-                UPDATE user SET
-                    correctionCount = (SELECT count(*) FROM correction WHERE userId = user.id),
-                    correctionBytes = (SELECT coalesce(sum(length(CAST(label AS BLOB)) + length(CAST(strokes AS BLOB))), 0)
-                                       FROM correction WHERE userId = user.id)
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE user SET
+                        correctionCount = (SELECT count(*) FROM correction WHERE userId = user.id),
+                        correctionBytes = (SELECT coalesce(sum(length(CAST(label AS BLOB)) + length(CAST(strokes AS BLOB))), 0)
+                                           FROM correction WHERE userId = user.id)
+                    """)
             try db.create(table: "experimentUser") { t in
                 t.column("experiment", .text).notNull()
                 t.belongsTo("user", onDelete: .cascade).notNull()
@@ -161,7 +162,8 @@ public final class SQLitePersonalStore: PersonalStore {
         try await pool.write { db in
             let stored = try Self.storedVersion(db, user: user)
             guard stored == expectedVersion else {
-                throw PersonalError(.conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
+                throw PersonalError(
+                    .conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
             }
             try db.execute(sql: "DELETE FROM example WHERE userId = ?", arguments: [user])
             for example in model.examples {
@@ -183,10 +185,13 @@ public final class SQLitePersonalStore: PersonalStore {
         try await pool.read { db in
             // Grouped by the bytes read (labels that differ after a NUL stay apart; two that
             // differ only past ShortcutLabel.maximumReadBytes are repaired to one anyway).
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.label) AS label, count(*) AS examples FROM example WHERE userId = ?
-                GROUP BY 1 ORDER BY min(id)
-                """, arguments: [user]).map { (ShortcutLabel.decoded($0["label"] as Data?), $0["examples"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.label) AS label, count(*) AS examples FROM example WHERE userId = ?
+                    GROUP BY 1 ORDER BY min(id)
+                    """, arguments: [user]
+            ).map { (ShortcutLabel.decoded($0["label"] as Data?), $0["examples"]) }
         }
     }
 
@@ -194,14 +199,16 @@ public final class SQLitePersonalStore: PersonalStore {
         let strokes = StoredForms.json(sketch)
         let bytes = label.utf8.count + strokes.utf8.count
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE user SET correctionCount = correctionCount + 1, correctionBytes = correctionBytes + ?
-                WHERE id = ? AND correctionCount < ? AND correctionBytes <= ? - ?
-                """, arguments: [bytes, user, limits.maximumCount, limits.maximumBytes, bytes])
+            try db.execute(
+                sql: """
+                    UPDATE user SET correctionCount = correctionCount + 1, correctionBytes = correctionBytes + ?
+                    WHERE id = ? AND correctionCount < ? AND correctionBytes <= ? - ?
+                    """, arguments: [bytes, user, limits.maximumCount, limits.maximumBytes, bytes])
             guard db.changesCount == 1 else {
                 let row = try Row.fetchOne(db, sql: "SELECT correctionCount, correctionBytes FROM user WHERE id = ?", arguments: [user])
                 guard let row else { throw PersonalError(.notFound, "no user \(user)") }
-                throw StoredForms.correctionQuotaError(count: row["correctionCount"], bytes: row["correctionBytes"], adding: bytes, limits: limits)
+                throw StoredForms.correctionQuotaError(
+                    count: row["correctionCount"], bytes: row["correctionBytes"], adding: bytes, limits: limits)
             }
             try db.execute(
                 sql: "INSERT INTO correction (userId, label, strokes, created) VALUES (?, ?, ?, ?)",
@@ -211,27 +218,31 @@ public final class SQLitePersonalStore: PersonalStore {
 
     public func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO experimentUser (experiment, userId, served) VALUES (?, ?, ?)
-                ON CONFLICT (experiment, userId) DO UPDATE SET served = served + excluded.served
-                """, arguments: [experiment, user, served])
+            try db.execute(
+                sql: """
+                    INSERT INTO experimentUser (experiment, userId, served) VALUES (?, ?, ?)
+                    ON CONFLICT (experiment, userId) DO UPDATE SET served = served + excluded.served
+                    """, arguments: [experiment, user, served])
             let row = try Row.fetchOne(
                 db, sql: "SELECT served, accepted FROM experimentUser WHERE experiment = ? AND userId = ?", arguments: [experiment, user])
             let counted = StoredForms.countedAcceptances(accepted, served: row?["served"] ?? 0, accepted: row?["accepted"] ?? 0)
             try db.execute(
                 sql: "UPDATE experimentUser SET accepted = accepted + ? WHERE experiment = ? AND userId = ?",
                 arguments: [counted, experiment, user])
-            try db.execute(sql: """
-                INSERT INTO experimentCount (experiment, arm, served, accepted) VALUES (?, ?, ?, ?)
-                ON CONFLICT (experiment, arm) DO UPDATE SET served = served + excluded.served, accepted = accepted + excluded.accepted
-                """, arguments: [experiment, arm, served, counted])
+            try db.execute(
+                sql: """
+                    INSERT INTO experimentCount (experiment, arm, served, accepted) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (experiment, arm) DO UPDATE SET served = served + excluded.served, accepted = accepted + excluded.accepted
+                    """, arguments: [experiment, arm, served, counted])
             return counted
         }
     }
 
     public func counts(experiment: String) async throws -> [ExperimentCount] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT arm, served, accepted FROM experimentCount WHERE experiment = ? ORDER BY arm", arguments: [experiment]).map {
+            try Row.fetchAll(
+                db, sql: "SELECT arm, served, accepted FROM experimentCount WHERE experiment = ? ORDER BY arm", arguments: [experiment]
+            ).map {
                 ExperimentCount(arm: $0["arm"], served: $0["served"], accepted: $0["accepted"])
             }
         }
@@ -250,9 +261,11 @@ public final class SQLitePersonalStore: PersonalStore {
             }
             let rows = try Row.fetchCursor(db, sql: sql + " ORDER BY correction.id", arguments: arguments)
             while let row = try rows.next() {
-                try body(Correction(
-                    user: row["name"], label: ShortcutLabel.decoded(row["label"] as Data?), sketch: try StoredForms.sketch(row["strokes"]),
-                    created: row["created"]))
+                try body(
+                    Correction(
+                        user: row["name"], label: ShortcutLabel.decoded(row["label"] as Data?),
+                        sketch: try StoredForms.sketch(row["strokes"]),
+                        created: row["created"]))
             }
         }
     }

@@ -26,7 +26,8 @@ public enum ShortcutLabel {
             throw PersonalError(.invalid, "a label must not hold control characters (it holds \(code))")
         }
         guard label.utf8.count <= limits.maximumLabelBytes else {
-            throw PersonalError(.invalid, "a label has at most \(limits.maximumLabelBytes) bytes of UTF-8 (this one has \(label.utf8.count))")
+            throw PersonalError(
+                .invalid, "a label has at most \(limits.maximumLabelBytes) bytes of UTF-8 (this one has \(label.utf8.count))")
         }
         guard label.count <= limits.maximumLabelLength else {
             throw PersonalError(.invalid, "a label has at most \(limits.maximumLabelLength) characters")
@@ -38,14 +39,16 @@ public enum ShortcutLabel {
     /// cut (between characters) to `maximumBytes`, and U+FFFD for one that is left blank. A label
     /// that already follows them is returned as it is.
     public static func repaired(_ stored: String, maximumBytes: Int) -> String {
-        var label = String(String.UnicodeScalarView(
-            stored.precomposedStringWithCanonicalMapping.unicodeScalars.map { isControl($0) ? "\u{FFFD}" : $0 }))
+        var label = String(
+            String.UnicodeScalarView(
+                stored.precomposedStringWithCanonicalMapping.unicodeScalars.map { isControl($0) ? "\u{FFFD}" : $0 }))
         if label.utf8.count > maximumBytes {
             var bytes = 0
-            label = String(label.prefix { character in
-                bytes += character.utf8.count
-                return bytes <= maximumBytes
-            })
+            label = String(
+                label.prefix { character in
+                    bytes += character.utf8.count
+                    return bytes <= maximumBytes
+                })
         }
         return label.allSatisfy(\.isWhitespace) ? "\u{FFFD}" : label
     }

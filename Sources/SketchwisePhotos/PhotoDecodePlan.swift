@@ -48,7 +48,8 @@ public struct PhotoDecodePlan: Sendable, Equatable {
         estimatedBytes = Self.estimatedBytes(header: header, structure: structure, decoded: (decodedWidth, decodedHeight), square: square)
         guard estimatedBytes <= limits.maximumDecodeBytes else {
             let (needed, allowed) = (estimatedBytes >> 20, limits.maximumDecodeBytes >> 20)
-            throw PhotoError(.tooLarge, "decoding the \(width)×\(height) photo would take \(needed) MiB, more than the \(allowed) MiB allowed")
+            throw PhotoError(
+                .tooLarge, "decoding the \(width)×\(height) photo would take \(needed) MiB, more than the \(allowed) MiB allowed")
         }
     }
 

@@ -47,15 +47,17 @@ public struct PhotoService: Sendable {
         deadline: ContinuousClock.Instant? = nil
     ) async throws -> PhotoResult {
         let (classifier, top) = (classifier, labelCount)
-        let found = if let work {
-            try await work.run(deadline: deadline) { try classifier.classify(bytes, top: top, limits: limits) }
-        } else {
-            try classifier.classify(bytes, top: top, limits: limits)
-        }
+        let found =
+            if let work {
+                try await work.run(deadline: deadline) { try classifier.classify(bytes, top: top, limits: limits) }
+            } else {
+                try classifier.classify(bytes, top: top, limits: limits)
+            }
         try Task.checkCancellation()
         let classes = mapping.classes(for: found, minimumConfidence: minimumClassConfidence)
         let topics = mapping.pictureTopics(for: found, classes: classes, minimumConfidence: minimumClassConfidence)
-        let request = SuggestionRequest(analysis: SketchAnalysis(guesses: topics, embedding: []), labels: labels, perLabel: perLabel, style: style)
+        let request = SuggestionRequest(
+            analysis: SketchAnalysis(guesses: topics, embedding: []), labels: labels, perLabel: perLabel, style: style)
         let (suggestions, problems) = await SuggestionService.pictures(from: providers, for: request)
         return PhotoResult(labels: found, classes: classes, suggestions: suggestions, problems: problems)
     }

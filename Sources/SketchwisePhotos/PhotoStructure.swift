@@ -83,9 +83,12 @@ struct PhotoStructure: Sendable, Equatable {
                 guard [0xC0, 0xC1, 0xC2].contains(marker) else {
                     throw PhotoError(
                         .unsupportedFormat,
-                        "the JPEG is arithmetic-coded, lossless or hierarchical (frame marker \(hex(marker))): only baseline and progressive JPEGs are read")
+                        "the JPEG is arithmetic-coded, lossless or hierarchical (frame marker \(hex(marker))): only baseline and progressive JPEGs are read"
+                    )
                 }
-                guard offset + 10 <= next else { throw PhotoError(.unreadable, "the JPEG file is corrupt (a frame header of \(length) bytes)") }
+                guard offset + 10 <= next else {
+                    throw PhotoError(.unreadable, "the JPEG file is corrupt (a frame header of \(length) bytes)")
+                }
                 components = Int(bytes[offset + 9])
             }
             if marker == 0xDA {

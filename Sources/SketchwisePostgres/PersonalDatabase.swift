@@ -82,8 +82,10 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``PersonalError`` (`.invalid`) for a malformed URL or an unknown option.
     public init(url text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              ["postgres", "postgresql"].contains(scheme) else {
-            throw PersonalError(.invalid, "not a PostgreSQL URL: \(Self.redacted(text)) (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+            ["postgres", "postgresql"].contains(scheme)
+        else {
+            throw PersonalError(
+                .invalid, "not a PostgreSQL URL: \(Self.redacted(text)) (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
         }
         var options: [String: String] = [:]
         for item in components.queryItems ?? [] {
@@ -127,11 +129,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             configuration = .init(
                 unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
         } else {
-            let tls: PostgresClient.Configuration.TLS = switch sslMode {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
+            let tls: PostgresClient.Configuration.TLS =
+                switch sslMode {
+                case "disable": .disable
+                case "require": .require(.makeClientConfiguration())
+                default: .prefer(.makeClientConfiguration())
+                }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
         configuration.options.connectTimeout = connectTimeout
@@ -158,15 +161,17 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 configuration = .init(
                     unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
             } else {
-                let tls: PostgresConnection.Configuration.TLS = switch sslMode {
-                case "disable": .disable
-                case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                }
+                let tls: PostgresConnection.Configuration.TLS =
+                    switch sslMode {
+                    case "disable": .disable
+                    case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                    default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                    }
                 configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
             }
-            configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
-                + connectTimeout.components.attoseconds / 1_000_000_000)
+            configuration.options.connectTimeout = .nanoseconds(
+                Int64(connectTimeout.components.seconds) * 1_000_000_000
+                    + connectTimeout.components.attoseconds / 1_000_000_000)
             return configuration
         }
     }

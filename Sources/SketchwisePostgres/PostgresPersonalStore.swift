@@ -84,7 +84,8 @@ public struct PostgresPersonalStore: PersonalStore {
                 logger: logger)
             var current = 0
             for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_version", logger: logger)
-                .decode(Int.self) {
+                .decode(Int.self)
+            {
                 current = version
             }
             guard current <= Self.migrations.count else {
@@ -116,7 +117,8 @@ public struct PostgresPersonalStore: PersonalStore {
 
     public func createUser(name: String?) async throws -> (user: PersonalUser, token: String) {
         let token = StoredForms.newToken()
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             WITH next AS (SELECT nextval(pg_get_serial_sequence('personal_user', 'id')) AS id)
             INSERT INTO personal_user (id, name, token_digest)
             SELECT id, coalesce(\(name)::text, 'user-' || id), \(StoredForms.digest(token: token)) FROM next
@@ -129,8 +131,10 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func user(token: String) async throws -> PersonalUser? {
-        try await user(client.query(
-            "SELECT id, name, keeps_corrections FROM personal_user WHERE token_digest = \(StoredForms.digest(token: token))", logger: logger))
+        try await user(
+            client.query(
+                "SELECT id, name, keeps_corrections FROM personal_user WHERE token_digest = \(StoredForms.digest(token: token))",
+                logger: logger))
     }
 
     public func user(named name: String) async throws -> PersonalUser? {
@@ -161,7 +165,8 @@ public struct PostgresPersonalStore: PersonalStore {
 
     public func model(user: Int64) async throws -> PersonalModel {
         // One statement, so one snapshot of the version and the examples.
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT personal_user.model_version, personal_user.embedder, \(unescaped: Self.label), example.strokes, example.embedding
             FROM personal_user LEFT JOIN example ON example.user_id = personal_user.id
             WHERE personal_user.id = \(user) ORDER BY example.id
@@ -171,8 +176,10 @@ public struct PostgresPersonalStore: PersonalStore {
         for try await (version, embedder, label, strokes, embedding) in rows.decode((Int64, String, Data?, String?, Data?).self) {
             stored = (version, embedder)
             if let label, let strokes, let embedding {
-                examples.append(ShortcutExample(
-                    label: ShortcutLabel.decoded(label), sketch: try StoredForms.sketch(strokes), embedding: StoredForms.floats(embedding)))
+                examples.append(
+                    ShortcutExample(
+                        label: ShortcutLabel.decoded(label), sketch: try StoredForms.sketch(strokes),
+                        embedding: StoredForms.floats(embedding)))
             }
         }
         guard let stored else { throw PersonalError(.notFound, "no user \(user)") }
@@ -182,7 +189,8 @@ public struct PostgresPersonalStore: PersonalStore {
     public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) async throws -> Int64 {
         try await transaction { connection in
             // The row lock of this UPDATE orders concurrent saves; a later one sees the new version.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE personal_user SET model_version = model_version + 1, embedder = \(model.embedder)
                 WHERE id = \(user) AND model_version = \(expectedVersion) RETURNING model_version
                 """, logger: logger)
@@ -191,11 +199,13 @@ public struct PostgresPersonalStore: PersonalStore {
             guard let saved else {
                 let stored = try await storedVersion(
                     connection.query("SELECT model_version FROM personal_user WHERE id = \(user)", logger: logger), user: user)
-                throw PersonalError(.conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
+                throw PersonalError(
+                    .conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
             }
             try await connection.query("DELETE FROM example WHERE user_id = \(user)", logger: logger)
             for example in model.examples {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO example (user_id, label, strokes, embedding)
                     VALUES (\(user), \(example.label), \(StoredForms.json(example.sketch)), \(StoredForms.data(example.embedding)))
                     """, logger: logger)
@@ -205,7 +215,8 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func shortcutLabels(user: Int64) async throws -> [(label: String, examples: Int)] {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT \(unescaped: Self.label), count(*) FROM example WHERE user_id = \(user)
             GROUP BY 1 ORDER BY min(example.id)
             """, logger: logger)
@@ -219,7 +230,8 @@ public struct PostgresPersonalStore: PersonalStore {
         let bytes = label.utf8.count + strokes.utf8.count
         try await transaction { connection in
             // The row lock of this UPDATE orders concurrent corrections of one user.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE personal_user SET correction_count = correction_count + 1, correction_bytes = correction_bytes + \(bytes)
                 WHERE id = \(user) AND correction_count < \(limits.maximumCount) AND correction_bytes <= \(limits.maximumBytes - bytes)
                 RETURNING id
@@ -234,7 +246,8 @@ public struct PostgresPersonalStore: PersonalStore {
                 }
                 throw PersonalError(.notFound, "no user \(user)")
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO correction (user_id, label, strokes, created)
                 VALUES (\(user), \(label), \(strokes), \(Date().timeIntervalSince1970))
                 """, logger: logger)
@@ -243,7 +256,8 @@ public struct PostgresPersonalStore: PersonalStore {
 
     public func forEachCorrection(user: String?, _ body: @escaping @Sendable (Correction) throws -> Void) async throws {
         // The rows arrive as they are read (PostgresNIO asks the server for more as they are used).
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT personal_user.name, label, strokes, created FROM correction JOIN personal_user ON personal_user.id = correction.user_id
             WHERE \(user)::text IS NULL OR personal_user.name = \(user) ORDER BY correction.id
             """, logger: logger)
@@ -255,7 +269,8 @@ public struct PostgresPersonalStore: PersonalStore {
     public func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int {
         try await transaction { connection in
             // The upsert locks the user's row until the transaction ends.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 INSERT INTO experiment_user (experiment, user_id, served) VALUES (\(experiment), \(user), \(served))
                 ON CONFLICT (experiment, user_id) DO UPDATE SET served = experiment_user.served + excluded.served
                 RETURNING served, accepted
@@ -264,10 +279,12 @@ public struct PostgresPersonalStore: PersonalStore {
             for try await (total, already) in rows.decode((Int, Int).self) {
                 counted = StoredForms.countedAcceptances(accepted, served: total, accepted: already)
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE experiment_user SET accepted = accepted + \(counted) WHERE experiment = \(experiment) AND user_id = \(user)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO experiment_count (experiment, arm, served, accepted) VALUES (\(experiment), \(arm), \(served), \(counted))
                 ON CONFLICT (experiment, arm) DO UPDATE
                 SET served = experiment_count.served + excluded.served, accepted = experiment_count.accepted + excluded.accepted

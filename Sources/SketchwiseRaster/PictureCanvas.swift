@@ -25,12 +25,14 @@ final class PictureCanvas {
     init(size: Int, recipe: PictureRecipe, thumbnailSize: Int) throws(RasterError) {
         guard (1...1024).contains(size) else { throw RasterError("picture raster size \(size) is outside 1…1024") }
         guard (1...16).contains(recipe.supersampling), (8...4096).contains(recipe.probeSize), (1...64).contains(recipe.edgeSpan) else {
-            throw RasterError("picture recipe out of range: supersampling \(recipe.supersampling), probe \(recipe.probeSize), edge span \(recipe.edgeSpan)")
+            throw RasterError(
+                "picture recipe out of range: supersampling \(recipe.supersampling), probe \(recipe.probeSize), edge span \(recipe.edgeSpan)"
+            )
         }
         guard (1...1024).contains(thumbnailSize) else { throw RasterError("thumbnail size \(thumbnailSize) is outside 1…1024") }
         let geometry = recipe.geometry
         guard geometry.frame > 0, geometry.extent > 0, (0...geometry.frame).contains(geometry.lineWidth),
-              (0...geometry.frame).contains(geometry.padding)
+            (0...geometry.frame).contains(geometry.padding)
         else { throw RasterError("picture recipe geometry out of range: \(geometry)") }
         self.size = size
         self.recipe = recipe

@@ -48,7 +48,9 @@ public final class SVGRasterizer {
             throw PictureError(.noSize, GLibError.message(consuming: error))
         }
         guard ink.width > 0, ink.height > 0 else { throw PictureError(.noSize, "no size, no viewBox and no ink") }
-        return try body(ink.width, ink.height, Self.drawing(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) })
+        return try body(
+            ink.width, ink.height,
+            Self.drawing(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) })
     }
 
     /// A picture of `width`×`height` that librsvg draws with `draw` into a viewport of that size

@@ -13,7 +13,7 @@ public struct RecognizerKind: RawRepresentable, Hashable, Sendable, Codable, Cus
     /// `/` or `\`, no leading `.`, no control characters, at most 200 characters).
     public init?(rawValue: String) {
         guard !rawValue.isEmpty, rawValue.count <= 200, !rawValue.hasPrefix("."),
-              !rawValue.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0.value < 32 || $0.value == 127 })
+            !rawValue.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0.value < 32 || $0.value == 127 })
         else { return nil }
         self.rawValue = rawValue
     }
@@ -143,7 +143,10 @@ public final class RecognizerSet: @unchecked Sendable {
     public var raster: ModelRecognizer {
         get throws {
             let model = try model(named: Self.rasterModel, for: .raster)
-            guard model.readsImages else { throw RecognitionError("\(folder(of: Self.rasterModel).path)/\(Self.rasterModel).json is not a raster model (it reads strokes)") }
+            guard model.readsImages else {
+                throw RecognitionError(
+                    "\(folder(of: Self.rasterModel).path)/\(Self.rasterModel).json is not a raster model (it reads strokes)")
+            }
             return model
         }
     }
@@ -155,7 +158,9 @@ public final class RecognizerSet: @unchecked Sendable {
             guard has(.named(Self.shortcutEmbeddingModel)!) else { return try raster }
             let model = try model(named: Self.shortcutEmbeddingModel)
             guard model.readsImages, model.model.embeddingCount != nil else {
-                throw RecognitionError("\(folder(of: Self.shortcutEmbeddingModel).path)/\(Self.shortcutEmbeddingModel).json is not a raster model with an embedding")
+                throw RecognitionError(
+                    "\(folder(of: Self.shortcutEmbeddingModel).path)/\(Self.shortcutEmbeddingModel).json is not a raster model with an embedding"
+                )
             }
             return model
         }
@@ -165,7 +170,10 @@ public final class RecognizerSet: @unchecked Sendable {
     public var strokes: ModelRecognizer {
         get throws {
             let model = try model(named: Self.strokeModel, for: .strokes)
-            guard !model.readsImages else { throw RecognitionError("\(folder(of: Self.strokeModel).path)/\(Self.strokeModel).json is not a stroke model (it reads images)") }
+            guard !model.readsImages else {
+                throw RecognitionError(
+                    "\(folder(of: Self.strokeModel).path)/\(Self.strokeModel).json is not a stroke model (it reads images)")
+            }
             return model
         }
     }
@@ -245,12 +253,13 @@ public final class RecognizerSet: @unchecked Sendable {
     /// The recogniser of the given kind, loading what it needs.
     /// - Throws: ``RecognitionError`` naming the missing file when the folder lacks it.
     public func recognizer(_ kind: RecognizerKind) throws -> SketchRecognizer {
-        let answerer: SketchRecognizer.Answerer = switch kind {
-        case .raster: .model(try raster)
-        case .strokes: .model(try strokes)
-        case .ensemble: .ensemble(try ensemble)
-        default: .model(try model(named: kind.rawValue, for: kind))
-        }
+        let answerer: SketchRecognizer.Answerer =
+            switch kind {
+            case .raster: .model(try raster)
+            case .strokes: .model(try strokes)
+            case .ensemble: .ensemble(try ensemble)
+            default: .model(try model(named: kind.rawValue, for: kind))
+            }
         return SketchRecognizer(kind: kind, answerer: answerer, models: self)
     }
 }
@@ -311,10 +320,11 @@ public struct SketchRecognizer: Sendable {
         func answer(_ model: ModelRecognizer) throws -> LogProbabilities {
             model === embedder ? raster.logProbabilities : try model.logProbabilities(sketch)
         }
-        let answer: LogProbabilities = switch answerer {
-        case let .model(model): try answer(model)
-        case let .ensemble(ensemble): try ensemble.combine(answer)
-        }
+        let answer: LogProbabilities =
+            switch answerer {
+            case let .model(model): try answer(model)
+            case let .ensemble(ensemble): try ensemble.combine(answer)
+            }
         return SketchAnalysis(guesses: answer.top(top), embedding: embedding)
     }
 

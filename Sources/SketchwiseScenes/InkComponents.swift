@@ -37,7 +37,11 @@ struct InkComponents: Sendable {
         }
         let minimum = max(4, Int(minimumShare * Double(width * height)))
         self.boxes = boxes.filter { $0.pixels >= minimum }
-            .map { Rect(minX: Double($0.minX), minY: Double($0.minY), width: Double($0.maxX - $0.minX + 1), height: Double($0.maxY - $0.minY + 1)) }
+            .map {
+                Rect(
+                    minX: Double($0.minX), minY: Double($0.minY), width: Double($0.maxX - $0.minX + 1),
+                    height: Double($0.maxY - $0.minY + 1))
+            }
             .sorted { $0.width * $0.height > $1.width * $1.height }
     }
 

@@ -22,8 +22,10 @@ public struct SceneDetectorOptions: Sendable, Equatable {
     public var classificationConfidenceThreshold: Float?
     public var maxLabelsPerObject = 10
 
-    public init(mode: Mode = .stream, multipleObjects: Bool = true, maxObjects: Int = 5, classification: Bool = true,
-                classificationConfidenceThreshold: Float? = nil, maxLabelsPerObject: Int = 10) {
+    public init(
+        mode: Mode = .stream, multipleObjects: Bool = true, maxObjects: Int = 5, classification: Bool = true,
+        classificationConfidenceThreshold: Float? = nil, maxLabelsPerObject: Int = 10
+    ) {
         self.mode = mode
         self.multipleObjects = multipleObjects
         self.maxObjects = maxObjects
@@ -127,13 +129,18 @@ public final class SceneDetector: @unchecked Sendable {
         var ids: [Int?] = Array(repeating: nil, count: objects.count)
         if options.mode == .stream {
             let embeddings = try objects.map { try embedder?.embedding($0.sketch) }
-            ids = tracker.update(objects.enumerated().map { index, object in
-                ObjectTracker.Observation(frame: object.frame, shapes: Set(object.strokes.map { ObjectTracker.shape(of: sketch.strokes[$0]) }),
-                                          embedding: embeddings[index])
-            }).map { $0 }
+            ids = tracker.update(
+                objects.enumerated().map { index, object in
+                    ObjectTracker.Observation(
+                        frame: object.frame, shapes: Set(object.strokes.map { ObjectTracker.shape(of: sketch.strokes[$0]) }),
+                        embedding: embeddings[index])
+                }
+            ).map { $0 }
         }
         return try objects.enumerated().map { index, object in
-            DetectedObject(frame: object.frame, trackingID: ids[index], labels: labeled ? try labels(for: object.sketch) : [], strokes: object.strokes.sorted())
+            DetectedObject(
+                frame: object.frame, trackingID: ids[index], labels: labeled ? try labels(for: object.sketch) : [],
+                strokes: object.strokes.sorted())
         }
     }
 
@@ -154,12 +161,16 @@ public final class SceneDetector: @unchecked Sendable {
         frames = Array(frames.prefix(options.multipleObjects ? options.maxObjects : 1))
         var ids: [Int?] = Array(repeating: nil, count: frames.count)
         if options.mode == .stream {
-            let embeddings = try frames.map { frame in try embedder.flatMap { model in try Self.side(of: model).map { try model.embedding(image.fitted(frame, side: $0)) } } }
+            let embeddings = try frames.map { frame in
+                try embedder.flatMap { model in try Self.side(of: model).map { try model.embedding(image.fitted(frame, side: $0)) } }
+            }
             ids = tracker.update(frames.indices.map { ObjectTracker.Observation(frame: frames[$0], shapes: [], embedding: embeddings[$0]) })
         }
         return try frames.indices.map { index in
             var labels: [ObjectLabel] = []
-            if labeled, options.classification, let recognizer, let side = recognizer.members.first(where: \.readsBitmaps).flatMap(Self.side) {
+            if labeled, options.classification, let recognizer,
+                let side = recognizer.members.first(where: \.readsBitmaps).flatMap(Self.side)
+            {
                 labels = self.labels(try recognizer.logProbabilities(image.fitted(frames[index], side: side)), names: recognizer.labels)
             }
             return DetectedObject(frame: frames[index], trackingID: ids[index], labels: labels, strokes: [])

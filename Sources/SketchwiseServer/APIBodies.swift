@@ -40,7 +40,9 @@ struct ExperimentBody: Encodable, Sendable {
         version = experiment.version
         percent = experiment.percent
         self.control = control
-        arms = ModelExperiment.Arm.allCases.map { arm in counts.first { $0.arm == arm.rawValue } ?? ExperimentCount(arm: arm.rawValue, served: 0, accepted: 0) }
+        arms = ModelExperiment.Arm.allCases.map { arm in
+            counts.first { $0.arm == arm.rawValue } ?? ExperimentCount(arm: arm.rawValue, served: 0, accepted: 0)
+        }
     }
 }
 
@@ -177,7 +179,7 @@ struct SuggestionBody: Sendable, Encodable {
         for byte in id.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]

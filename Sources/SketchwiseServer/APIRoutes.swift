@@ -41,7 +41,9 @@ struct APIRoutes: Sendable {
         for (path, allowed) in Self.methods + PersonalRoutes.methods + PhotoRoutes.methods {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .options] where !allowed.contains(method) {
                 api.on(path, method: method) { request, _ -> Response in
-                    var error = APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
+                    var error = APIError(
+                        .methodNotAllowed,
+                        "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(method.rawValue)")
                     error.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
                     throw error
                 }
@@ -69,9 +71,10 @@ struct APIRoutes: Sendable {
         api.get("health") { _, _ in
             let snapshot = serving.readySnapshot
             let recognizers = snapshot?.recognizers ?? serving.prepared
-            return try json(HealthBody(
-                status: snapshot == nil ? "starting" : "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue),
-                library: .init(items: snapshot?.libraryItems ?? 0)))
+            return try json(
+                HealthBody(
+                    status: snapshot == nil ? "starting" : "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue),
+                    library: .init(items: snapshot?.libraryItems ?? 0)))
         }
         api.get("ready") { _, _ in
             let snapshot = try serving.snapshot
@@ -91,13 +94,15 @@ struct APIRoutes: Sendable {
                 let control = snapshot.models.first { $0.name == treatment.experiment.model && $0.status == "active" }?.version ?? "?"
                 experiment = ExperimentBody(treatment.experiment, control: control, counts: try await personal.counts(treatment.experiment))
             }
-            return try json(ModelListBody(models: snapshot.models, broken: snapshot.broken, reindex: serving.reindexStatus, experiment: experiment))
+            return try json(
+                ModelListBody(models: snapshot.models, broken: snapshot.broken, reindex: serving.reindexStatus, experiment: experiment))
         }
         api.get("openapi.yaml") { _, _ in
             guard let data = FileManager.default.contents(atPath: openAPI.path) else {
                 throw APIError(.notFound, "the OpenAPI document is missing from the installation")
             }
-            return Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
     }
 
@@ -124,7 +129,8 @@ struct APIRoutes: Sendable {
         let user = PersonalRoutes.bearerToken(request) != nil ? try await personal.user(request) : nil
         let answering = try serving.snapshot.answering(user)
         let recognizer = try recognizer(object, answering)
-        let service = recognizer.kind == answering.service.recognizer.kind ? answering.service : answering.service.answering(with: recognizer)
+        let service =
+            recognizer.kind == answering.service.recognizer.kind ? answering.service : answering.service.answering(with: recognizer)
         var shortcut: NearestNeighborClassifier.Prediction?
         if let user { shortcut = try await personal.prediction(for: sketch, user: user) }
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
@@ -207,5 +213,6 @@ struct APIRoutes: Sendable {
 /// A JSON response.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let data = try jsonData(value)
-    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    return Response(
+        status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

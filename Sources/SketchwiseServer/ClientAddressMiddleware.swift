@@ -12,7 +12,9 @@ struct ClientAddressMiddleware: RouterMiddleware {
     let clients: ClientConnections
     let limits: ServerLimits
 
-    func handle(_ request: Request, context: SketchwiseRequestContext, next: (Request, SketchwiseRequestContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: SketchwiseRequestContext, next: (Request, SketchwiseRequestContext) async throws -> Response)
+        async throws -> Response
+    {
         guard proxies.contains(context.client) else {
             return try await WorkQueue.$client.withValue(context.client) { try await next(request, context) }
         }

@@ -34,7 +34,8 @@ public enum ConnectionFuzzing {
             let configuration = NIOUpgradableHTTPServerPipelineConfiguration<Bool>(
                 upgradeConfiguration: .init(upgraders: [upgrader]) { channel in channel.eventLoop.makeSucceededFuture(false) })
             _ = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-            try channel.pipeline.syncOperations.addRequestChecks(connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: LiveSocket.path))
+            try channel.pipeline.syncOperations.addRequestChecks(
+                connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: LiveSocket.path))
             let cut = min(max(0, split), bytes.count)
             for part in [bytes[..<cut], bytes[cut...]] where !part.isEmpty {
                 try channel.writeInbound(channel.allocator.buffer(bytes: part))

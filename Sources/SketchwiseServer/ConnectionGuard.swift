@@ -75,10 +75,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .readingHeaders, .awaitingAnswer:
             state = .passThrough
             timer?.cancel()
-            let answer = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n"
+            let answer =
+                "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n"
                 + "Content-Length: \(Self.badRequestBody.utf8.count)\r\n\r\n\(Self.badRequestBody)"
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
+                bound.value.close(promise: nil)
+            }
         case .waiting, .readingBodyAfterAnswer, .passThrough:
             // Nothing is written after an answer has started: the connection just closes.
             state = .passThrough
@@ -144,7 +147,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .passThrough = state {} else {
+        if case .passThrough = state {
+        } else {
             let bytes = unwrapOutboundIn(data)
             if let status = Self.statusCode(startingResponse: bytes), status == 101 || status >= 200 {
                 if status == 101 {
@@ -179,9 +183,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .accepted: client = address
         case .refused(let firstTime):
             if firstTime {
-                logger.warning("connection limit per client reached: closing new connections", metadata: [
-                    "client": "\(address)", "limit": "\(limits.maximumConnectionsPerClient)",
-                ])
+                logger.warning(
+                    "connection limit per client reached: closing new connections",
+                    metadata: [
+                        "client": "\(address)", "limit": "\(limits.maximumConnectionsPerClient)",
+                    ])
             }
             state = .passThrough
             context.close(promise: nil)
@@ -237,9 +243,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((context: context, logger: logger), eventLoop: context.eventLoop)
         timer = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             let (context, logger) = bound.value
-            logger.debug("closing a connection that took too long to send \(waitingFor)", metadata: [
-                "client": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
-            ])
+            logger.debug(
+                "closing a connection that took too long to send \(waitingFor)",
+                metadata: [
+                    "client": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")"
+                ])
             context.close(promise: nil)
         }
     }
@@ -247,8 +255,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The status code when `bytes` start an HTTP/1 response (`HTTP/1.1 200 …`).
     static func statusCode(startingResponse bytes: ByteBuffer) -> Int? {
         guard bytes.readableBytes >= 12,
-              let start = bytes.getString(at: bytes.readerIndex, length: 12),
-              start.hasPrefix("HTTP/1."), start.utf8.count == 12
+            let start = bytes.getString(at: bytes.readerIndex, length: 12),
+            start.hasPrefix("HTTP/1."), start.utf8.count == 12
         else { return nil }
         return Int(start.dropFirst(9).prefix(3))
     }
@@ -397,7 +405,7 @@ struct ConnectionLogHandler: LogHandler {
     func log(event: LogEvent) {
         var event = event
         if event.level == .error, event.message.description == "Error handling upgrade result",
-           case let .string(error)? = event.metadata?["error.type"], error.hasPrefix("Inappropriate operation") || error.contains("closed")
+            case let .string(error)? = event.metadata?["error.type"], error.hasPrefix("Inappropriate operation") || error.contains("closed")
         {
             guard base.logLevel <= .debug else { return }
             event.level = .debug

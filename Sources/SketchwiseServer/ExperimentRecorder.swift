@@ -23,7 +23,8 @@ final class ExperimentRecorder: Sendable {
         Task.detached(priority: .utility) {
             for await entry in stream {
                 do {
-                    try await store.count(experiment: experiment, arm: entry.arm.rawValue, user: entry.user, served: entry.served, accepted: entry.accepted)
+                    try await store.count(
+                        experiment: experiment, arm: entry.arm.rawValue, user: entry.user, served: entry.served, accepted: entry.accepted)
                 } catch {
                     Logger(label: "sketchwise").warning("A/B counts of \(experiment) not stored: \(error)")
                 }

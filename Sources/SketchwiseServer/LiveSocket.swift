@@ -43,11 +43,15 @@ struct LiveSocket: Sendable {
     /// through a plain closure rather than hummingbird-websocket's router, whose request context
     /// holds itself through its handler box (a reference cycle in 2.8.1 that kept about 1 KB per
     /// connection for ever).
-    func upgrade(_ head: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        guard isReady(), head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path) else {
+    func upgrade(_ head: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
+        guard isReady(), head.path?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(Self.path)
+        else {
             return .dontUpgrade
         }
-        let client = proxies.client(peer: channel.remoteAddress?.ipAddress ?? "unknown", forwardedFor: head.headerFields[values: .forwardedFor])
+        let client = proxies.client(
+            peer: channel.remoteAddress?.ipAddress ?? "unknown", forwardedFor: head.headerFields[values: .forwardedFor])
         guard admission.admit(client) else { return .dontUpgrade }
         channel.closeFuture.whenComplete { [admission] _ in admission.release(client) }
         return .upgrade([:]) { inbound, outbound, context in

@@ -44,7 +44,8 @@ struct PersonalRoutes: Sendable {
         api.post("users") { _, context in
             if let wait = userCreation.take(context.client) {
                 ServerMetrics.personalRefusal("users_per_client")
-                var error = APIError(.rateLimited, "at most \(limits.usersPerClientPerMinute) users are made per client per minute; try again later")
+                var error = APIError(
+                    .rateLimited, "at most \(limits.usersPerClientPerMinute) users are made per client per minute; try again later")
                 error.headers[.retryAfter] = ClientRateLimiter.retryAfter(wait)
                 throw error
             }
@@ -76,7 +77,9 @@ struct PersonalRoutes: Sendable {
             return try json(try await prediction(for: try input.sketch(object), user: user))
         }
         api.delete("shortcuts/:label") { request, context in
-            guard let label = context.parameters.get("label")?.removingPercentEncoding else { throw APIError(.notFound, "no such shortcut") }
+            guard let label = context.parameters.get("label")?.removingPercentEncoding else {
+                throw APIError(.notFound, "no such shortcut")
+            }
             return try await remove(label, request)
         }
         // `shortcuts/predict` takes POST to predict; DELETE there removes the shortcut "predict".
@@ -96,7 +99,9 @@ struct PersonalRoutes: Sendable {
             }
             if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), user: user.id, served: 0, accepted: 1) }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
-            try await countingRefusals { try await store.addCorrection(user: user.id, label: label, sketch: sketch, limits: limits.corrections) }
+            try await countingRefusals {
+                try await store.addCorrection(user: user.id, label: label, sketch: sketch, limits: limits.corrections)
+            }
             return try json(CorrectionBody(kept: true), status: .created)
         }
     }
@@ -106,7 +111,9 @@ struct PersonalRoutes: Sendable {
     private func teach(_ request: Request) async throws -> Response {
         let object = try await input.object(of: request)
         let user = try await user(request)
-        guard case let .string(typed)? = object["label"] else { throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word") }
+        guard case let .string(typed)? = object["label"] else {
+            throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word")
+        }
         let label = try ShortcutLabel.validated(typed, limits: shortcuts.limits)
         guard case let .array(examples)? = object["examples"] else {
             throw APIError(.badRequest, "missing \"examples\": a list of drawings, each a list of strokes as in /api/suggest")

@@ -24,8 +24,11 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
             Self.record(route: context.endpointPath ?? "NotFound", method: request.method, status: status, since: start)
-            Counter(label: "hb.request.errors", dimensions: Self.dimensions(context.endpointPath ?? "NotFound", request.method, status, statusKey: "error.type"))
-                .increment()
+            Counter(
+                label: "hb.request.errors",
+                dimensions: Self.dimensions(context.endpointPath ?? "NotFound", request.method, status, statusKey: "error.type")
+            )
+            .increment()
             inFlight.end()
             throw error
         }
@@ -38,7 +41,9 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             .recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
     }
 
-    private static func dimensions(_ route: String, _ method: HTTPRequest.Method, _ status: HTTPResponse.Status, statusKey: String) -> [(String, String)] {
+    private static func dimensions(_ route: String, _ method: HTTPRequest.Method, _ status: HTTPResponse.Status, statusKey: String) -> [(
+        String, String
+    )] {
         [("http.route", route), ("http.request.method", method.rawValue), (statusKey, String(status.code))]
     }
 }

@@ -81,7 +81,9 @@ struct SketchInput {
         guard declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
             throw APIError(
                 .unsupportedMediaType,
-                declared.isEmpty ? "the body must be declared Content-Type: application/json" : "the body must be application/json, not \(declared.prefix(100))"
+                declared.isEmpty
+                    ? "the body must be declared Content-Type: application/json"
+                    : "the body must be application/json, not \(declared.prefix(100))"
             )
         }
         let buffer = try await Self.body(of: request, upTo: limits.maximumBodyBytes, naming: "the body")

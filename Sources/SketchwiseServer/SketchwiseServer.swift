@@ -154,7 +154,9 @@ public struct SketchwiseServer: Sendable {
         let work = work
         let conditions = DownloadConditions(isIdle: { work.waitingCount == 0 })
         for (name, outcome) in await manager.refresh(names, policy: policy, conditions: conditions) {
-            if case let .success(installed?) = outcome { logger.info("model \(name): \(installed.version) downloaded (\(policy.rawValue) policy)") }
+            if case let .success(installed?) = outcome {
+                logger.info("model \(name): \(installed.version) downloaded (\(policy.rawValue) policy)")
+            }
         }
     }
 
@@ -170,16 +172,20 @@ public struct SketchwiseServer: Sendable {
         if latest || experiment != nil, let manager = modelManager(bundled) {
             // Bounded, so that a stuck host never keeps the server from listening.
             let names = Self.modelNames(bundled), wait = configuration.modelStartTimeout
-            let finished = await ModelManager.run({
-                if latest { await refresh(manager, names: names, policy: .latest) }
-                if let experiment { _ = try? await manager.download(experiment.model, version: experiment.version, activate: false) }
-            }, waitingAtMost: wait)
+            let finished = await ModelManager.run(
+                {
+                    if latest { await refresh(manager, names: names, policy: .latest) }
+                    if let experiment { _ = try? await manager.download(experiment.model, version: experiment.version, activate: false) }
+                }, waitingAtMost: wait)
             if !finished {
-                logger.warning("hosted models: not done after \(wait); serving what is on disk, a newer version is switched to once downloaded")
+                logger.warning(
+                    "hosted models: not done after \(wait); serving what is on disk, a newer version is switched to once downloaded")
             }
         }
         let overrides = ServingModels.validated(store.activeFolders(), bundled: bundled.folder, logger: logger)
-        for (name, folder) in overrides.sorted(by: { $0.key < $1.key }) { logger.info("model \(name): downloaded version \(folder.lastPathComponent) serves") }
+        for (name, folder) in overrides.sorted(by: { $0.key < $1.key }) {
+            logger.info("model \(name): downloaded version \(folder.lastPathComponent) serves")
+        }
         return bundled.replacing(overrides: overrides)
     }
 
@@ -195,12 +201,16 @@ public struct SketchwiseServer: Sendable {
     /// date with progress in the log. A missing index is built in a child process when
     /// ``Configuration/indexerExecutable`` is set, so the server never holds the build's memory;
     /// an existing one is checked for changed pictures here.
-    public func prepareLibrary(recognizers: RecognizerSet, step: @escaping @Sendable (String) -> Void = { _ in }) async throws -> LibraryDatabase {
+    public func prepareLibrary(recognizers: RecognizerSet, step: @escaping @Sendable (String) -> Void = { _ in }) async throws
+        -> LibraryDatabase
+    {
         let path = indexPath(recognizers)
         let locations = configuration.libraryLocations
         let sources = locations.installed(configuration.librarySources)
         for missing in configuration.librarySources.subtracting(sources).sorted(by: { $0.rawValue < $1.rawValue }) {
-            logger.warning("library source \(missing.rawValue) left out: \(locations.location(of: missing).path) is missing (install \(missing.package) with scripts/install-deps.sh)")
+            logger.warning(
+                "library source \(missing.rawValue) left out: \(locations.location(of: missing).path) is missing (install \(missing.package) with scripts/install-deps.sh)"
+            )
         }
         let threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let logger = logger
@@ -267,12 +277,16 @@ public struct SketchwiseServer: Sendable {
         let folder = store.folder(of: experiment.model, version: experiment.version)
         let valid = ServingModels.validated([experiment.model: folder], bundled: recognizers.folder, logger: logger)
         guard !valid.isEmpty else {
-            logger.warning("A/B test \(experiment.name) not running: that version is not installed or not valid (sketchwise models download \(experiment.name) --no-activate)")
+            logger.warning(
+                "A/B test \(experiment.name) not running: that version is not installed or not valid (sketchwise models download \(experiment.name) --no-activate)"
+            )
             return nil
         }
         do {
             let variant = recognizers.replacing(overrides: recognizers.overrides.merging(valid) { $1 })
-            return .init(experiment: experiment, recognizers: variant, service: service.answering(with: try variant.recognizer(configuration.defaultModel)))
+            return .init(
+                experiment: experiment, recognizers: variant,
+                service: service.answering(with: try variant.recognizer(configuration.defaultModel)))
         } catch {
             logger.warning("A/B test \(experiment.name) not running: \(error)")
             return nil
@@ -297,9 +311,11 @@ public struct SketchwiseServer: Sendable {
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ControlCharacterPathMiddleware())
         router.middlewares.add(FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
-        let personalStore = try configuration.personalStore
+        let personalStore =
+            try configuration.personalStore
             ?? SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
-        let shortcuts = PersonalShortcuts(store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work, limits: limits.shortcuts)
+        let shortcuts = PersonalShortcuts(
+            store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work, limits: limits.shortcuts)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)"])
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
@@ -313,7 +329,9 @@ public struct SketchwiseServer: Sendable {
             // Only asked for on sockets opened once ready (``LiveSocket/upgrade(_:)``), and a
             // ready server never loses its snapshot.
             currentService: { serving.readySnapshot!.service },
-            currentSceneModels: { let snapshot = try serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster) },
+            currentSceneModels: {
+                let snapshot = try serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster)
+            },
             limits: limits, work: work, admission: liveSockets, proxies: configuration.trustedProxies)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
@@ -336,7 +354,8 @@ public struct SketchwiseServer: Sendable {
             },
             configuration: applicationConfiguration,
             onServerRunning: { channel in
-                logger.info("Sketchwise is listening on http://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)")
+                logger.info(
+                    "Sketchwise is listening on http://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)")
             },
             logger: logger
         )

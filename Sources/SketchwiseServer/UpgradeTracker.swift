@@ -37,6 +37,8 @@ struct UpgradeTracker {
 
     /// Whether a request asks for a WebSocket (`Upgrade: websocket`).
     static func asksForWebSocket(_ head: HTTPRequestHead) -> Bool {
-        head.headers["upgrade"].flatMap { $0.split(separator: ",") }.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
+        head.headers["upgrade"].flatMap { $0.split(separator: ",") }.contains {
+            $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
+        }
     }
 }

@@ -33,7 +33,9 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
         switch unwrapInboundIn(data) {
         case let .head(head):
             refusing = false
-            if let error = problem(with: head) ?? (UpgradeTracker.asksForWebSocket(head) ? endpoint.refusal(head, context.channel.remoteAddress) : nil) {
+            if let error = problem(with: head)
+                ?? (UpgradeTracker.asksForWebSocket(head) ? endpoint.refusal(head, context.channel.remoteAddress) : nil)
+            {
                 refusing = true
                 refuse(with: error, context: context)
             } else {
@@ -69,7 +71,7 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
             return error
         }
         guard let key = head.headers.first(name: "sec-websocket-key"), head.headers["sec-websocket-key"].count == 1,
-              let decoded = Self.base64Length(key), decoded == 16
+            let decoded = Self.base64Length(key), decoded == 16
         else { return APIError(.badRequest, "a WebSocket handshake needs one Sec-WebSocket-Key of 16 bytes in base64") }
         return nil
     }
@@ -83,7 +85,8 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
         let isAlphabet: (UInt8) -> Bool = { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"): true
+                UInt8(ascii: "+"), UInt8(ascii: "/"):
+                true
             default: false
             }
         }
@@ -134,7 +137,12 @@ final class ClientFrameMaskCheck: ChannelInboundHandler, RemovableChannelHandler
             header.append(view.removeFirst())
             guard header.count >= 2 else { continue }
             guard header[1] & 0x80 != 0 else { return refuseUnmasked(context: context) }
-            let lengthBytes = switch header[1] & 0x7F { case 126: 2; case 127: 8; default: 0 }
+            let lengthBytes =
+                switch header[1] & 0x7F {
+                case 126: 2;
+                case 127: 8;
+                default: 0
+                }
             guard header.count == 2 + lengthBytes + 4 else { continue }
             remaining = lengthBytes == 0 ? UInt64(header[1] & 0x7F) : header[2..<(2 + lengthBytes)].reduce(0) { $0 << 8 | UInt64($1) }
             header.removeAll(keepingCapacity: true)

@@ -40,7 +40,9 @@ public enum FewShotEvaluation {
                 if scores.indices.max(by: { scores[$0] < scores[$1] }) == truth { correct += 1 }
             }
         }
-        return Result(accuracy: Double(correct) / Double(episodes * ways), episodes: episodes, ways: ways, shots: shots, eligibleLabels: eligible.count)
+        return Result(
+            accuracy: Double(correct) / Double(episodes * ways), episodes: episodes, ways: ways, shots: shots,
+            eligibleLabels: eligible.count)
     }
 
     /// How the shortcut classifier answers at one unknown-distance threshold: the share of
@@ -65,7 +67,8 @@ public enum FewShotEvaluation {
         }
         let (byLabel, eligible, dimension) = try grouped(items, shots: shots)
         guard eligible.count >= 2 * ways else {
-            throw ShortcutError("open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
+            throw ShortcutError(
+                "open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
         }
         var random = SplitMix64(seed: seed)
         var knownCorrect = [Int](repeating: 0, count: thresholds.count), unknownAccepted = knownCorrect
@@ -85,13 +88,19 @@ public enum FewShotEvaluation {
                 classifier.configuration.unknownDistance = threshold
                 for query in queries {
                     let answer = try classifier.predict(query.embedding).label
-                    if let truth = query.label { knownCorrect[index] += answer == truth ? 1 : 0 } else { unknownAccepted[index] += answer == nil ? 0 : 1 }
+                    if let truth = query.label {
+                        knownCorrect[index] += answer == truth ? 1 : 0
+                    } else {
+                        unknownAccepted[index] += answer == nil ? 0 : 1
+                    }
                 }
             }
         }
         let asked = Double(episodes * ways)
         return thresholds.indices.map {
-            OpenSetPoint(threshold: thresholds[$0], knownCorrect: Double(knownCorrect[$0]) / asked, unknownAccepted: Double(unknownAccepted[$0]) / asked)
+            OpenSetPoint(
+                threshold: thresholds[$0], knownCorrect: Double(knownCorrect[$0]) / asked,
+                unknownAccepted: Double(unknownAccepted[$0]) / asked)
         }
     }
 

@@ -82,7 +82,8 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         guard !label.allSatisfy(\.isWhitespace) else { throw ShortcutError("a label must not be empty") }
         let known = examples.contains { $0.label == label }
         guard known || embeddings.count >= configuration.minimumExamples else {
-            throw ShortcutError("a new label needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(embeddings.count)")
+            throw ShortcutError(
+                "a new label needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(embeddings.count)")
         }
         let normalized = try embeddings.enumerated().map { (index, embedding) throws(ShortcutError) in
             try normalize(embedding, what: "example \(index + 1) of \"\(label)\"")
@@ -132,7 +133,9 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
     }
 
     private func normalize(_ embedding: [Float], what: String) throws(ShortcutError) -> [Float] {
-        guard embedding.count == dimension else { throw ShortcutError("\(what) has \(embedding.count) values; the embedding has \(dimension)") }
+        guard embedding.count == dimension else {
+            throw ShortcutError("\(what) has \(embedding.count) values; the embedding has \(dimension)")
+        }
         guard embedding.allSatisfy(\.isFinite) else { throw ShortcutError("\(what) holds a value that is not finite") }
         let length = embedding.reduce(0) { $0 + $1 * $1 }.squareRoot()
         guard length > 1e-12 else { throw ShortcutError("\(what) is all zeros") }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why a download failed.
@@ -73,7 +74,12 @@ public final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sen
     ) {
         let http = response as? HTTPURLResponse
         if response.expectedContentLength > Int64(maximumBytes) {
-            finish(dataTask.taskIdentifier, with: .failure(FetchError("\(dataTask.originalRequest?.url?.absoluteString ?? "response"): body of \(response.expectedContentLength) bytes is over the limit of \(maximumBytes)")))
+            finish(
+                dataTask.taskIdentifier,
+                with: .failure(
+                    FetchError(
+                        "\(dataTask.originalRequest?.url?.absoluteString ?? "response"): body of \(response.expectedContentLength) bytes is over the limit of \(maximumBytes)"
+                    )))
             completionHandler(.cancel)
             return
         }
@@ -88,7 +94,11 @@ public final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sen
             return transfer.body.count > maximumBytes
         }
         if over {
-            finish(dataTask.taskIdentifier, with: .failure(FetchError("\(dataTask.originalRequest?.url?.absoluteString ?? "response"): body over the limit of \(maximumBytes) bytes")))
+            finish(
+                dataTask.taskIdentifier,
+                with: .failure(
+                    FetchError(
+                        "\(dataTask.originalRequest?.url?.absoluteString ?? "response"): body over the limit of \(maximumBytes) bytes")))
             dataTask.cancel()
         }
     }
@@ -102,7 +112,8 @@ public final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sen
             finish(task.taskIdentifier, with: .failure(FetchError("\(address): \(reason)")))
         } else if let response = transfer.response {
             let contentType = response.value(forHTTPHeaderField: "Content-Type")
-            finish(task.taskIdentifier, with: .success(Response(status: response.statusCode, contentType: contentType, body: transfer.body)))
+            finish(
+                task.taskIdentifier, with: .success(Response(status: response.statusCode, contentType: contentType, body: transfer.body)))
         } else {
             finish(task.taskIdentifier, with: .failure(FetchError("\(address): not an HTTP response")))
         }

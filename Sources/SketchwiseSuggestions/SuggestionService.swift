@@ -76,15 +76,18 @@ public struct SuggestionService: Sendable {
         guard sketch.strokes.contains(where: { !$0.points.isEmpty }) else { return .empty }
         try checkpoint()
         let (recognizer, top) = (recognizer, max(guessCount, labels))
-        let analysis = if let work {
-            try await work.run(deadline: deadline) { try recognizer.analyze(sketch, top: top) }
-        } else {
-            try recognizer.analyze(sketch, top: top)
-        }
+        let analysis =
+            if let work {
+                try await work.run(deadline: deadline) { try recognizer.analyze(sketch, top: top) }
+            } else {
+                try recognizer.analyze(sketch, top: top)
+            }
         try checkpoint()
-        let (suggestions, problems) = await pictures(for: SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style))
+        let (suggestions, problems) = await pictures(
+            for: SuggestionRequest(analysis: analysis, labels: labels, perLabel: perLabel, style: style))
         try checkpoint()
-        return SuggestionResult(guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: suggestions, problems: problems)
+        return SuggestionResult(
+            guesses: Array(analysis.guesses.prefix(max(guessCount, labels))), suggestions: suggestions, problems: problems)
     }
 
     /// Every provider's pictures for `request`, merged, best score first, each picture once, at
@@ -124,7 +127,8 @@ public struct SuggestionService: Sendable {
         }
     }
 
-    private static func answer(of provider: any SuggestionProvider, to request: SuggestionRequest) async -> Result<[Suggestion], any Error> {
+    private static func answer(of provider: any SuggestionProvider, to request: SuggestionRequest) async -> Result<[Suggestion], any Error>
+    {
         do { return .success(try await provider.suggestions(for: request)) } catch { return .failure(error) }
     }
 }

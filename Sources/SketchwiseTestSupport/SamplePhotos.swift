@@ -7,7 +7,8 @@ import Foundation
 /// `scripts/fetch-photo-model.sh` installs.
 public enum SamplePhotos {
     public static let folder: URL = URL(
-        fileURLWithPath: ProcessInfo.processInfo.environment["SKETCHWISE_TEST_PHOTOS"] ?? "/usr/local/share/sketchwise/test-photos/scikit-image")
+        fileURLWithPath: ProcessInfo.processInfo.environment["SKETCHWISE_TEST_PHOTOS"]
+            ?? "/usr/local/share/sketchwise/test-photos/scikit-image")
 
     /// The photo `name` (`chelsea.png`).
     public static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }

@@ -13,15 +13,19 @@ public enum TestModels {
             "outputs": ["logits": "fc"],
             "layers": [
                 ["name": "flat", "type": "flatten"],
-                ["name": "fc", "type": "dense", "params": ["inFeatures": 16, "outFeatures": labels.count],
-                 "weights": ["weight": "fc.weight", "bias": "fc.bias"]],
+                [
+                    "name": "fc", "type": "dense", "params": ["inFeatures": 16, "outFeatures": labels.count],
+                    "weights": ["weight": "fc.weight", "bias": "fc.bias"],
+                ],
             ] as [[String: Any]],
         ]
         try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys]).write(to: folder.appendingPathComponent("\(name).json"))
         var bias = [Float](repeating: 0, count: labels.count)
         bias[favorite] = 5
-        try safetensors([("fc.weight", [labels.count, 16], [Float](repeating: 0, count: 16 * labels.count)), ("fc.bias", [labels.count], bias)])
-            .write(to: folder.appendingPathComponent("\(name).safetensors"))
+        try safetensors([
+            ("fc.weight", [labels.count, 16], [Float](repeating: 0, count: 16 * labels.count)), ("fc.bias", [labels.count], bias),
+        ])
+        .write(to: folder.appendingPathComponent("\(name).safetensors"))
     }
 
     /// A safetensors file of F32 tensors (u64 header length, JSON header, data), as the exporter
@@ -32,7 +36,9 @@ public enum TestModels {
         var header: [String: Any] = [:]
         var body = Data()
         for tensor in tensors {
-            header[tensor.name] = ["dtype": "F32", "shape": tensor.shape, "data_offsets": [body.count, body.count + 4 * tensor.values.count]]
+            header[tensor.name] = [
+                "dtype": "F32", "shape": tensor.shape, "data_offsets": [body.count, body.count + 4 * tensor.values.count],
+            ]
             tensor.values.withUnsafeBytes { body.append(contentsOf: $0) }
         }
         transform(&header)

@@ -77,7 +77,9 @@ public final class WorkQueue: @unchecked Sendable {
 
         /// Forgets a client with no job waiting or running.
         mutating func forget(_ client: String?) {
-            guard !waiting.contains(where: { $0.client == client }), !runningJobs.values.contains(where: { $0.client == client }) else { return }
+            guard !waiting.contains(where: { $0.client == client }), !runningJobs.values.contains(where: { $0.client == client }) else {
+                return
+            }
             lastStarted[client] = nil
         }
     }

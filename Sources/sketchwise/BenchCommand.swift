@@ -12,11 +12,11 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks (build with -c release): preprocessing throughput and recogniser latency.",
         discussion: """
-        Times Google simplification and 28×28 rendering of real drawings held in memory (one core, \
-        medians over rounds), then, when models are found, each recogniser's (or --model's) single-sketch latency \
-        (p50/p99 at 1 thread, with and without preprocessing) and its throughput on 2 threads. With --model-file, \
-        times only that model's inference on a fixed input (any model, photo classifiers too).
-        """
+            Times Google simplification and 28×28 rendering of real drawings held in memory (one core, \
+            medians over rounds), then, when models are found, each recogniser's (or --model's) single-sketch latency \
+            (p50/p99 at 1 thread, with and without preprocessing) and its throughput on 2 threads. With --model-file, \
+            times only that model's inference on a fixed input (any model, photo classifiers too).
+            """
     )
 
     @OptionGroup var modelOptions: ModelOptions
@@ -33,7 +33,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Drawings to time: a file or folder (raw Quick, Draw! strokes are the realistic input).")
     var data: String?
 
-    @Option(help: "Time only this model (NAME.json beside NAME.safetensors): p50/p99 of --rounds × 10 inferences at 1 thread on a fixed input.")
+    @Option(
+        help: "Time only this model (NAME.json beside NAME.safetensors): p50/p99 of --rounds × 10 inferences at 1 thread on a fixed input.")
     var modelFile: String?
 
     @Option(help: "How many drawings to load at most.")
@@ -51,7 +52,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        StandardError.print("warning: this is a debug build; speed figures are meaningless (use swift run -c release)")
+            StandardError.print("warning: this is a debug build; speed figures are meaningless (use swift run -c release)")
         #endif
         if let modelFile {
             return try benchmark(Model(contentsOf: URL(fileURLWithPath: modelFile)))
@@ -67,7 +68,8 @@ struct BenchCommand: AsyncParsableCommand {
                     sketches.append(record.drawing)
                 }
             }
-            models = try ModelBenchmark.run(recognizers: try modelOptions.load(), kinds: model.map { [$0] } ?? RecognizerKind.roles, sketches: sketches)
+            models = try ModelBenchmark.run(
+                recognizers: try modelOptions.load(), kinds: model.map { [$0] } ?? RecognizerKind.roles, sketches: sketches)
         }
         if json {
             struct Report: Encodable { var preprocessing: PreprocessBenchmark; var models: ModelBenchmark? }
@@ -80,7 +82,9 @@ struct BenchCommand: AsyncParsableCommand {
             if let models {
                 print("recognisers, \(models.sketches) sketches; latency in ms at 1 thread (p50 / p99):")
                 for f in models.figures {
-                    print("  \(f.model.padding(toLength: max(9, f.model.count), withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads")
+                    print(
+                        "  \(f.model.padding(toLength: max(9, f.model.count), withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads"
+                    )
                 }
             }
         }
@@ -91,8 +95,10 @@ struct BenchCommand: AsyncParsableCommand {
         if json {
             print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         } else {
-            print("\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread: "
-                  + String(format: "p50 %.2f ms, p99 %.2f ms, min %.2f ms", result.p50Inference, result.p99Inference, result.minInference))
+            print(
+                "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread: "
+                    + String(format: "p50 %.2f ms, p99 %.2f ms, min %.2f ms", result.p50Inference, result.p99Inference, result.minInference)
+            )
         }
     }
 }

@@ -11,7 +11,8 @@ struct CandidateOptions: ParsableArguments {
     var weakest: MatchStrength {
         get throws {
             guard let strength = MatchStrength(name: weakestMatch) else {
-                throw ValidationError("unknown --weakest-match \(weakestMatch) (known: \(MatchStrength.allCases.map(\.name).joined(separator: ", ")))")
+                throw ValidationError(
+                    "unknown --weakest-match \(weakestMatch) (known: \(MatchStrength.allCases.map(\.name).joined(separator: ", ")))")
             }
             return strength
         }
@@ -25,7 +26,9 @@ struct CandidateOptions: ParsableArguments {
     /// The review list named by `--reviews`, or the shipped one.
     func loadReviews() throws -> PictureReviews {
         guard let reviews else { return try PictureReviews.bundled() }
-        guard let text = try? String(contentsOfFile: reviews, encoding: .utf8) else { throw ValidationError("cannot read --reviews \(reviews)") }
+        guard let text = try? String(contentsOfFile: reviews, encoding: .utf8) else {
+            throw ValidationError("cannot read --reviews \(reviews)")
+        }
         return try PictureReviews(text: text)
     }
 }

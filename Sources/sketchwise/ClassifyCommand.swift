@@ -7,7 +7,8 @@ struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Guess what each drawing shows.",
-        discussion: "Drawings go to the chosen model (default: the ensemble; for bitmaps, its members that read images). Stroke models cannot read bitmaps."
+        discussion:
+            "Drawings go to the chosen model (default: the ensemble; for bitmaps, its members that read images). Stroke models cannot read bitmaps."
     )
 
     @OptionGroup var input: InputOptions
@@ -49,7 +50,9 @@ struct ClassifyCommand: AsyncParsableCommand {
             }
             if json {
                 struct Line: Encodable { var origin: String; var label: String; var guesses: [Guess] }
-                print(String(decoding: try encoder.encode(Line(origin: drawing.origin, label: drawing.label, guesses: guesses)), as: UTF8.self))
+                print(
+                    String(
+                        decoding: try encoder.encode(Line(origin: drawing.origin, label: drawing.label, guesses: guesses)), as: UTF8.self))
             } else {
                 let text = guesses.map { "\($0.label) \(String(format: "%.1f%%", 100 * $0.probability))" }.joined(separator: ", ")
                 print("\(drawing.origin) [\(drawing.label)]: \(text)")

@@ -15,7 +15,10 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "Most connections open at once; past it the server accepts no more until one closes.")
     var maxConnections = 4096
 
-    @Option(help: "Most connections open at once from one IP address; more are closed at once. Behind a trusted proxy: most requests in flight at once for one forwarded client.")
+    @Option(
+        help:
+            "Most connections open at once from one IP address; more are closed at once. Behind a trusted proxy: most requests in flight at once for one forwarded client."
+    )
     var maxConnectionsPerClient = 128
 
     @Option(help: "Most live sockets (/api/live) open at once (default: a quarter of --max-connections, so plain HTTP always has room).")
@@ -38,7 +41,8 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         for (name, seconds) in [
-            ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout), ("--live-idle-timeout", liveIdleTimeout),
+            ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout),
+            ("--live-idle-timeout", liveIdleTimeout),
         ] {
             guard seconds.isFinite, (0.1...3600).contains(seconds) else { throw ValidationError("\(name) must be within 0.1…3600 seconds") }
         }
@@ -46,9 +50,12 @@ struct ConnectionOptions: ParsableArguments {
             throw ValidationError("--max-connections must be within 1…1000000 and --max-connections-per-client within 1…--max-connections")
         }
         if let maxLiveSockets, !(1..<maxConnections).contains(maxLiveSockets) {
-            throw ValidationError("--max-live-sockets must be at least 1 and below --max-connections (\(maxConnections)), so that plain HTTP always has room")
+            throw ValidationError(
+                "--max-live-sockets must be at least 1 and below --max-connections (\(maxConnections)), so that plain HTTP always has room")
         }
-        guard (1...maxConnections).contains(maxLiveSocketsPerClient) else { throw ValidationError("--max-live-sockets-per-client must be within 1…--max-connections") }
+        guard (1...maxConnections).contains(maxLiveSocketsPerClient) else {
+            throw ValidationError("--max-live-sockets-per-client must be within 1…--max-connections")
+        }
     }
 
     /// `limits` with these options applied.

@@ -33,7 +33,9 @@ struct DemoCommand: AsyncParsableCommand {
         try record.drawing.svgDocument().write(toFile: paths["svg"]!, atomically: true, encoding: .utf8)
         try record.drawing.writeDisplayPNG(to: paths["png"]!)
         try image.inverted.writePNG(to: paths["raster"]!)
-        print("\(drawing.label): \(record.drawing.strokes.count) strokes, \(record.drawing.pointCount) points raw → \(simplified.pointCount) simplified")
+        print(
+            "\(drawing.label): \(record.drawing.strokes.count) strokes, \(record.drawing.pointCount) points raw → \(simplified.pointCount) simplified"
+        )
         print(image.asciiArt)
         print("wrote \(paths["svg"]!), \(paths["png"]!), \(paths["raster"]!)")
     }
@@ -44,10 +46,11 @@ extension GrayImage {
     var asciiArt: String {
         let ramp = Array(" .:-=+*#%@")
         return (0..<height).map { y in
-            String((0..<width).flatMap { x -> [Character] in
-                let c = ramp[Int(self[x, y]) * (ramp.count - 1) / 255]
-                return [c, c]
-            })
+            String(
+                (0..<width).flatMap { x -> [Character] in
+                    let c = ramp[Int(self[x, y]) * (ramp.count - 1) / 255]
+                    return [c, c]
+                })
         }.joined(separator: "\n")
     }
 }

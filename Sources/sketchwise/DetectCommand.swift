@@ -11,7 +11,8 @@ extension SceneDetectorOptions.Mode: ExpressibleByArgument {}
 
 /// The options of a scene detector, shared by `detect` and `scenes-eval`.
 struct SceneOptions: ParsableArguments {
-    @Option(help: "stream: each scene is replayed stroke by stroke and objects keep tracking IDs; single: the whole canvas at once, no IDs.")
+    @Option(
+        help: "stream: each scene is replayed stroke by stroke and objects keep tracking IDs; single: the whole canvas at once, no IDs.")
     var mode: SceneDetectorOptions.Mode = .stream
 
     @Option(help: "Most objects per scene (the largest are kept).")
@@ -32,8 +33,9 @@ struct SceneOptions: ParsableArguments {
     }
 
     var detectorOptions: SceneDetectorOptions {
-        SceneDetectorOptions(mode: mode, multipleObjects: !singleObject, maxObjects: maxObjects,
-                             classificationConfidenceThreshold: threshold, maxLabelsPerObject: maxLabels)
+        SceneDetectorOptions(
+            mode: mode, multipleObjects: !singleObject, maxObjects: maxObjects,
+            classificationConfidenceThreshold: threshold, maxLabelsPerObject: maxLabels)
     }
 }
 
@@ -42,13 +44,13 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Find the objects of each scene: frame, tracking ID and labels.",
         discussion: """
-        Each drawing of the input is one scene: all the strokes of a canvas, in drawing order, in \
-        any coordinate range. Strokes are grouped into objects by space and drawing order \
-        (docs/scenes.md); each object is boxed and classified. In stream mode the scene is \
-        replayed stroke by stroke, as it was drawn, and the objects of its final state are printed \
-        with their tracking IDs. An image (PNG, JPEG, GIF, WebP, BMP: a photo or scan of a \
-        drawing) is binarised, its connected marks found and nearby ones merged; frames are in pixels.
-        """
+            Each drawing of the input is one scene: all the strokes of a canvas, in drawing order, in \
+            any coordinate range. Strokes are grouped into objects by space and drawing order \
+            (docs/scenes.md); each object is boxed and classified. In stream mode the scene is \
+            replayed stroke by stroke, as it was drawn, and the objects of its final state are printed \
+            with their tracking IDs. An image (PNG, JPEG, GIF, WebP, BMP: a photo or scan of a \
+            drawing) is binarised, its connected marks found and nearby ones merged; frames are in pixels.
+            """
     )
 
     @OptionGroup var input: InputOptions
@@ -58,7 +60,10 @@ struct DetectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: ensemble)."))
     var model: RecognizerKind?
 
-    @Flag(help: "One JSON line per scene: {\"objects\": [{\"frame\": {\"x\", \"y\", \"width\", \"height\"}, \"trackingID\", \"labels\": [{\"text\", \"confidence\", \"index\"}]}]}.")
+    @Flag(
+        help:
+            "One JSON line per scene: {\"objects\": [{\"frame\": {\"x\", \"y\", \"width\", \"height\"}, \"trackingID\", \"labels\": [{\"text\", \"confidence\", \"index\"}]}]}."
+    )
     var json = false
 
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "bmp"]
@@ -68,7 +73,9 @@ struct DetectCommand: ParsableCommand {
         let recognizer = try recognizers.recognizer(model ?? .ensemble)
         let embedder = try recognizers.raster
         if Self.imageExtensions.contains((input.input as NSString).pathExtension.lowercased()) {
-            guard let data = FileManager.default.contents(atPath: input.input) else { throw ValidationError("\(input.input): cannot read it") }
+            guard let data = FileManager.default.contents(atPath: input.input) else {
+                throw ValidationError("\(input.input): cannot read it")
+            }
             let image = try BitmapRasterizer.inkImage([UInt8](data))
             let detector = try SceneDetector(options: scene.detectorOptions, recognizer: recognizer, embedder: embedder)
             return try report(try detector.detect(image), origin: input.input)
@@ -104,12 +111,12 @@ struct ScenesEvalCommand: ParsableCommand {
         commandName: "scenes-eval",
         abstract: "Measure scene detection on scenes composed from real drawings.",
         discussion: """
-        Each scene holds 1–5 validation drawings of different classes, scaled to 150–300 units on \
-        a 1000 × 1000 canvas, placed apart at random, drawn stroke by stroke (sometimes one object \
-        interrupted by another, sometimes one moved at the end). A stream-mode detector follows \
-        every stroke; the final canvas is labelled. Prints detection precision and recall at \
-        IoU ≥ 0.5, the top-1 accuracy of matched objects' labels and ID switches per 100 frames.
-        """
+            Each scene holds 1–5 validation drawings of different classes, scaled to 150–300 units on \
+            a 1000 × 1000 canvas, placed apart at random, drawn stroke by stroke (sometimes one object \
+            interrupted by another, sometimes one moved at the end). A stream-mode detector follows \
+            every stroke; the final canvas is labelled. Prints detection precision and recall at \
+            IoU ≥ 0.5, the top-1 accuracy of matched objects' labels and ID switches per 100 frames.
+            """
     )
 
     @Option(help: "A drawing file or folder (Quick, Draw! ndjson); its validation drawings are used.")
@@ -138,15 +145,17 @@ struct ScenesEvalCommand: ParsableCommand {
         let pool = try SceneEvaluation.validationDrawings(data)
         guard !pool.isEmpty else { throw ValidationError("\(data) holds no validation stroke drawings") }
         let report = try SceneEvaluation.run(
-            pool: pool, scenes: scenes, seed: seed, recognizer: try recognizers.recognizer(model ?? .ensemble), embedder: try recognizers.raster
+            pool: pool, scenes: scenes, seed: seed, recognizer: try recognizers.recognizer(model ?? .ensemble),
+            embedder: try recognizers.raster
         ) { done in StandardError.progress("scene \(done)/\(scenes)") }
         StandardError.progress("")
         if json { return try printJSON(report) }
-        print("""
-        \(report.scenes) scenes, \(report.objects) objects, \(report.frames) frames (\(pool.count) validation drawings of \(data))
-        detection: precision \(String(format: "%.3f", report.precision)), recall \(String(format: "%.3f", report.recall)) (IoU ≥ 0.5)
-        labels: top-1 \(String(format: "%.3f", report.labelTop1)) of matched objects
-        tracking: \(report.idSwitches) ID switches, \(String(format: "%.2f", report.idSwitchesPer100)) per 100 frames
-        """)
+        print(
+            """
+            \(report.scenes) scenes, \(report.objects) objects, \(report.frames) frames (\(pool.count) validation drawings of \(data))
+            detection: precision \(String(format: "%.3f", report.precision)), recall \(String(format: "%.3f", report.recall)) (IoU ≥ 0.5)
+            labels: top-1 \(String(format: "%.3f", report.labelTop1)) of matched objects
+            tracking: \(report.idSwitches) ID switches, \(String(format: "%.2f", report.idSwitchesPer100)) per 100 frames
+            """)
     }
 }

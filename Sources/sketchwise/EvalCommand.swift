@@ -11,17 +11,17 @@ struct EvalCommand: AsyncParsableCommand {
         commandName: "eval",
         abstract: "Measure top-1/3/5 accuracy on labelled drawings.",
         discussion: """
-        PATH is a file or folder in any supported format; the class is the record's word or the \
-        file name. Raw strokes are Google-simplified first. Bitmaps go to the models that read images \
-        (the ensemble's image-reading members by default; the stroke model cannot read them). \
-        Use --subset validation on the shared Quick, Draw! data to score only drawings the models \
-        never trained on (the training split rule, by key_id or array index). A model that knows only \
-        some classes is scored on the drawings of those classes (the others are counted, not scored). \
-        --models DIR --model NAME needs only NAME.json and NAME.safetensors in DIR. \
-        --prefixes 0.25,0.5,0.75,1 also scores each stroke drawing cut to its first \
-        ⌈share × strokes⌉ strokes (at least one), a row per share: how early a guess is right, \
-        as the Quick, Draw! game judges it (bitmaps are left out of those rows).
-        """
+            PATH is a file or folder in any supported format; the class is the record's word or the \
+            file name. Raw strokes are Google-simplified first. Bitmaps go to the models that read images \
+            (the ensemble's image-reading members by default; the stroke model cannot read them). \
+            Use --subset validation on the shared Quick, Draw! data to score only drawings the models \
+            never trained on (the training split rule, by key_id or array index). A model that knows only \
+            some classes is scored on the drawings of those classes (the others are counted, not scored). \
+            --models DIR --model NAME needs only NAME.json and NAME.safetensors in DIR. \
+            --prefixes 0.25,0.5,0.75,1 also scores each stroke drawing cut to its first \
+            ⌈share × strokes⌉ strokes (at least one), a row per share: how early a guess is right, \
+            as the Quick, Draw! game judges it (bitmaps are left out of those rows).
+            """
     )
 
     @Option(help: "Labelled drawings: a file or folder.")
@@ -35,7 +35,8 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "all, validation or training.")
     var subset: ValidationSplit.Subset = .all
 
-    @Option(help: ArgumentHelp("Also score the drawings cut to these shares of their strokes, such as 0.25,0.5,0.75,1.", valueName: "shares"))
+    @Option(
+        help: ArgumentHelp("Also score the drawings cut to these shares of their strokes, such as 0.25,0.5,0.75,1.", valueName: "shares"))
     var prefixes: String?
 
     @Flag(help: "Print one JSON object: model, n, drawings, classes, unknown_class, top1, top3, top5, per_class, prefixes.")
@@ -62,11 +63,13 @@ struct EvalCommand: AsyncParsableCommand {
         let policy = BadInputPolicy(skipBad: skipBad) { StandardError.print("skipped: \($0)") }
         let (report, counts) = try Evaluation.run(
             source: try DrawingSource(path: data), recognizers: recognizers, kind: model, subset: subset,
-            policy: policy, prefixes: shares, threads: threads) { StandardError.progress("read \($0) drawings") }
+            policy: policy, prefixes: shares, threads: threads
+        ) { StandardError.progress("read \($0) drawings") }
         StandardError.progress("")
         if json, report.unknownClass > 0 { StandardError.print(report.coverage) }
         if let confusion {
-            let title = "\(report.model) on \(data) (\(report.subset.rawValue)): n=\(report.n), top-1 \(String(format: "%.1f%%", 100 * report.top1))"
+            let title =
+                "\(report.model) on \(data) (\(report.subset.rawValue)): n=\(report.n), top-1 \(String(format: "%.1f%%", 100 * report.top1))"
             try counts.picture(title: title).writePNG(to: confusion)
         }
         if json {

@@ -13,22 +13,22 @@ struct FewShotCommand: ParsableCommand {
         commandName: "fewshot",
         abstract: "Measure how well the shortcut embedding learns new drawings from a few examples.",
         discussion: """
-        Embeds up to --per-label drawings of every label in DIR (--data DIR, or DIR alone; any \
-        drawing format: Quick, Draw! files or folders, Omniglot stroke files or zips, whose labels \
-        are alphabet/character), then runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
-        and one query, and classifies the queries by their nearest prototype (the mean of a \
-        label's examples). Prints the accuracy; --json gives accuracy, episodes, ways, shots.
+            Embeds up to --per-label drawings of every label in DIR (--data DIR, or DIR alone; any \
+            drawing format: Quick, Draw! files or folders, Omniglot stroke files or zips, whose labels \
+            are alphabet/character), then runs --episodes N-way K-shot episodes: each draws --ways labels, --shots examples of each \
+            and one query, and classifies the queries by their nearest prototype (the mean of a \
+            label's examples). Prints the accuracy; --json gives accuracy, episodes, ways, shots.
 
-        --runs PATH runs one-shot episodes stored in the Omniglot layout instead: a folder or zip \
-        of runNN/ folders with training/*.png, test/*.png and class_labels.txt (lines \
-        "test/<file>.png training/<file>.png"). Each image is drawn as a picture outline, like \
-        library pictures, and each test image classified by its nearest training image.
+            --runs PATH runs one-shot episodes stored in the Omniglot layout instead: a folder or zip \
+            of runNN/ folders with training/*.png, test/*.png and class_labels.txt (lines \
+            "test/<file>.png training/<file>.png"). Each image is drawn as a picture outline, like \
+            library pictures, and each test image classified by its nearest training image.
 
-        --open-set calibrates the shortcut classifier's unknown threshold instead: each episode \
-        teaches it --ways labels and asks one more drawing of each and one of each of --ways \
-        other labels. It prints, per cosine-distance threshold, the share of known drawings \
-        answered rightly and of others wrongly accepted, and the threshold with the best balance.
-        """
+            --open-set calibrates the shortcut classifier's unknown threshold instead: each episode \
+            teaches it --ways labels and asks one more drawing of each and one of each of --ways \
+            other labels. It prints, per cosine-distance threshold, the share of known drawings \
+            answered rightly and of others wrongly accepted, and the threshold with the best balance.
+            """
     )
 
     @Argument(help: "A drawing file or a folder of drawing files (or give --data).", completion: .file())
@@ -84,7 +84,10 @@ struct FewShotCommand: ParsableCommand {
         if unseen, trained.isEmpty { throw ValidationError("--unseen: model \(raster.name) lists no training.labels") }
         var items: [(label: String, embedding: [Float])] = []
         var counts: [String: Int] = [:]
-        let report = try forEachDrawing(in: try DrawingSource(path: (input ?? data)!), policy: BadInputPolicy(skipBad: false) { _ in }, progress: { StandardError.progress("embedded \($0) drawings") }) { drawing in
+        let report = try forEachDrawing(
+            in: try DrawingSource(path: (input ?? data)!), policy: BadInputPolicy(skipBad: false) { _ in },
+            progress: { StandardError.progress("embedded \($0) drawings") }
+        ) { drawing in
             guard counts[drawing.label, default: 0] < perLabel, !trained.contains(drawing.label) else { return }
             let embedding: [Float]
             switch drawing.content {
@@ -96,15 +99,18 @@ struct FewShotCommand: ParsableCommand {
         }
         StandardError.summary("embedded", report)
         guard !items.isEmpty else {
-            throw ValidationError(unseen ? "no drawings left: \(raster.name) was trained on every label of the input (--unseen)" : "no drawings in the input")
+            throw ValidationError(
+                unseen ? "no drawings left: \(raster.name) was trained on every label of the input (--unseen)" : "no drawings in the input")
         }
         if openSet { return try calibrate(items) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {
             try printJSON(result)
         } else {
-            print(String(format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
-                         ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
+            print(
+                String(
+                    format: "%d-way %d-shot: %.1f %% of %d queries (%d episodes, %d labels with %d+ drawings)",
+                    ways, shots, result.accuracy * 100, episodes * ways, episodes, result.eligibleLabels, shots + 1))
         }
     }
 
@@ -112,7 +118,9 @@ struct FewShotCommand: ParsableCommand {
 
     /// Accuracy on Omniglot-layout runs of PNG images.
     func evaluate(runs path: String, embedder: ModelRecognizer) throws {
-        guard case let .raster(raster) = embedder.model.spec.input.kind else { throw ValidationError("\(embedder.name) does not read images") }
+        guard case let .raster(raster) = embedder.model.spec.input.kind else {
+            throw ValidationError("\(embedder.name) does not read images")
+        }
         let rasterizer = try BitmapRasterizer(size: raster.size)
         let runs = try OneShotRuns(path: path)
         let (accuracy, queries) = try runs.accuracy { bytes in try embedder.embedding(try rasterizer.render(bytes).raster) }
@@ -144,7 +152,9 @@ struct FewShotCommand: ParsableCommand {
         for point in points {
             print(String(format: "%9.3f  %22.1f %%  %13.1f %%", point.threshold, point.knownCorrect * 100, point.unknownAccepted * 100))
         }
-        print(String(format: "best balance at %.3f: %.1f %% of known drawings right, %.1f %% of others accepted",
-                     best.threshold, best.knownCorrect * 100, best.unknownAccepted * 100))
+        print(
+            String(
+                format: "best balance at %.3f: %.1f %% of known drawings right, %.1f %% of others accepted",
+                best.threshold, best.knownCorrect * 100, best.unknownAccepted * 100))
     }
 }

@@ -7,10 +7,10 @@ struct IndexCoverageCommand: ParsableCommand {
         commandName: "coverage",
         abstract: "How many library pictures may illustrate each Quick, Draw! class.",
         discussion: """
-        A picture is a candidate for a class when its title or keywords name it (a curated synonym \
-        table) or the raster model gives it that class with at least --min-probability. Prints the \
-        classes with at least 1 and at least 5 candidates, and the thin ones.
-        """
+            A picture is a candidate for a class when its title or keywords name it (a curated synonym \
+            table) or the raster model gives it that class with at least --min-probability. Prints the \
+            classes with at least 1 and at least 5 candidates, and the thin ones.
+            """
     )
 
     @Option(help: "The index database.")
@@ -34,7 +34,8 @@ struct IndexCoverageCommand: ParsableCommand {
 
     func run() throws {
         let coverage = try LibraryCoverage(
-            database: LibraryDatabase(path: db), style: style, reviews: candidateOptions.loadReviews(), weakest: try candidateOptions.weakest,
+            database: LibraryDatabase(path: db), style: style, reviews: candidateOptions.loadReviews(),
+            weakest: try candidateOptions.weakest,
             minimumPredictedProbability: minProbability
         )
         print(json ? try coverage.json() : coverage.summary)

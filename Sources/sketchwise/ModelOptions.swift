@@ -12,10 +12,16 @@ struct ModelOptions: ParsableArguments {
     /// The help of every command's `--model`.
     static let modelHelp = "raster, strokes, ensemble, or the name of a model in the models folder (NAME.json + NAME.safetensors)"
 
-    @Option(help: "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models).")
+    @Option(
+        help:
+            "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models)."
+    )
     var models: String?
 
-    @Option(help: "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/).")
+    @Option(
+        help:
+            "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/)."
+    )
     var modelStore: String?
 
     @Flag(help: "Only the models folder: leave the model store's downloaded versions out.")

@@ -21,7 +21,8 @@ struct ModelsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Every model: version, SHA-256 of its weights, size, input, labels, source, status and active roles.",
-        discussion: "Sources: bundled (the models folder), hosted (downloaded into the model store). A downloaded version that is active serves instead of the bundled model of its name. Roles: raster (raster-cnn), strokes (stroke-rnn), embedding (the shortcut embedding: sketch-embedding, else raster-cnn), ensemble (the members of ensemble.json). A model whose files cannot be read is listed as broken, with why."
+        discussion:
+            "Sources: bundled (the models folder), hosted (downloaded into the model store). A downloaded version that is active serves instead of the bundled model of its name. Roles: raster (raster-cnn), strokes (stroke-rnn), embedding (the shortcut embedding: sketch-embedding, else raster-cnn), ensemble (the members of ensemble.json). A model whose files cannot be read is listed as broken, with why."
     )
 
     @OptionGroup var modelOptions: ModelOptions
@@ -38,11 +39,15 @@ struct ModelsListCommand: ParsableCommand {
             try printJSON(Listing(models: models, broken: broken))
             return
         }
-        print("models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):")
+        print(
+            "models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):"
+        )
         for model in models {
             let roles = model.roles.isEmpty ? "-" : model.roles.joined(separator: ",")
-            let columns = [model.name.padded(18), model.version.padded(7), model.source.padded(8), model.status.padded(9), model.input.padded(8),
-                           "\(model.labels) labels".padded(11), "\(model.size) B".padded(11), "sha256 \(model.sha256.prefix(12))…", "roles: \(roles)"]
+            let columns = [
+                model.name.padded(18), model.version.padded(7), model.source.padded(8), model.status.padded(9), model.input.padded(8),
+                "\(model.labels) labels".padded(11), "\(model.size) B".padded(11), "sha256 \(model.sha256.prefix(12))…", "roles: \(roles)",
+            ]
             print("  " + columns.joined(separator: " "))
         }
         for model in broken { print("  \(model.name): broken: \(model.problem)") }
@@ -54,15 +59,15 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download a hosted model, verify and validate it, install it and make it active.",
         discussion: """
-        The manifest (JSON: {"models": [{"name", "version", "url", "sha256", "size", "spec": {"url", \
-        "sha256", "size"}, "minimumSketchwiseVersion"}]}) names the files. Both are checked against \
-        their SHA-256, loaded and given a smoke prediction before the new version is installed \
-        (staging folder, then one rename) and activated; the version it replaces is kept for \
-        `models rollback`. Network faults and server errors are retried with back-off, within the \
-        deadlines; a body is cut off at its declared size. Exits 1, \
-        saying why, when the model is refused; what served before still serves. A running server \
-        switches to the new version within seconds.
-        """
+            The manifest (JSON: {"models": [{"name", "version", "url", "sha256", "size", "spec": {"url", \
+            "sha256", "size"}, "minimumSketchwiseVersion"}]}) names the files. Both are checked against \
+            their SHA-256, loaded and given a smoke prediction before the new version is installed \
+            (staging folder, then one rename) and activated; the version it replaces is kept for \
+            `models rollback`. Network faults and server errors are retried with back-off, within the \
+            deadlines; a body is cut off at its declared size. Exits 1, \
+            saying why, when the model is refused; what served before still serves. A running server \
+            switches to the new version within seconds.
+            """
     )
 
     @Argument(help: "NAME or NAME@VERSION (default: the newest version this Sketchwise can run).")
@@ -123,7 +128,8 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
         let manager = ModelManager(store: store, bundled: bundled, manifestURL: url) { event in
             switch event {
             case let .began(name, version, bytes): StandardError.print("downloading \(name) \(version) (\(bytes) bytes)")
-            case let .progress(_, received, total): StandardError.progress("\(received)/\(total) bytes (\(100 * received / max(total, 1))%)")
+            case let .progress(_, received, total):
+                StandardError.progress("\(received)/\(total) bytes (\(100 * received / max(total, 1))%)")
             case let .retrying(_, attempt, reason): StandardError.print("\nretry \(attempt): \(reason)")
             case .succeeded, .failed: StandardError.progress("")
             }
@@ -131,9 +137,12 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
         await manager.configure(retries: retries, timeout: timeout, deadline: deadline, manifestDeadline: manifestDeadline)
         do {
             let installed = try await manager.download(
-                name, version: version, conditions: DownloadConditions(maximumBytes: maxBytes, allowedHours: try parsedHours()), activate: !noActivate)
+                name, version: version, conditions: DownloadConditions(maximumBytes: maxBytes, allowedHours: try parsedHours()),
+                activate: !noActivate)
             let state = noActivate ? "installed (not active)" : "installed and active"
-            print("\(installed.name) \(installed.version) \(state)\(installed.transferred ? "" : ", already downloaded") in \(installed.folder.path)")
+            print(
+                "\(installed.name) \(installed.version) \(state)\(installed.transferred ? "" : ", already downloaded") in \(installed.folder.path)"
+            )
         } catch {
             StandardError.print("refused \(model): \(error)")
             throw ExitCode.failure
@@ -145,8 +154,10 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
 enum ModelReference {
     static func parse(_ text: String, versionRequired: Bool = false) throws -> (name: String, version: String?) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard ModelStore.isPlainName(parts[0]), parts.count == 1 || ModelStore.isPlainName(parts[1]), !versionRequired || parts.count == 2 else {
-            throw ValidationError(versionRequired ? "expected NAME@VERSION, e.g. raster-cnn@2.0.0" : "expected NAME or NAME@VERSION, e.g. raster-cnn@2.0.0")
+        guard ModelStore.isPlainName(parts[0]), parts.count == 1 || ModelStore.isPlainName(parts[1]), !versionRequired || parts.count == 2
+        else {
+            throw ValidationError(
+                versionRequired ? "expected NAME@VERSION, e.g. raster-cnn@2.0.0" : "expected NAME or NAME@VERSION, e.g. raster-cnn@2.0.0")
         }
         return (parts[0], parts.count == 2 ? parts[1] : nil)
     }
@@ -234,7 +245,8 @@ struct ModelsServeManifestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-manifest",
         abstract: "Serve a folder of models (NAME.safetensors + NAME.json) and a generated /manifest.json over HTTP.",
-        discussion: "A hosted source for tests and small deployments: point `models download --manifest` or $SKETCHWISE_MODEL_MANIFEST at http://HOST:PORT/manifest.json."
+        discussion:
+            "A hosted source for tests and small deployments: point `models download --manifest` or $SKETCHWISE_MODEL_MANIFEST at http://HOST:PORT/manifest.json."
     )
 
     @Argument(help: "The folder of models.")

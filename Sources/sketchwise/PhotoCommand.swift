@@ -12,19 +12,22 @@ struct PhotoCommand: AsyncParsableCommand {
         commandName: "photo",
         abstract: "Tell what each photo shows, and suggest pictures of it.",
         discussion: """
-        Each PNG or JPEG goes to the photo model (EfficientNet-Lite0 by default, imported at install \
-        time by scripts/fetch-photo-model.sh): its most probable ImageNet labels, the drawing classes \
-        they map to (imagenet-classes.tsv) and, when the library index exists, the most typical \
-        pictures of those classes. A photo that cannot be read is reported on standard error and the \
-        others go on; the exit status is then 1. At the end, on standard error: the time per photo \
-        (p50/p99; OPENBLAS_NUM_THREADS=1 for one thread).
-        """
+            Each PNG or JPEG goes to the photo model (EfficientNet-Lite0 by default, imported at install \
+            time by scripts/fetch-photo-model.sh): its most probable ImageNet labels, the drawing classes \
+            they map to (imagenet-classes.tsv) and, when the library index exists, the most typical \
+            pictures of those classes. A photo that cannot be read is reported on standard error and the \
+            others go on; the exit status is then 1. At the end, on standard error: the time per photo \
+            (p50/p99; OPENBLAS_NUM_THREADS=1 for one thread).
+            """
     )
 
     @Argument(help: "PNG or JPEG files.")
     var images: [String]
 
-    @Option(help: "The photo model's spec (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models).")
+    @Option(
+        help:
+            "The photo model's spec (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models)."
+    )
     var model: String?
 
     @Option(help: "How many of the model's labels per photo.")
@@ -42,7 +45,10 @@ struct PhotoCommand: AsyncParsableCommand {
     @Option(help: "The pictures' style: line, emoji, clipart or all (default: line when the index has line art, else all).")
     var style: PictureStyle?
 
-    @Flag(help: "One JSON object per photo: {\"origin\", \"model\", \"labels\": [{index, text, confidence}], \"classes\": [{label, probability}], \"suggestions\": [{id, label, score, source, title}]}.")
+    @Flag(
+        help:
+            "One JSON object per photo: {\"origin\", \"model\", \"labels\": [{index, text, confidence}], \"classes\": [{label, probability}], \"suggestions\": [{id, label, score, source, title}]}."
+    )
     var json = false
 
     func validate() throws {
@@ -62,7 +68,8 @@ struct PhotoCommand: AsyncParsableCommand {
         } else {
             StandardError.print("no index at \(db): pictures left out (sketchwise index build makes it)")
         }
-        var service = PhotoService(classifier: try PhotoClassifier(contentsOf: spec), mapping: try PhotoModels.labelMapping(), providers: providers)
+        var service = PhotoService(
+            classifier: try PhotoClassifier(contentsOf: spec), mapping: try PhotoModels.labelMapping(), providers: providers)
         service.labelCount = top
         var failed = 0
         var milliseconds: [Double] = []
@@ -84,7 +91,9 @@ struct PhotoCommand: AsyncParsableCommand {
         }
         if !milliseconds.isEmpty {
             let (p50, p99) = (ModelBenchmark.percentile(milliseconds, 0.5), ModelBenchmark.percentile(milliseconds, 0.99))
-            StandardError.print(String(format: "photos: %d   per photo (decode, classify, pictures) p50 %.1f ms, p99 %.1f ms", milliseconds.count, p50, p99))
+            StandardError.print(
+                String(format: "photos: %d   per photo (decode, classify, pictures) p50 %.1f ms, p99 %.1f ms", milliseconds.count, p50, p99)
+            )
         }
         if failed > 0 { throw ExitCode(1) }
     }
@@ -98,7 +107,10 @@ struct PhotoCommand: AsyncParsableCommand {
         func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
         var lines = ["\(origin):"]
         lines.append("  labels:   " + result.labels.map { "\($0.text) \(percent($0.confidence))" }.joined(separator: ", "))
-        lines.append("  classes:  " + (result.classes.isEmpty ? "none" : result.classes.map { "\($0.label) \(percent($0.probability))" }.joined(separator: ", ")))
+        lines.append(
+            "  classes:  "
+                + (result.classes.isEmpty
+                    ? "none" : result.classes.map { "\($0.label) \(percent($0.probability))" }.joined(separator: ", ")))
         if !result.suggestions.isEmpty {
             lines.append("  pictures: " + result.suggestions.map { "\($0.title) [\($0.label), \($0.source)]" }.joined(separator: "; "))
         }

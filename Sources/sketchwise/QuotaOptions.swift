@@ -4,7 +4,10 @@ import SketchwiseServer
 
 /// The rates and per-person quotas of the personal API (`serve`).
 struct QuotaOptions: ParsableArguments {
-    @Option(help: "Users POST /api/users makes per client (IP address; IPv6 by /64) per minute; more are answered 429 with Retry-After (0: no limit).")
+    @Option(
+        help:
+            "Users POST /api/users makes per client (IP address; IPv6 by /64) per minute; more are answered 429 with Retry-After (0: no limit)."
+    )
     var usersPerClientPerMinute = ServerLimits().usersPerClientPerMinute
 
     @Option(help: "Shortcuts per person.")
@@ -26,7 +29,9 @@ struct QuotaOptions: ParsableArguments {
     var maxCorrectionBytes = ServerLimits().corrections.maximumBytes
 
     func validate() throws {
-        guard (0...1_000_000).contains(usersPerClientPerMinute) else { throw ValidationError("--users-per-client-per-minute must be within 0…1000000") }
+        guard (0...1_000_000).contains(usersPerClientPerMinute) else {
+            throw ValidationError("--users-per-client-per-minute must be within 0…1000000")
+        }
         for (name, value) in [
             ("--max-shortcuts", maxShortcuts), ("--max-examples-per-shortcut", maxExamplesPerShortcut), ("--max-examples", maxExamples),
             ("--max-example-bytes", maxExampleBytes), ("--max-corrections", maxCorrections), ("--max-correction-bytes", maxCorrectionBytes),

@@ -23,10 +23,14 @@ struct RequestOptions: ParsableArguments {
     var maxPoints = SketchSizeLimits().maximumPoints
 
     func validate() throws {
-        guard requestTimeout.isFinite, (0.05...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be within 0.05…3600 seconds") }
+        guard requestTimeout.isFinite, (0.05...3600).contains(requestTimeout) else {
+            throw ValidationError("--request-timeout must be within 0.05…3600 seconds")
+        }
         if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be within 1…256") }
         guard (0...100_000).contains(queueLength) else { throw ValidationError("--queue-length must be within 0…100000") }
-        guard (1...100_000).contains(queueLengthPerClient) else { throw ValidationError("--queue-length-per-client must be within 1…100000") }
+        guard (1...100_000).contains(queueLengthPerClient) else {
+            throw ValidationError("--queue-length-per-client must be within 1…100000")
+        }
         guard (1...100_000).contains(maxStrokes), (1...10_000_000).contains(maxPoints) else {
             throw ValidationError("--max-strokes must be within 1…100000 and --max-points within 1…10000000")
         }

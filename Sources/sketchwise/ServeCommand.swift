@@ -14,19 +14,20 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the drawing web app and the HTTP/WebSocket API.",
         discussion: """
-        On start the suggestion library is indexed into DIR/library.sqlite if it is missing or \
-        out of date (progress in the log). Then http://HOST:PORT/ serves the app and /api the API \
-        (described at /api/openapi.yaml). SIGTERM or SIGINT stop the server after the requests in \
-        flight. $SKETCHWISE_IMAGE_SEARCH_ENDPOINT adds a Bing-v7-style web image search. Models \
-        activated in the model store (`sketchwise models download|use|rollback`) are switched to \
-        within seconds, without a restart; a new raster model is re-indexed in a child process \
-        while the old index serves.
-        """
+            On start the suggestion library is indexed into DIR/library.sqlite if it is missing or \
+            out of date (progress in the log). Then http://HOST:PORT/ serves the app and /api the API \
+            (described at /api/openapi.yaml). SIGTERM or SIGINT stop the server after the requests in \
+            flight. $SKETCHWISE_IMAGE_SEARCH_ENDPOINT adds a Bing-v7-style web image search. Models \
+            activated in the model store (`sketchwise models download|use|rollback`) are switched to \
+            within seconds, without a restart; a new raster model is re-indexed in a child process \
+            while the old index serves.
+            """
     )
 
-    @Option(help: ArgumentHelp(
-        "A settings file of lines SKETCHWISE_NAME=VALUE, one per option --NAME (default: $SKETCHWISE_CONFIG). Every option can also be set in the environment as SKETCHWISE_NAME; the command line wins over the environment, which wins over the file.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A settings file of lines SKETCHWISE_NAME=VALUE, one per option --NAME (default: $SKETCHWISE_CONFIG). Every option can also be set in the environment as SKETCHWISE_NAME; the command line wins over the environment, which wins over the file.",
+            valueName: "file"))
     var config: String?
 
     @Option(help: "The address to listen on.")
@@ -43,10 +44,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The web app folder (default: $SKETCHWISE_WEB, the installation's share/sketchwise/web, or the source tree's).")
     var webDir: String?
 
-    @Option(help: "The photo model's spec for POST /api/photo (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models, where scripts/fetch-photo-model.sh puts it).")
+    @Option(
+        help:
+            "The photo model's spec for POST /api/photo (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models, where scripts/fetch-photo-model.sh puts it)."
+    )
     var photoModel: String?
 
-    @Option(help: "Comma-separated library sources: \(LibrarySource.names) (default: every one installed).", transform: { try LibrarySource.list($0) })
+    @Option(
+        help: "Comma-separated library sources: \(LibrarySource.names) (default: every one installed).",
+        transform: { try LibrarySource.list($0) })
     var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
 
     @OptionGroup var modelOptions: ModelOptions
@@ -63,16 +69,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The hosted models' manifest URL (default: $SKETCHWISE_MODEL_MANIFEST).")
     var manifest: String?
 
-    @Option(help: "When hosted models are looked for: local (never), background (serve what is on disk, download newer versions in the background when the last check is stale), latest (check before serving).")
+    @Option(
+        help:
+            "When hosted models are looked for: local (never), background (serve what is on disk, download newer versions in the background when the last check is stale), latest (check before serving)."
+    )
     var modelUpdates: ModelUpdatePolicy = .localThenUpdate
 
     @Option(help: "Days a check of the manifest stays fresh.")
     var modelCheckDays: Double = 10
 
-    @Option(help: "Seconds the server waits at start for hosted models (--model-updates latest, --ab-test) before it listens with what is on disk; what is still running then finishes in the background.")
+    @Option(
+        help:
+            "Seconds the server waits at start for hosted models (--model-updates latest, --ab-test) before it listens with what is on disk; what is still running then finishes in the background."
+    )
     var modelStartTimeout: Double = 30
 
-    @Option(help: ArgumentHelp("An A/B test: NAME@VERSION[:PERCENT] gives that installed version of a model to PERCENT % of people (50 by default; by their user, so only requests with a bearer token), the others keep the active one. /api/models counts each arm's suggestions answered and accepted.", valueName: "name@version[:percent]"))
+    @Option(
+        help: ArgumentHelp(
+            "An A/B test: NAME@VERSION[:PERCENT] gives that installed version of a model to PERCENT % of people (50 by default; by their user, so only requests with a bearer token), the others keep the active one. /api/models counts each arm's suggestions answered and accepted.",
+            valueName: "name@version[:percent]"))
     var abTest: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
@@ -86,8 +101,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let abTest { _ = try ModelExperiment(parsing: abTest) }
         guard modelCheckDays >= 0 else { throw ValidationError("--model-check-days must not be negative") }
-        guard modelStartTimeout > 0, modelStartTimeout <= 3600 else { throw ValidationError("--model-start-timeout must be within 0…3600 seconds") }
-        if let manifest, URL(string: manifest)?.scheme == nil { throw ValidationError("--manifest must be a URL, e.g. http://127.0.0.1:8081/manifest.json") }
+        guard modelStartTimeout > 0, modelStartTimeout <= 3600 else {
+            throw ValidationError("--model-start-timeout must be within 0…3600 seconds")
+        }
+        if let manifest, URL(string: manifest)?.scheme == nil {
+            throw ValidationError("--manifest must be a URL, e.g. http://127.0.0.1:8081/manifest.json")
+        }
     }
 
     func run() async throws {

@@ -37,8 +37,8 @@ struct ServeSettings {
         guard let help = try? JSONDecoder().decode(Help.self, from: Data(command._dumpHelp().utf8)) else { return [] }
         return (help.command.arguments ?? []).compactMap { argument in
             guard argument.kind == "option" || argument.kind == "flag",
-                  let long = argument.names?.first(where: { $0.kind == "long" })?.name,
-                  long != "help", long != fileOption
+                let long = argument.names?.first(where: { $0.kind == "long" })?.name,
+                long != "help", long != fileOption
             else { return nil }
             return Setting(name: long, isFlag: argument.kind == "flag")
         }
@@ -53,7 +53,9 @@ struct ServeSettings {
     ) async throws -> [String] {
         var providers: [any ConfigProvider] = [EnvironmentVariablesProvider(environmentVariables: environment)]
         if let file = settingsFile(in: arguments) ?? environment["SKETCHWISE_CONFIG"] {
-            guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("the settings file \(file) does not exist or cannot be read") }
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw ValidationError("the settings file \(file) does not exist or cannot be read")
+            }
             do {
                 providers.append(try await EnvironmentVariablesProvider(environmentFilePath: FilePath(file)))
             } catch {

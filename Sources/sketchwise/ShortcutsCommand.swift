@@ -14,10 +14,10 @@ struct ShortcutsCommand: ParsableCommand {
         commandName: "shortcuts",
         abstract: "Personal shortcuts: teach a drawing from a few examples, list, ask, remove.",
         discussion: """
-        Shortcuts live in the personal database the server uses (DIR/personal.sqlite of \
-        `serve --data-dir`, or the PostgreSQL database of `serve --database`), one set per user; \
-        a user named with --user is made on first use. Every change is written in one transaction.
-        """,
+            Shortcuts live in the personal database the server uses (DIR/personal.sqlite of \
+            `serve --data-dir`, or the PostgreSQL database of `serve --database`), one set per user; \
+            a user named with --user is made on first use. Every change is written in one transaction.
+            """,
         subcommands: [ShortcutsAddCommand.self, ShortcutsListCommand.self, ShortcutsPredictCommand.self, ShortcutsRemoveCommand.self]
     )
 }
@@ -69,7 +69,8 @@ struct ShortcutsAddCommand: AsyncParsableCommand {
     func run() async throws {
         var sketches: [StrokeSketch] = []
         for path in examples {
-            _ = try forEachDrawing(in: try DrawingSource(path: path), policy: BadInputPolicy(skipBad: false) { _ in }, progress: { _ in }) { drawing in
+            _ = try forEachDrawing(in: try DrawingSource(path: path), policy: BadInputPolicy(skipBad: false) { _ in }, progress: { _ in }) {
+                drawing in
                 guard case let .strokes(record) = drawing.content else {
                     throw ValidationError("\(drawing.origin): a bitmap has no strokes; shortcuts are taught from stroke drawings")
                 }
@@ -99,8 +100,10 @@ struct ShortcutsListCommand: AsyncParsableCommand {
     func run() async throws {
         // The labels and their counts only (not the drawings), old labels shown repaired.
         let (version, labels) = try await personal.withShortcuts(createUser: false) { shortcuts, user in
-            (try await shortcuts.store.modelVersion(user: user),
-             try await shortcuts.labels(user: user).map { ShortcutItem(label: $0.label, examples: $0.examples) })
+            (
+                try await shortcuts.store.modelVersion(user: user),
+                try await shortcuts.labels(user: user).map { ShortcutItem(label: $0.label, examples: $0.examples) }
+            )
         }
         if json {
             try printJSON(ShortcutList(user: personal.user, version: version, shortcuts: labels))
@@ -170,12 +173,13 @@ func printEvent(_ event: ShortcutUpdateTask.Event) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-
 /// `--database`: the personal database of the server and of these commands.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .customLong("database"), help: ArgumentHelp(
-        "The personal database: a SQLite file path or postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: $SKETCHWISE_DATABASE, else personal.sqlite in serve's --data-dir, out).",
-        valueName: "path-or-url"))
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "The personal database: a SQLite file path or postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: $SKETCHWISE_DATABASE, else personal.sqlite in serve's --data-dir, out).",
+            valueName: "path-or-url"))
     var value: String?
 
     /// Where the database is, given `fallback` when neither the option nor the environment says.

@@ -8,18 +8,25 @@ struct SimplifyCommand: AsyncParsableCommand {
         commandName: "simplify",
         abstract: "Simplify drawings exactly as Google made Quick, Draw!'s simplified files.",
         discussion: """
-        Aligns each drawing to the top-left, scales it so the longer side is 255, resamples it at \
-        1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), writing integer Google-format \
-        ndjson with every other record field kept.
-        """
+            Aligns each drawing to the top-left, scales it so the longer side is 255, resamples it at \
+            1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), writing integer Google-format \
+            ndjson with every other record field kept.
+            """
     )
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output .ndjson file (.bin: Google's binary format), or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output.")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output .ndjson file (.bin: Google's binary format), or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output."
+    )
     var output: String?
 
-    @Option(help: "Instead of writing drawings, compare the simplified drawings with the reference simplified drawings in this file or folder (matched by key_id) and print the agreement.")
+    @Option(
+        help:
+            "Instead of writing drawings, compare the simplified drawings with the reference simplified drawings in this file or folder (matched by key_id) and print the agreement."
+    )
     var compare: String?
 
     @Flag(help: "With --compare: print JSON.")
@@ -35,21 +42,23 @@ struct SimplifyCommand: AsyncParsableCommand {
             if json {
                 print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             } else {
-                print("""
-                pairs compared:           \(report.pairs)
-                reproduced exactly:       \(report.exact) (\(String(format: "%.2f", 100 * report.exactShare))%)
-                point-to-polyline (px):   median \(report.medianDistance), p95 \(report.p95Distance), mean \(String(format: "%.4f", report.meanDistance))
-                point-count ratio:        \(String(format: "%.4f", report.pointCountRatio))
-                """)
+                print(
+                    """
+                    pairs compared:           \(report.pairs)
+                    reproduced exactly:       \(report.exact) (\(String(format: "%.2f", 100 * report.exactShare))%)
+                    point-to-polyline (px):   median \(report.medianDistance), p95 \(report.p95Distance), mean \(String(format: "%.4f", report.meanDistance))
+                    point-count ratio:        \(String(format: "%.4f", report.pointCountRatio))
+                    """)
             }
             return
         }
         let source = try input.source()
-        let destination: RecordWriter.Destination = switch output {
-        case nil: .standardOutput
-        case let path? where source.files.count > 1 || path.hasSuffix("/"): .folderPerClass(path)
-        case let path?: .file(path)
-        }
+        let destination: RecordWriter.Destination =
+            switch output {
+            case nil: .standardOutput
+            case let path? where source.files.count > 1 || path.hasSuffix("/"): .folderPerClass(path)
+            case let path?: .file(path)
+            }
         let report = try SimplifyJob.run(source: source, writer: try RecordWriter(destination), policy: input.policy) {
             StandardError.progress("simplified \($0) drawings")
         }

@@ -8,16 +8,17 @@ struct Sketchwise: AsyncParsableCommand {
         commandName: "sketchwise",
         abstract: "Assisted drawing: read, simplify, render and recognise sketches.",
         discussion: """
-        Drawing inputs (IN) are files in any supported format — Quick, Draw! raw or simplified \
-        .ndjson, a .json array of such records, Google's binary .bin of simplified drawings, \
-        Sketch-RNN stroke-3 .npz, numpy_bitmap .npy, Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
-        else the file name).
-        """,
+            Drawing inputs (IN) are files in any supported format — Quick, Draw! raw or simplified \
+            .ndjson, a .json array of such records, Google's binary .bin of simplified drawings, \
+            Sketch-RNN stroke-3 .npz, numpy_bitmap .npy, Omniglot stroke .txt or its .zip — or a folder of them (the class is the record's word, \
+            else the file name).
+            """,
         version: SketchwiseVersion.current,
         subcommands: [
             DemoCommand.self, InfoCommand.self, SimplifyCommand.self, RenderCommand.self,
             ClassifyCommand.self, EvalCommand.self, BenchCommand.self, IndexCommand.self, SuggestCommand.self,
-            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self, DetectCommand.self,
+            SimilarityCommand.self, FewShotCommand.self, ShortcutsCommand.self, CorrectionsCommand.self, ModelsCommand.self,
+            DetectCommand.self,
             ScenesEvalCommand.self, PhotoCommand.self, ServeCommand.self,
         ]
     )

@@ -13,14 +13,14 @@ struct SuggestCommand: AsyncParsableCommand {
         commandName: "suggest",
         abstract: "Suggest library pictures for each drawing.",
         discussion: """
-        For each stroke drawing of IN: the recogniser's guesses, and for the --labels most probable \
-        ones up to --per-label pictures from the index, ordered by score: guess probability × how \
-        directly a picture is named for the class and how much it looks like the sketch. At the \
-        end, on standard error: how often the drawing's own class is among the first 8 \
-        suggestions, and the latency per drawing (p50/p99, the first drawing left out). \
-        --web adds pictures from a Bing-v7-style image search at $SKETCHWISE_IMAGE_SEARCH_ENDPOINT \
-        (key in $SKETCHWISE_IMAGE_SEARCH_KEY).
-        """
+            For each stroke drawing of IN: the recogniser's guesses, and for the --labels most probable \
+            ones up to --per-label pictures from the index, ordered by score: guess probability × how \
+            directly a picture is named for the class and how much it looks like the sketch. At the \
+            end, on standard error: how often the drawing's own class is among the first 8 \
+            suggestions, and the latency per drawing (p50/p99, the first drawing left out). \
+            --web adds pictures from a Bing-v7-style image search at $SKETCHWISE_IMAGE_SEARCH_ENDPOINT \
+            (key in $SKETCHWISE_IMAGE_SEARCH_KEY).
+            """
     )
 
     @OptionGroup var input: InputOptions
@@ -49,7 +49,10 @@ struct SuggestCommand: AsyncParsableCommand {
 
     @OptionGroup var candidateOptions: CandidateOptions
 
-    @Flag(help: "Pictures for each drawing's own class alone, as if it were the only guess: what a person sees when that class is guessed (for reviewing the library).")
+    @Flag(
+        help:
+            "Pictures for each drawing's own class alone, as if it were the only guess: what a person sees when that class is guessed (for reviewing the library)."
+    )
     var ownClass = false
 
     @Flag(help: "Also search the web (see the discussion).")
@@ -66,12 +69,15 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let recognizers = try modelOptions.load()
-        let library = LibraryProvider(finder: CandidateFinder(
-            pictures: try LibraryDatabase(path: db).pictures(), reviews: try candidateOptions.loadReviews(), weakest: try candidateOptions.weakest
-        ))
+        let library = LibraryProvider(
+            finder: CandidateFinder(
+                pictures: try LibraryDatabase(path: db).pictures(), reviews: try candidateOptions.loadReviews(),
+                weakest: try candidateOptions.weakest
+            ))
         let warmStart = ContinuousClock.now
         library.finder.warmUp()
-        StandardError.print("found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")
+        StandardError.print(
+            "found the candidates of every class in \(ContinuousClock.now - warmStart); style \((style ?? library.defaultStyle).rawValue)")
         let webSearch = web ? WebImageSearchConfiguration.fromEnvironment() : nil
         if web, webSearch == nil { throw ValidationError("--web needs SKETCHWISE_IMAGE_SEARCH_ENDPOINT") }
         let service = try SuggestionService.composed(library: library, web: webSearch, recognizers: recognizers, model: model)
@@ -95,8 +101,10 @@ struct SuggestCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             let result: SuggestionResult
             do {
-                result = ownClass
-                    ? try await Self.ownClassSuggestions(drawing.record.drawing, label: label, service: service, perLabel: perLabel, style: style)
+                result =
+                    ownClass
+                    ? try await Self.ownClassSuggestions(
+                        drawing.record.drawing, label: label, service: service, perLabel: perLabel, style: style)
                     : try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
             } catch {
                 let failure = FormatError(file: drawing.origin, reason: "\(error)")
@@ -124,10 +132,11 @@ struct SuggestCommand: AsyncParsableCommand {
         _ sketch: StrokeSketch, label: String, service: SuggestionService, perLabel: Int, style: PictureStyle?
     ) async throws -> SuggestionResult {
         let analysis = try service.recognizer.analyze(sketch, top: service.guessCount)
-        let (suggestions, problems) = await service.pictures(for: SuggestionRequest(
-            analysis: SketchAnalysis(guesses: [Guess(label: label, probability: 1)], embedding: analysis.embedding),
-            labels: 1, perLabel: perLabel, style: style
-        ))
+        let (suggestions, problems) = await service.pictures(
+            for: SuggestionRequest(
+                analysis: SketchAnalysis(guesses: [Guess(label: label, probability: 1)], embedding: analysis.embedding),
+                labels: 1, perLabel: perLabel, style: style
+            ))
         return SuggestionResult(guesses: analysis.guesses, suggestions: suggestions, problems: problems)
     }
 }

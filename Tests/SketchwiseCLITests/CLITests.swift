@@ -52,21 +52,25 @@ struct CLI {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr.data, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr.data, as: UTF8.self))
     }
 }
 
 @Suite struct CLITests {
     let folder = TemporaryFolder()
 
-    @Test(arguments: ["", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "photo", "shortcuts",
-                      "shortcuts add", "corrections export", "models list", "models download", "detect", "scenes-eval"])
+    @Test(arguments: [
+        "", "simplify", "render", "info", "demo", "bench", "suggest", "similarity", "fewshot", "serve", "photo", "shortcuts",
+        "shortcuts add", "corrections export", "models list", "models download", "detect", "scenes-eval",
+    ])
     func helpMatchesItsGoldenFile(command: String) async throws {
         let result = try await CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0)
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/help-\(command.isEmpty ? "sketchwise" : command.replacingOccurrences(of: " ", with: "-")).txt")
+            .appendingPathComponent(
+                "Fixtures/help-\(command.isEmpty ? "sketchwise" : command.replacingOccurrences(of: " ", with: "-")).txt")
         if ProcessInfo.processInfo.environment["SKETCHWISE_UPDATE_GOLDEN"] != nil {
             try result.stdout.write(to: golden, atomically: true, encoding: .utf8)
         }
@@ -85,7 +89,9 @@ struct CLI {
         let skipped = try await CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("out.ndjson")])
         #expect(skipped.status == 0)
         #expect(skipped.stderr.contains("simplified 1 drawings, skipped 1 bad"))
-        #expect(try String(contentsOfFile: folder.path("out.ndjson"), encoding: .utf8) == #"{"word":"cat","drawing":[[[0,127,255],[0,127,0]]]}"# + "\n")
+        #expect(
+            try String(contentsOfFile: folder.path("out.ndjson"), encoding: .utf8) == #"{"word":"cat","drawing":[[[0,127,255],[0,127,0]]]}"#
+                + "\n")
     }
 
     @Test func drawingsBeyondTheServersLimitsAreBadInputUnlessRaised() async throws {
@@ -97,12 +103,16 @@ struct CLI {
         """.write(toFile: input, atomically: true, encoding: .utf8)
         let refused = try await CLI.run(["simplify", input, "-o", folder.path("a.ndjson")])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("many.ndjson:2: 300 strokes; at most 256 are accepted (raise the limit with --max-strokes"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("many.ndjson:2: 300 strokes; at most 256 are accepted (raise the limit with --max-strokes"),
+            "\(refused.stderr)")
         let skipped = try await CLI.run(["simplify", input, "--skip-bad", "-o", folder.path("b.ndjson")])
         #expect(skipped.stderr.contains("simplified 1 drawings, skipped 1 bad"), "\(skipped.stderr)")
         let raised = try await CLI.run(["simplify", input, "--max-strokes", "300", "-o", folder.path("c.ndjson")])
         #expect(raised.status == 0 && raised.stderr.contains("simplified 2 drawings"), "\(raised.stderr)")
-        let points = try await CLI.run(["simplify", input, "--max-strokes", "300", "--max-points", "3", "--skip-bad", "-o", folder.path("d.ndjson")])
+        let points = try await CLI.run([
+            "simplify", input, "--max-strokes", "300", "--max-points", "3", "--skip-bad", "-o", folder.path("d.ndjson"),
+        ])
         #expect(points.stderr.contains("many.ndjson:2: 600 points; at most 3 are accepted"), "\(points.stderr)")
         #expect(points.stderr.contains("simplified 1 drawings, skipped 1 bad"), "\(points.stderr)")
     }
@@ -145,7 +155,8 @@ struct CLI {
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("scored 1 of 2 drawings: the model knows 2 classes") && text.stdout.contains("top-1 100.00%"))
         let json = try await CLI.run(["eval", "--models", folder.path(""), "--model", "few", "--data", folder.path("d.ndjson"), "--json"])
-        #expect(json.stdout.contains(#""classes":2"#) && json.stdout.contains(#""drawings":2"#) && json.stdout.contains(#""unknown_class":1"#))
+        #expect(
+            json.stdout.contains(#""classes":2"#) && json.stdout.contains(#""drawings":2"#) && json.stdout.contains(#""unknown_class":1"#))
         let unknown = try await CLI.run(["eval", "--models", folder.path(""), "--model", "doodlenet", "--data", folder.path("d.ndjson")])
         #expect(unknown.status != 0 && unknown.stderr.contains("no doodlenet.json in"))
         let ensemble = try await CLI.run(["classify", "--models", folder.path(""), folder.path("d.ndjson")])
@@ -157,7 +168,10 @@ struct CLI {
 @Suite struct DatabaseOptionTests {
     @Test(arguments: [
         (["corrections", "export", "--database", "mysql://db.example/x"], "must be a file path (SQLite) or a postgres:// URL"),
-        (["corrections", "export", "--database", "postgres://sketchwise:hunter2@127.0.0.1:1/sketchwise?sslmode=disable"], "cannot open PostgreSQL"),
+        (
+            ["corrections", "export", "--database", "postgres://sketchwise:hunter2@127.0.0.1:1/sketchwise?sslmode=disable"],
+            "cannot open PostgreSQL"
+        ),
         (["shortcuts", "list", "--user", "ann", "--database", "postgres://127.0.0.1/a/b"], "must name one database"),
     ])
     func aBadDatabaseIsAClearError(arguments: [String], message: String) async throws {

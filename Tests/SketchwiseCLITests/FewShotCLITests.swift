@@ -46,7 +46,8 @@ import Testing
         let accuracy = try #require(answer?["accuracy"] as? Double)
         #expect(accuracy >= 0.6, "10-way one-shot accuracy \(accuracy) (chance is 0.1)")
 
-        try "test/item01.png training/nowhere.png\n".write(to: folder.url.appendingPathComponent("run01/class_labels.txt"), atomically: true, encoding: .utf8)
+        try "test/item01.png training/nowhere.png\n".write(
+            to: folder.url.appendingPathComponent("run01/class_labels.txt"), atomically: true, encoding: .utf8)
         let broken = try await CLI.run(["fewshot", "--runs", folder.url.path])
         #expect(broken.status != 0)
         #expect(broken.stderr.contains("no image run01/training/nowhere.png"), "\(broken.stderr)")

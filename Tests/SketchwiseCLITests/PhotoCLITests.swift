@@ -43,12 +43,17 @@ import Testing
         // PNGs that declare 9,000,000 × 1 and 10,000 × 1 pixels: the first once trapped converting
         // its scaled-up width to Int32, the second asked for gigabytes.
         func png(width: UInt32) -> [UInt8] {
-            let header: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + withUnsafeBytes(of: width.bigEndian, Array.init) + [0, 0, 0, 1, 8, 0, 0, 0, 0]
-            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + [0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+            let header: [UInt8] =
+                [0, 0, 0, 13] + Array("IHDR".utf8) + withUnsafeBytes(of: width.bigEndian, Array.init) + [0, 0, 0, 1, 8, 0, 0, 0, 0]
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + [0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [
+                0xAE, 0x42, 0x60, 0x82,
+            ]
         }
         try Data(png(width: 9_000_000)).write(to: URL(fileURLWithPath: folder.path("long.png")))
         try Data(png(width: 10_000)).write(to: URL(fileURLWithPath: folder.path("strip.png")))
-        let result = try await CLI.run(["photo", folder.path("long.png"), folder.path("strip.png"), "--model", Self.model, "--db", folder.path("none.sqlite")])
+        let result = try await CLI.run([
+            "photo", folder.path("long.png"), folder.path("strip.png"), "--model", Self.model, "--db", folder.path("none.sqlite"),
+        ])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("long.png: the photo is 9000000×1 pixels: a side may be at most 20000 pixels"), "\(result.stderr)")
         #expect(result.stderr.contains("strip.png: the photo is 10000×1 pixels: more elongated than the 20:1 allowed"), "\(result.stderr)")

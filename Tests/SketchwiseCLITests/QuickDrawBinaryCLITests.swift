@@ -46,7 +46,8 @@ import Testing
         try bytes.dropLast(3).write(to: URL(fileURLWithPath: path))
         let failed = try await CLI.run(["info", path])
         #expect(failed.status != 0)
-        #expect(failed.stderr.contains("cat.bin:2: drawing 1 at byte 33: the file ends at byte 63, inside stroke 1 of 2"), "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("cat.bin:2: drawing 1 at byte 33: the file ends at byte 63, inside stroke 1 of 2"), "\(failed.stderr)")
         let skipped = try await CLI.run(["info", path, "--skip-bad", "--json"])
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(skipped.stderr.contains("skipped: "))

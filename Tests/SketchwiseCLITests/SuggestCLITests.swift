@@ -12,7 +12,8 @@ import Testing
     func smallIndex() async throws -> String {
         let pictures = folder.url.appendingPathComponent("clipart/mammals")
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.clipart.path).filter { $0.hasSuffix(".svg") }.sorted().prefix(40)
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.clipart.path).filter { $0.hasSuffix(".svg") }.sorted().prefix(
+            40)
         for name in names {
             try FileManager.default.copyItem(at: Self.clipart.appendingPathComponent(name), to: pictures.appendingPathComponent(name))
         }
@@ -27,7 +28,8 @@ import Testing
         guard FileManager.default.fileExists(atPath: Self.clipart.path) else { print("skipped: openclipart-svg is not installed"); return }
         let db = try await smallIndex()
         let result = try await CLI.run([
-            "suggest", SharedData.quickDraw("raw/cat.ndjson").path, "--db", db, "--limit", "3", "--labels", "4", "--per-label", "2", "--json",
+            "suggest", SharedData.quickDraw("raw/cat.ndjson").path, "--db", db, "--limit", "3", "--labels", "4", "--per-label", "2",
+            "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
@@ -42,7 +44,8 @@ import Testing
             for suggestion in suggestions {
                 #expect(Set(suggestion.keys) == ["id", "label", "score", "source", "title"])
                 #expect(labels.contains(suggestion["label"] as? String ?? ""), "a suggestion stands for one of the top 4 guesses")
-                #expect((suggestion["id"] as? String)?.hasPrefix("clipart:mammals/") == true && suggestion["source"] as? String == "clipart")
+                #expect(
+                    (suggestion["id"] as? String)?.hasPrefix("clipart:mammals/") == true && suggestion["source"] as? String == "clipart")
             }
             let scores = suggestions.compactMap { $0["score"] as? Double }
             #expect(scores == scores.sorted(by: >), "ranked best first")
@@ -58,7 +61,9 @@ import Testing
         let heatmap = folder.path("heatmap.png"), histogram = folder.path("histogram.png")
         let result = try await CLI.run(["similarity"] + inputs + ["--per-file", "2", "--heatmap", heatmap, "--histogram", histogram])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(inputs.count == 3 ? 5 : 4).compactMap { Double($0) } }
+        let rows = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ").prefix(inputs.count == 3 ? 5 : 4).compactMap { Double($0) }
+        }
         #expect(rows.count == (inputs.count == 3 ? 5 : 4))
         for (i, row) in rows.enumerated() {
             #expect(row.count == rows.count && abs(row[i]) < 1e-3, "zero distance to itself")

@@ -34,8 +34,9 @@ import Testing
         try TestModels.writeConstantRaster(name: "few", labels: ["cat"], in: folder.url)
         try #"{"word":"cat","drawing":[[[0,40],[0,60]]]}"#.write(toFile: folder.path("cat.ndjson"), atomically: true, encoding: .utf8)
         let error = try #require(throws: RecognitionError.self) {
-            try Evaluation.run(source: DrawingSource(path: folder.path("cat.ndjson")), recognizers: RecognizerSet.load(from: folder.url),
-                               kind: RecognizerKind.named("doodlenet"), subset: .all, policy: BadInputPolicy(skipBad: false))
+            try Evaluation.run(
+                source: DrawingSource(path: folder.path("cat.ndjson")), recognizers: RecognizerSet.load(from: folder.url),
+                kind: RecognizerKind.named("doodlenet"), subset: .all, policy: BadInputPolicy(skipBad: false))
         }
         #expect(error.description.contains("no doodlenet.json in"))
     }

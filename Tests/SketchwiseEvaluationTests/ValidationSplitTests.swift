@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseTestSupport
 import Testing
+
 @testable import SketchwiseEvaluation
 
 @Suite struct ValidationSplitTests {
@@ -31,7 +32,9 @@ import Testing
         #expect(ValidationSplit.isValidation(stroke) == false)
         let bitmap = LabeledDrawing(label: "cat", content: .bitmap(GrayImage(width: 28, height: 28)), origin: "y", arrayPosition: (nil, 0))
         #expect(ValidationSplit.isValidation(bitmap) == true)
-        let npz = LabeledDrawing(label: "pig", content: .strokes(QuickDrawRecord(word: "pig", drawing: StrokeSketch())), origin: "z", arrayPosition: ("train", 5))
+        let npz = LabeledDrawing(
+            label: "pig", content: .strokes(QuickDrawRecord(word: "pig", drawing: StrokeSketch())), origin: "z", arrayPosition: ("train", 5)
+        )
         #expect(ValidationSplit.isValidation(npz) == true)
         let unknown = LabeledDrawing(label: "pig", content: .strokes(QuickDrawRecord(word: "pig", drawing: StrokeSketch())), origin: "w")
         #expect(ValidationSplit.isValidation(unknown) == nil)
@@ -43,7 +46,8 @@ import Testing
     /// Records without `key_id` (`quickdraw/simplified-extra`) are split by
     /// `<folder>/<class>/<index>`, as `record_split` in training/sketchwise_data/quickdraw.py.
     @Test func recordsWithoutKeyIDAreSplitByFolderClassAndIndex() throws {
-        let record = try QuickDrawRecord(json: Data(#"{"word":"car","countrycode":"AF","drawing":[[[59,134,190],[201,212,204]],[[67,66],[99,58]]]}"#.utf8))
+        let record = try QuickDrawRecord(
+            json: Data(#"{"word":"car","countrycode":"AF","drawing":[[[59,134,190],[201,212,204]],[[67,66],[99,58]]]}"#.utf8))
         #expect(record.keyID == nil && record.timestamp == nil && record.recognized == nil && record.countryCode == "AF")
         #expect(record.drawing.strokes.count == 2)
         #expect(ValidationSplit.fraction(of: "simplified-extra/car/12") == 0.16033756980983704)
@@ -61,7 +65,8 @@ import Testing
         let extra = folder.url.appendingPathComponent("simplified-extra")
         try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
         let line = #"{"word":"car","countrycode":"AF","drawing":[[[0,10],[0,10]]]}"#
-        try [line, "", line, line].joined(separator: "\n").write(to: extra.appendingPathComponent("car.ndjson"), atomically: true, encoding: .utf8)
+        try [line, "", line, line].joined(separator: "\n").write(
+            to: extra.appendingPathComponent("car.ndjson"), atomically: true, encoding: .utf8)
         var keys: [String?] = []
         try DrawingSource(path: extra.path).forEach(onError: { throw $0 }) { keys.append(ValidationSplit.splitKey($0)) }
         #expect(keys == ["simplified-extra/car/0", "simplified-extra/car/1", "simplified-extra/car/2"])

@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseTestSupport
 import Testing
+
 @testable import SketchwiseFormats
 
 /// Files that are not what they claim fail on their first bytes, whatever their size (issue 14:
@@ -55,7 +56,9 @@ import Testing
         let path = try sparseFile(name, size: 1 << 30, prefix: Array("garbage".utf8))
         var errors: [String] = []
         try DrawingSource(path: path).forEach(onError: { errors.append("\($0)") }) { _ in }
-        let expected = ["huge.json": "not a JSON array", "huge.txt": "not an Omniglot stroke file", "huge.ndjson": "line longer than 16 MiB"]
+        let expected = [
+            "huge.json": "not a JSON array", "huge.txt": "not an Omniglot stroke file", "huge.ndjson": "line longer than 16 MiB",
+        ]
         #expect(errors.count == 1 && errors[0].contains(expected[name]!), "\(errors)")
     }
 

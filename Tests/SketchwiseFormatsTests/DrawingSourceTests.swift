@@ -17,8 +17,10 @@ import Testing
 
     @Test func aFolderOfMixedFormatsIsReadInNameOrderWithClassesFromFileNames() throws {
         let folder = TemporaryFolder()
-        try #"{"word":"cat","drawing":[[[1,2],[3,4]]]}"#.appending("\n\n").write(toFile: folder.path("a.ndjson"), atomically: true, encoding: .utf8)
-        try #"[{"drawing":[[[1],[2]]]},{"word":"dog","drawing":[]}]"#.write(toFile: folder.path("b tree.json"), atomically: true, encoding: .utf8)
+        try #"{"word":"cat","drawing":[[[1,2],[3,4]]]}"#.appending("\n\n").write(
+            toFile: folder.path("a.ndjson"), atomically: true, encoding: .utf8)
+        try #"[{"drawing":[[[1],[2]]]},{"word":"dog","drawing":[]}]"#.write(
+            toFile: folder.path("b tree.json"), atomically: true, encoding: .utf8)
         try NPYArray(shape: [3, 784], elementType: .uint8, bytes: [UInt8](repeating: 7, count: 3 * 784)).write(to: folder.path("c.npy"))
         try "START\n1,2,0\nBREAK\n".write(toFile: folder.path("d.txt"), atomically: true, encoding: .utf8)
         try "ignored".write(toFile: folder.path("notes.md"), atomically: true, encoding: .utf8)

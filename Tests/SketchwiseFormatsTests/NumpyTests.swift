@@ -99,7 +99,10 @@ import Testing
                 return
             }
             #expect(elements.count == expected)
-            #expect(try elements[0].stroke3Rows().prefix(2) == [Stroke3Row(dx: -9, dy: -51, penLifted: false), Stroke3Row(dx: 0, dy: -59, penLifted: false)])
+            #expect(
+                try elements[0].stroke3Rows().prefix(2) == [
+                    Stroke3Row(dx: -9, dy: -51, penLifted: false), Stroke3Row(dx: 0, dy: -59, penLifted: false),
+                ])
         }
         let omniglot = try NPZ.read(SharedData.omniglot("omniglot-unlabelled-stroke3.npz").path)
         #expect(omniglot.map(\.name).sorted() == ["test", "train", "valid"])

@@ -11,8 +11,9 @@ import Testing
 
     func record(_ key: String, strokes: [[(Double, Double)]], word: String = "cat") -> QuickDrawRecord {
         let sketch = StrokeSketch(strokes: strokes.map { Stroke(points: $0.map { Point(x: $0.0, y: $0.1) }) })
-        return QuickDrawRecord(word: word, countryCode: "DE", timestamp: "2017-03-08 21:12:07 UTC", recognized: true,
-                               keyID: key, drawing: sketch)
+        return QuickDrawRecord(
+            word: word, countryCode: "DE", timestamp: "2017-03-08 21:12:07 UTC", recognized: true,
+            keyID: key, drawing: sketch)
     }
 
     func write(_ records: [QuickDrawRecord], to name: String) throws -> String {
@@ -83,7 +84,8 @@ import Testing
     }
 
     @Test func aFileCutAtEveryByteGivesAnErrorWithTheByteOffsetNotATrap() throws {
-        let whole = try QuickDrawBinary.encode(record("1", strokes: [[(1, 2), (3, 4)], [(5, 6)]]))
+        let whole =
+            try QuickDrawBinary.encode(record("1", strokes: [[(1, 2), (3, 4)], [(5, 6)]]))
             + QuickDrawBinary.encode(record("2", strokes: [[(9, 9)]]))
         let firstEnd = whole.count - (QuickDrawBinary.headerSize + 4)
         for length in 0..<whole.count {
@@ -96,8 +98,10 @@ import Testing
             }
             let error = try #require(throws: FormatError.self) { try collect(path, skipBad: false) }
             let start = complete == 1 ? firstEnd : 0
-            #expect(error.description.hasPrefix("\(path):\(complete + 1): drawing \(complete) at byte \(start): the file ends at byte \(length), inside "),
-                    "\(error)")
+            #expect(
+                error.description.hasPrefix(
+                    "\(path):\(complete + 1): drawing \(complete) at byte \(start): the file ends at byte \(length), inside "),
+                "\(error)")
             let skipped = try collect(path, skipBad: true)
             #expect(skipped.drawings.count == complete && skipped.errors.count == 1)
         }
@@ -108,12 +112,15 @@ import Testing
         let bytes = rawRecord(strokeCount: .max, strokes: [[1, 2, 3, 4]], declaredPoints: [.max])
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let error = try #require(throws: FormatError.self) { try collect(path, skipBad: false) }
-        #expect(error.reason == "drawing 0 at byte 0: the file ends at byte 23, inside stroke 0 of 65535, which declares 65535 points (131070 bytes)")
+        #expect(
+            error.reason
+                == "drawing 0 at byte 0: the file ends at byte 23, inside stroke 0 of 65535, which declares 65535 points (131070 bytes)")
     }
 
     @Test func recordsWithNoStrokesOrAnEmptyStrokeAreSkippedAndReadingGoesOn() throws {
         let path = folder.path("bad.bin")
-        let bytes = rawRecord(strokeCount: 0) + rawRecord(strokeCount: 2, strokes: [[1, 2], []])
+        let bytes =
+            rawRecord(strokeCount: 0) + rawRecord(strokeCount: 2, strokes: [[1, 2], []])
             + rawRecord(strokeCount: 1, strokes: [[10, 20, 30, 40]])
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         #expect(throws: FormatError(file: path, line: 1, reason: "drawing 0 at byte 0: a drawing with no strokes")) {

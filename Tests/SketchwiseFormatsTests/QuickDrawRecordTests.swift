@@ -4,7 +4,8 @@ import SketchwiseFormats
 import Testing
 
 @Suite struct QuickDrawRecordTests {
-    let rawLine = #"{"word":"cat","countrycode":"BR","timestamp":"2017-03-26 18:43:54.78083 UTC","recognized":true,"key_id":"4647694628814848","drawing":[[[959,950.5,935],[285,286,288],[0,17,35]],[[10],[20],[40]]],"extra":{"a":[1,2.5]}}"#
+    let rawLine =
+        #"{"word":"cat","countrycode":"BR","timestamp":"2017-03-26 18:43:54.78083 UTC","recognized":true,"key_id":"4647694628814848","drawing":[[[959,950.5,935],[285,286,288],[0,17,35]],[[10],[20],[40]]],"extra":{"a":[1,2.5]}}"#
 
     @Test func rawRecordsKeepEveryFieldAndTime() throws {
         let record = try QuickDrawRecord(json: Data(rawLine.utf8))
@@ -21,7 +22,10 @@ import Testing
     @Test func writingThenReadingGivesTheSameRecord() throws {
         let record = try QuickDrawRecord(json: Data(rawLine.utf8))
         let line = record.ndjsonLine
-        #expect(line.hasPrefix(#"{"word":"cat","countrycode":"BR","timestamp":"2017-03-26 18:43:54.78083 UTC","recognized":true,"key_id":"4647694628814848","drawing":[[[959,950.5,935],[285,286,288],[0,17,35]]"#))
+        #expect(
+            line.hasPrefix(
+                #"{"word":"cat","countrycode":"BR","timestamp":"2017-03-26 18:43:54.78083 UTC","recognized":true,"key_id":"4647694628814848","drawing":[[[959,950.5,935],[285,286,288],[0,17,35]]"#
+            ))
         #expect(try QuickDrawRecord(json: Data(line.utf8)) == record)
     }
 

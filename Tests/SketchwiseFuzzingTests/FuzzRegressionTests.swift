@@ -41,7 +41,10 @@ import Testing
         // A .npy header claiming 2^62 elements, with 4 data bytes.
         let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2147483648, 2147483648), }"
         let padded = header + String(repeating: " ", count: (64 - (10 + header.utf8.count + 1) % 64) % 64) + "\n"
-        let npy = [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(padded.utf8.count & 0xFF), UInt8(padded.utf8.count >> 8)] + Array(padded.utf8) + [0, 0, 0, 0]
+        let npy =
+            [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(padded.utf8.count & 0xFF), UInt8(padded.utf8.count >> 8)] + Array(padded.utf8) + [
+                0, 0, 0, 0,
+            ]
         #expect(run(.stroke3, npy).errors.count == 1)
         #expect(run(.npy, npy).read == 0)
         // safetensors whose header length is 2^63.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchwiseLibrary
 
 @Suite struct ClipArtMetadataTests {
@@ -8,7 +9,8 @@ import Testing
     }
 
     @Test func theWorkTitleKeywordsAndLicenseAreRead() throws {
-        let metadata = try parse(LibraryFixtures.svg("<rect width='1' height='1'/>", title: "Red  ball", keywords: ["Ball", "toy", "ball", ""]))
+        let metadata = try parse(
+            LibraryFixtures.svg("<rect width='1' height='1'/>", title: "Red  ball", keywords: ["Ball", "toy", "ball", ""]))
         #expect(metadata.title == "Red ball")
         #expect(metadata.keywords == ["ball", "toy"])
         #expect(metadata.licenseURL == "http://web.resource.org/cc/PublicDomain")
@@ -16,17 +18,21 @@ import Testing
     }
 
     @Test func aCreatorsNameIsNotTheTitle() throws {
-        let text = LibraryFixtures.svg("""
-        <metadata><rdf:RDF><cc:Work><dc:creator><cc:Agent><dc:title>Jane</dc:title></cc:Agent></dc:creator>
-        <dc:title>Tree</dc:title></cc:Work></rdf:RDF></metadata>
-        """)
+        let text = LibraryFixtures.svg(
+            """
+            <metadata><rdf:RDF><cc:Work><dc:creator><cc:Agent><dc:title>Jane</dc:title></cc:Agent></dc:creator>
+            <dc:title>Tree</dc:title></cc:Work></rdf:RDF></metadata>
+            """)
         #expect(try parse(text).title == "Tree")
-        let onlyCreator = LibraryFixtures.svg("<metadata><rdf:RDF><cc:Work><dc:creator><cc:Agent><dc:title>Jane</dc:title></cc:Agent></dc:creator></cc:Work></rdf:RDF></metadata>")
+        let onlyCreator = LibraryFixtures.svg(
+            "<metadata><rdf:RDF><cc:Work><dc:creator><cc:Agent><dc:title>Jane</dc:title></cc:Agent></dc:creator></cc:Work></rdf:RDF></metadata>"
+        )
         #expect(try parse(onlyCreator).title == nil)
     }
 
     @Test func subjectsWrittenAsTextAreSplitOnCommas() throws {
-        let text = LibraryFixtures.svg("<metadata><rdf:RDF><cc:Work><dc:subject>cat, Animal; pet</dc:subject></cc:Work></rdf:RDF></metadata>")
+        let text = LibraryFixtures.svg(
+            "<metadata><rdf:RDF><cc:Work><dc:subject>cat, Animal; pet</dc:subject></cc:Work></rdf:RDF></metadata>")
         #expect(try parse(text).keywords == ["cat", "animal", "pet"])
     }
 
@@ -35,7 +41,9 @@ import Testing
     }
 
     @Test func anotherDeclaredLicenseIsRecordedAsDeclared() {
-        #expect(License.clipart(declared: "http://creativecommons.org/licenses/GPL/2.0/") == "declared in the file: http://creativecommons.org/licenses/GPL/2.0/")
+        #expect(
+            License.clipart(declared: "http://creativecommons.org/licenses/GPL/2.0/")
+                == "declared in the file: http://creativecommons.org/licenses/GPL/2.0/")
         #expect(License.clipart(declared: "") == License.openClipArt)
         #expect(License.clipart(declared: "http://creativecommons.org/licenses/publicdomain/") == License.openClipArt)
     }

@@ -14,7 +14,8 @@ import Testing
 
     init() throws {
         embedder = try LibraryFixtures.embedder()
-        try LibraryFixtures.write(Dictionary(uniqueKeysWithValues: LibraryFixtures.shapes.map { ("things/\($0.key).svg", $0.value) }), in: clipart)
+        try LibraryFixtures.write(
+            Dictionary(uniqueKeysWithValues: LibraryFixtures.shapes.map { ("things/\($0.key).svg", $0.value) }), in: clipart)
     }
 
     func builder(batchSize: Int = 128) -> IndexBuilder {
@@ -44,7 +45,9 @@ import Testing
     }
 
     @Test func drawingsTitledWithTheirCollectionsNameAreTitledByFileName() throws {
-        let theme = (1...3).map { ("theme/icon_\($0)_camera.svg", LibraryFixtures.svg("<circle cx='50' cy='50' r='\(10 * $0)'/>", title: "Lemon SVG theme")) }
+        let theme = (1...3).map {
+            ("theme/icon_\($0)_camera.svg", LibraryFixtures.svg("<circle cx='50' cy='50' r='\(10 * $0)'/>", title: "Lemon SVG theme"))
+        }
         try LibraryFixtures.write(Dictionary(uniqueKeysWithValues: theme), in: clipart)
         let database = try database()
         _ = try builder().build(into: database, embedder: embedder)
@@ -52,8 +55,9 @@ import Testing
         #expect(titles == ["icon 1 camera", "icon 2 camera", "icon 3 camera", "Red ball", "House", "line", "Blue square"])
         try FileManager.default.removeItem(at: clipart.appendingPathComponent("theme/icon_3_camera.svg"))
         _ = try builder().build(into: database, embedder: embedder)
-        #expect(try database.read { try LibraryItem.fetchOne($0, key: "clipart:theme/icon_1_camera.svg") }?.title == "Lemon SVG theme",
-                "two drawings are no collection")
+        #expect(
+            try database.read { try LibraryItem.fetchOne($0, key: "clipart:theme/icon_1_camera.svg") }?.title == "Lemon SVG theme",
+            "two drawings are no collection")
     }
 
     @Test func aSecondBuildRendersNothing() throws {
@@ -67,10 +71,14 @@ import Testing
         let database = try database()
         _ = try builder().build(into: database, embedder: embedder)
         let files = clipart.appendingPathComponent("things")
-        try Data(LibraryFixtures.svg("<circle cx='50' cy='50' r='20'/>", title: "Small ball").utf8).write(to: files.appendingPathComponent("circle.svg"))
+        try Data(LibraryFixtures.svg("<circle cx='50' cy='50' r='20'/>", title: "Small ball").utf8).write(
+            to: files.appendingPathComponent("circle.svg"))
         try FileManager.default.removeItem(at: files.appendingPathComponent("square.svg"))
-        try LibraryFixtures.write(["new/star.svg": LibraryFixtures.svg("<path d='M50 0 L61 35 L98 35 L68 57 L79 91 L50 70 L21 91 L32 57 L2 35 L39 35 Z'/>")], in: clipart)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: files.appendingPathComponent("house.svg").path)
+        try LibraryFixtures.write(
+            ["new/star.svg": LibraryFixtures.svg("<path d='M50 0 L61 35 L98 35 L68 57 L79 91 L50 70 L21 91 L32 57 L2 35 L39 35 Z'/>")],
+            in: clipart)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: files.appendingPathComponent("house.svg").path)
         let report = try builder().build(into: database, embedder: embedder)
         let counts = try #require(report.sources[.clipart])
         #expect(counts.found == 4)
@@ -120,9 +128,11 @@ import Testing
     }
 
     @Test func aMissingSourceIsAClearError() throws {
-        let builder = IndexBuilder(sources: [.clipart, .emoji], locations: LibraryLocations(
-            clipartFolder: folder.url.appendingPathComponent("nothing"), emojiFont: folder.url.appendingPathComponent("none.ttf")
-        ))
+        let builder = IndexBuilder(
+            sources: [.clipart, .emoji],
+            locations: LibraryLocations(
+                clipartFolder: folder.url.appendingPathComponent("nothing"), emojiFont: folder.url.appendingPathComponent("none.ttf")
+            ))
         #expect(throws: LibraryError.self) { try builder.build(into: try database(), embedder: embedder) }
         #expect(throws: LibraryError.self) { try LibrarySource.list("clipart,fonts") }
         #expect(try LibrarySource.list(" emoji , clipart") == [.emoji, .clipart])

@@ -12,7 +12,8 @@ import Testing
 
     func item(_ id: String, source: LibrarySource = .clipart) -> LibraryItem {
         LibraryItem(
-            id: id, source: source, path: "/x/\(id).svg", title: "a \(id)", sourceTitle: nil, keywords: ["one", "two"], license: "public domain",
+            id: id, source: source, path: "/x/\(id).svg", title: "a \(id)", sourceTitle: nil, keywords: ["one", "two"],
+            license: "public domain",
             thumbnail: Data([1, 2, 3]), aspect: 1.5, raster: GrayImage(width: 2, height: 2, pixels: [0, 255, 7, 9]),
             embedding: [0.5, -1.25, 3e-8], topClasses: [Guess(label: "cat", probability: 0.75)],
             file: FileStamp(fileHash: "00ff", fileSize: 12, fileModified: 1.5, pipeline: "p")

@@ -7,7 +7,9 @@ import SketchwiseTestSupport
 enum LibraryFixtures {
     /// Debian's openclipart-svg, when installed.
     static let clipartFolder = LibraryLocations.debianClipart
-    static var hasClipart: Bool { FileManager.default.fileExists(atPath: clipartFolder.appendingPathComponent("food/fruit/apple.svg").path) }
+    static var hasClipart: Bool {
+        FileManager.default.fileExists(atPath: clipartFolder.appendingPathComponent("food/fruit/apple.svg").path)
+    }
     static var hasEmojiFont: Bool { FileManager.default.fileExists(atPath: LibraryLocations.debianEmojiFont.path) }
     static let clipartMissing = "skipped: openclipart-svg is not installed (scripts/install-deps.sh installs it)"
     static let emojiMissing = "skipped: fonts-noto-color-emoji is not installed (scripts/install-deps.sh installs it)"
@@ -24,24 +26,25 @@ enum LibraryFixtures {
         if let title {
             let items = keywords.map { "<rdf:li>\($0)</rdf:li>" }.joined()
             metadata = """
-            <metadata><rdf:RDF><cc:Work rdf:about=""><dc:title>\(title)</dc:title>
-            <dc:subject><rdf:Bag>\(items)</rdf:Bag></dc:subject>
-            <dc:creator><cc:Agent><dc:title>Someone</dc:title></cc:Agent></dc:creator>
-            <cc:license rdf:resource="http://web.resource.org/cc/PublicDomain"/>
-            </cc:Work></rdf:RDF></metadata>
-            """
+                <metadata><rdf:RDF><cc:Work rdf:about=""><dc:title>\(title)</dc:title>
+                <dc:subject><rdf:Bag>\(items)</rdf:Bag></dc:subject>
+                <dc:creator><cc:Agent><dc:title>Someone</dc:title></cc:Agent></dc:creator>
+                <cc:license rdf:resource="http://web.resource.org/cc/PublicDomain"/>
+                </cc:Work></rdf:RDF></metadata>
+                """
         }
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" \
-        xmlns:cc="http://web.resource.org/cc/" xmlns:dc="http://purl.org/dc/elements/1.1/" \
-        width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">\(metadata)\(body)</svg>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" \
+            xmlns:cc="http://web.resource.org/cc/" xmlns:dc="http://purl.org/dc/elements/1.1/" \
+            width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">\(metadata)\(body)</svg>
+            """
     }
 
     /// A few distinct, well-formed drawings.
     static let shapes: [String: String] = [
-        "circle": svg(#"<circle cx="50" cy="50" r="40" fill="red" stroke="black" stroke-width="3"/>"#, title: "Red ball", keywords: ["ball", "toy"]),
+        "circle": svg(
+            #"<circle cx="50" cy="50" r="40" fill="red" stroke="black" stroke-width="3"/>"#, title: "Red ball", keywords: ["ball", "toy"]),
         "square": svg(##"<rect x="10" y="10" width="80" height="80" fill="#3366cc"/>"##, title: "Blue square", keywords: ["shape"]),
         "house": svg(#"<path d="M20 90 V50 L50 20 L80 50 V90 Z" fill="none" stroke="black" stroke-width="4"/>"#, title: "House"),
         "line": svg(#"<line x1="10" y1="50" x2="190" y2="50" stroke="black" stroke-width="2"/>"#, width: 200, height: 100),

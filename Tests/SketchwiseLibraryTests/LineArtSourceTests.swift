@@ -3,6 +3,7 @@ import GRDB
 import SketchwiseRaster
 import SketchwiseTestSupport
 import Testing
+
 @testable import SketchwiseLibrary
 
 /// The line-art sources: OpenMoji without its fill layers, Lucide named by file name, and the
@@ -45,12 +46,17 @@ import Testing
         let folder = TemporaryFolder()
         let openmoji = folder.url.appendingPathComponent("openmoji-17"), lucide = folder.url.appendingPathComponent("lucide-1")
         try LibraryFixtures.write(["1F34E.svg": Self.openMoji, "1F44D-1F3FB.svg": Self.openMoji, "E0A1.svg": Self.openMoji], in: openmoji)
-        try LibraryFixtures.write(["cat.svg": #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="8"/></svg>"#], in: lucide)
+        try LibraryFixtures.write(
+            [
+                "cat.svg":
+                    #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="8"/></svg>"#
+            ], in: lucide)
         let linked = folder.url.appendingPathComponent("openmoji")
         try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: openmoji)
         let locations = LibraryLocations(openmojiFolder: linked, lucideFolder: lucide, emojiAnnotations: [])
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
-        let report = try IndexBuilder(sources: [.openmoji, .lucide], locations: locations).build(into: database, embedder: try LibraryFixtures.embedder())
+        let report = try IndexBuilder(sources: [.openmoji, .lucide], locations: locations).build(
+            into: database, embedder: try LibraryFixtures.embedder())
         #expect(report.items == [.openmoji: 1, .lucide: 1])
         #expect(report.sources[.openmoji]?.unnamed == 2)
         let apple = try #require(try database.read { try LibraryItem.fetchOne($0, key: "openmoji:1F34E.svg") })

@@ -27,7 +27,8 @@ import Testing
         var files = Self.malformed.mapValues(\.0)
         files["good.svg"] = LibraryFixtures.shapes["house"]
         try LibraryFixtures.write(files, in: clipart)
-        try FileManager.default.createSymbolicLink(atPath: clipart.appendingPathComponent("broken-link.svg").path, withDestinationPath: "/nonexistent/x.svg")
+        try FileManager.default.createSymbolicLink(
+            atPath: clipart.appendingPathComponent("broken-link.svg").path, withDestinationPath: "/nonexistent/x.svg")
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
         let builder = IndexBuilder(sources: [.clipart], locations: LibraryLocations(clipartFolder: clipart))
         let report = try builder.build(into: database, embedder: try LibraryFixtures.embedder())
@@ -72,7 +73,9 @@ import Testing
             let bytes = Array(document.utf8)
             for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 23)) {
                 var damaged = Array(bytes[..<cut])
-                if !damaged.isEmpty { damaged[Int.random(in: damaged.indices, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+                if !damaged.isEmpty {
+                    damaged[Int.random(in: damaged.indices, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
                 _ = try? ClipArtMetadata.parse(damaged)
                 _ = try? rasterizer.render(damaged)
             }

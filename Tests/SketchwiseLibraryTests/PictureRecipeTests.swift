@@ -19,8 +19,10 @@ import Testing
     /// Columns and rows holding ink above `level`.
     func extent(_ image: GrayImage, above level: UInt8 = 64) -> (columns: [Int], rows: [Int]) {
         let n = image.width
-        return ((0..<n).filter { x in (0..<n).contains { image[x, $0] > level } },
-                (0..<n).filter { y in (0..<n).contains { image[$0, y] > level } })
+        return (
+            (0..<n).filter { x in (0..<n).contains { image[x, $0] > level } },
+            (0..<n).filter { y in (0..<n).contains { image[$0, y] > level } }
+        )
     }
 
     @Test func aFilledShapeBecomesItsOutline() throws {
@@ -40,7 +42,8 @@ import Testing
 
     @Test func whiteSpaceAroundTheDrawingDoesNotMatter() throws {
         let tight = try render(#"<circle cx="50" cy="50" r="50" fill="orange"/>"#)
-        let loose = try render(#"<rect width="400" height="400" fill="white"/><circle cx="300" cy="100" r="50" fill="orange"/>"#, width: 400, height: 400)
+        let loose = try render(
+            #"<rect width="400" height="400" fill="white"/><circle cx="300" cy="100" r="50" fill="orange"/>"#, width: 400, height: 400)
         let difference = zip(tight.pixels, loose.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +)
         let ink = tight.pixels.map(Int.init).reduce(0, +)
         #expect(Double(difference) < 0.2 * Double(ink))

@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseTestSupport
 import Testing
+
 @testable import SketchwiseLibrary
 
 /// The review list that ships (issue 13): read, applied, and never undone by the rules.
@@ -53,17 +54,20 @@ import Testing
             return
         }
         let folder = TemporaryFolder()
-        var copied = LibraryLocations(openmojiFolder: folder.url.appendingPathComponent("openmoji"), lucideFolder: folder.url.appendingPathComponent("lucide"))
+        var copied = LibraryLocations(
+            openmojiFolder: folder.url.appendingPathComponent("openmoji"), lucideFolder: folder.url.appendingPathComponent("lucide"))
         copied.emojiAnnotations = locations.emojiAnnotations
         for id in Set(reviews.all.map(\.id)) {
             let parts = id.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let source = LibrarySource(rawValue: parts[0]), [.openmoji, .lucide].contains(source) else { continue }
             let target = copied.location(of: source)
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: locations.location(of: source).appendingPathComponent(parts[1]), to: target.appendingPathComponent(parts[1]))
+            try FileManager.default.copyItem(
+                at: locations.location(of: source).appendingPathComponent(parts[1]), to: target.appendingPathComponent(parts[1]))
         }
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
-        _ = try IndexBuilder(sources: [.openmoji, .lucide], locations: copied).build(into: database, embedder: try LibraryFixtures.embedder())
+        _ = try IndexBuilder(sources: [.openmoji, .lucide], locations: copied).build(
+            into: database, embedder: try LibraryFixtures.embedder())
         let pictures = try database.pictures()
         #expect(pictures.count >= 300)
         for weakest in [MatchStrength.synonymInTitle, .prediction] {

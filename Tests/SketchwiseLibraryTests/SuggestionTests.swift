@@ -13,7 +13,8 @@ import Testing
     func item(_ id: String, title: String, keywords: [String] = [], embedding: [Float], top: [Guess] = []) -> LibraryItem {
         LibraryItem(
             id: id, source: id.hasPrefix("emoji") ? .emoji : .clipart, path: "/x/\(id)", title: title, sourceTitle: nil,
-            keywords: keywords, license: "public domain", thumbnail: Data([1]), aspect: 1, raster: GrayImage(width: 1, height: 1, pixels: [0]),
+            keywords: keywords, license: "public domain", thumbnail: Data([1]), aspect: 1,
+            raster: GrayImage(width: 1, height: 1, pixels: [0]),
             embedding: embedding, topClasses: top, file: FileStamp(fileHash: "0", fileSize: 1, fileModified: 0, pipeline: "p")
         )
     }
@@ -75,16 +76,18 @@ import Testing
         #expect(lenient.candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408", "clipart:e.svg", "clipart:f.svg"])
         #expect(finder.candidates(for: "giraffe").isEmpty)
         #expect(CandidateFinder(pictures: []).candidates(for: "cat").isEmpty)
-        #expect(CandidateFinder(pictures: library).candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408"],
-                "by default the model alone makes no candidate")
+        #expect(
+            CandidateFinder(pictures: library).candidates(for: "cat").map(\.picture.id) == ["emoji:U+1F408"],
+            "by default the model alone makes no candidate")
     }
 
     @Test func outerFolderKeywordsDoNotMakeCandidates() throws {
-        let finder = CandidateFinder(pictures: try pictures([
-            item("clipart:computer/icons/disk.svg", title: "Disk", keywords: ["icon", "computer", "icons"], embedding: [1]),
-            item("clipart:shapes/stars/s1.svg", title: "Shape one", keywords: ["shapes", "stars"], embedding: [1]),
-            item("clipart:computer/pc.svg", title: "PC", keywords: ["computer"], embedding: [1]),
-        ]), weakest: .keyword)
+        let finder = CandidateFinder(
+            pictures: try pictures([
+                item("clipart:computer/icons/disk.svg", title: "Disk", keywords: ["icon", "computer", "icons"], embedding: [1]),
+                item("clipart:shapes/stars/s1.svg", title: "Shape one", keywords: ["shapes", "stars"], embedding: [1]),
+                item("clipart:computer/pc.svg", title: "PC", keywords: ["computer"], embedding: [1]),
+            ]), weakest: .keyword)
         #expect(finder.candidates(for: "computer").map(\.picture.id) == ["clipart:computer/pc.svg"])
         #expect(finder.candidates(for: "star").map(\.picture.id) == ["clipart:shapes/stars/s1.svg"])
         #expect(finder.candidates(for: "square").isEmpty)
@@ -92,25 +95,26 @@ import Testing
 
     /// Word-sense mistakes the library showed (issue 13): each class keeps its real pictures.
     @Test func otherSensesAndTopicWordsAreNotCandidates() throws {
-        let finder = CandidateFinder(pictures: try pictures([
-            item("emoji:U+1F334", title: "palm tree", keywords: ["palm", "tree"], embedding: [1]),
-            item("clipart:plants/island_palm.svg", title: "Island, palm, and the sun", keywords: ["vacation", "palm"], embedding: [1]),
-            item("emoji:U+1F926", title: "face palm", keywords: ["face", "palm"], embedding: [1]),
-            item("emoji:U+1FAF4", title: "palm up hand", keywords: ["palm", "up", "hand"], embedding: [1]),
-            item("emoji:U+1F932", title: "palms up together", keywords: ["palms", "up", "together"], embedding: [1]),
-            item("emoji:U+1F683", title: "railway car", keywords: ["railway", "car"], embedding: [1]),
-            item("clipart:electronics/clie.svg", title: "Sony Clie", keywords: ["pda", "palm"], embedding: [1]),
-            item("emoji:U+2660", title: "black spade suit", keywords: ["black", "spade", "suit"], embedding: [1]),
-            item("clipart:tools/spade.svg", title: "Garden spade", embedding: [1]),
-            item("clipart:unsorted/signorina_in_viola.svg", title: "signorina in viola", embedding: [1]),
-            item("clipart:people/van_gogh.svg", title: "Van Gogh 's Room", keywords: ["gogh", "van"], embedding: [1]),
-            item("clipart:transport/van.svg", title: "Delivery van", embedding: [1]),
-            item("clipart:tools/hurricane_lamp.svg", title: "Red Hurricane Lamp", keywords: ["lamp"], embedding: [1]),
-            item("emoji:U+1F46E", title: "police officer", keywords: ["police", "officer"], embedding: [1]),
-            item("emoji:U+1F693", title: "police car", keywords: ["police", "car"], embedding: [1]),
-            item("emoji:U+1F6A8", title: "police cars revolving light", keywords: ["police", "light"], embedding: [1]),
-            item("clipart:heraldry/coat.svg", title: "Coat of arms", embedding: [1]),
-        ]))
+        let finder = CandidateFinder(
+            pictures: try pictures([
+                item("emoji:U+1F334", title: "palm tree", keywords: ["palm", "tree"], embedding: [1]),
+                item("clipart:plants/island_palm.svg", title: "Island, palm, and the sun", keywords: ["vacation", "palm"], embedding: [1]),
+                item("emoji:U+1F926", title: "face palm", keywords: ["face", "palm"], embedding: [1]),
+                item("emoji:U+1FAF4", title: "palm up hand", keywords: ["palm", "up", "hand"], embedding: [1]),
+                item("emoji:U+1F932", title: "palms up together", keywords: ["palms", "up", "together"], embedding: [1]),
+                item("emoji:U+1F683", title: "railway car", keywords: ["railway", "car"], embedding: [1]),
+                item("clipart:electronics/clie.svg", title: "Sony Clie", keywords: ["pda", "palm"], embedding: [1]),
+                item("emoji:U+2660", title: "black spade suit", keywords: ["black", "spade", "suit"], embedding: [1]),
+                item("clipart:tools/spade.svg", title: "Garden spade", embedding: [1]),
+                item("clipart:unsorted/signorina_in_viola.svg", title: "signorina in viola", embedding: [1]),
+                item("clipart:people/van_gogh.svg", title: "Van Gogh 's Room", keywords: ["gogh", "van"], embedding: [1]),
+                item("clipart:transport/van.svg", title: "Delivery van", embedding: [1]),
+                item("clipart:tools/hurricane_lamp.svg", title: "Red Hurricane Lamp", keywords: ["lamp"], embedding: [1]),
+                item("emoji:U+1F46E", title: "police officer", keywords: ["police", "officer"], embedding: [1]),
+                item("emoji:U+1F693", title: "police car", keywords: ["police", "car"], embedding: [1]),
+                item("emoji:U+1F6A8", title: "police cars revolving light", keywords: ["police", "light"], embedding: [1]),
+                item("clipart:heraldry/coat.svg", title: "Coat of arms", embedding: [1]),
+            ]))
         #expect(finder.candidates(for: "palm tree").map(\.picture.id) == ["emoji:U+1F334", "clipart:plants/island_palm.svg"])
         #expect(finder.candidates(for: "shovel").map(\.picture.id) == ["clipart:tools/spade.svg"])
         #expect(finder.candidates(for: "violin").isEmpty)

@@ -11,7 +11,8 @@ import Testing
 
     /// A manifest of model `m` 2.0: spec `m.json` and weights `m.safetensors` of these sizes.
     static func manifest(specSize: Int, specSHA256: String = zeros, weightsSize: Int) -> Data {
-        Data("""
+        Data(
+            """
             {"models": [{"name": "m", "version": "2.0", "url": "m.safetensors", "sha256": "\(zeros)", "size": \(weightsSize),
                          "spec": {"url": "m.json", "sha256": "\(specSHA256)", "size": \(specSize)}}]}
             """.utf8)
@@ -19,7 +20,8 @@ import Testing
 
     /// A manager of an empty store, reading the manifest of `server`, with no retries.
     static func manager(_ server: FaultyHTTPServer, store: TemporaryFolder) async -> ModelManager {
-        let manager = ModelManager(store: ModelStore(folder: store.url), bundled: ModelLifecycleTests.bundled, manifestURL: server.url("manifest.json"))
+        let manager = ModelManager(
+            store: ModelStore(folder: store.url), bundled: ModelLifecycleTests.bundled, manifestURL: server.url("manifest.json"))
         await manager.configure(retries: 0)
         return manager
     }
@@ -42,13 +44,16 @@ import Testing
         let huge = Self.manifest(specSize: 10, weightsSize: .max)
         #expect(throws: ModelLifecycleError.self) { try ModelManifest(data: huge) }
         let server = try FaultyHTTPServer { path, send in
-            _ = send(path == "manifest.json" ? FaultyHTTPServer.ok(length: huge.count) + huge : FaultyHTTPServer.ok(length: 1) + Data("x".utf8))
+            _ = send(
+                path == "manifest.json" ? FaultyHTTPServer.ok(length: huge.count) + huge : FaultyHTTPServer.ok(length: 1) + Data("x".utf8))
         }
         defer { server.close() }
         let store = TemporaryFolder()
         let manager = await Self.manager(server, store: store)
         let (error, _) = await Self.failure { _ = try await manager.download("m") }
-        #expect("\(error.map { "\($0)" } ?? "none")".contains("over the 4294967296 (4 GiB) a model file may have"), "\(String(describing: error))")
+        #expect(
+            "\(error.map { "\($0)" } ?? "none")".contains("over the 4294967296 (4 GiB) a model file may have"),
+            "\(String(describing: error))")
         #expect(server.hits("m.json") == 0 && server.hits("m.safetensors") == 0)
     }
 

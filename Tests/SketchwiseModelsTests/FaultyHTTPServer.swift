@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A hostile HTTP host on 127.0.0.1: every connection's request line goes to `answer`, which
@@ -85,7 +86,9 @@ final class FaultyHTTPServer: @unchecked Sendable {
 
     /// The head of a 200 answer, with a Content-Length when `length` is given.
     static func ok(length: Int? = nil) -> Data {
-        Data("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\(length.map { "Content-Length: \($0)\r\n" } ?? "")Connection: close\r\n\r\n".utf8)
+        Data(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\(length.map { "Content-Length: \($0)\r\n" } ?? "")Connection: close\r\n\r\n"
+                .utf8)
     }
 }
 

@@ -12,10 +12,12 @@ import Testing
     /// A folder holding raster-cnn under another version, like a hosted source.
     static func hostedFolder(version: String) throws -> TemporaryFolder {
         let folder = TemporaryFolder()
-        var spec = try JSONSerialization.jsonObject(with: Data(contentsOf: bundled.appendingPathComponent("raster-cnn.json"))) as! [String: Any]
+        var spec =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: bundled.appendingPathComponent("raster-cnn.json"))) as! [String: Any]
         spec["version"] = version
         try JSONSerialization.data(withJSONObject: spec).write(to: folder.url.appendingPathComponent("raster-cnn.json"))
-        try FileManager.default.copyItem(at: bundled.appendingPathComponent("raster-cnn.safetensors"), to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("raster-cnn.safetensors"), to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
         return folder
     }
 
@@ -43,7 +45,10 @@ import Testing
     @Test func aMalformedManifestSaysWhatIsWrong() {
         for (text, expected) in [
             ("[1, 2]", "wrong type"), ("{\"models\": [{\"name\": \"m\"}]}", "missing \"version\""), ("{", "not JSON"),
-            ("{\"models\": [{\"name\": \"m\", \"version\": \"1\", \"url\": \"u\", \"sha256\": \"xyz\", \"size\": 1, \"spec\": {\"url\": \"s\", \"sha256\": \"xyz\", \"size\": 1}}]}", "64 hexadecimal"),
+            (
+                "{\"models\": [{\"name\": \"m\", \"version\": \"1\", \"url\": \"u\", \"sha256\": \"xyz\", \"size\": 1, \"spec\": {\"url\": \"s\", \"sha256\": \"xyz\", \"size\": 1}}]}",
+                "64 hexadecimal"
+            ),
         ] {
             do {
                 _ = try ModelManifest(data: Data(text.utf8))
@@ -61,7 +66,8 @@ import Testing
             let source = try Self.hostedFolder(version: version)
             let staging = try store.makeStagingFolder(for: "raster-cnn")
             for ext in ["json", "safetensors"] {
-                try FileManager.default.copyItem(at: source.url.appendingPathComponent("raster-cnn.\(ext)"), to: staging.appendingPathComponent("raster-cnn.\(ext)"))
+                try FileManager.default.copyItem(
+                    at: source.url.appendingPathComponent("raster-cnn.\(ext)"), to: staging.appendingPathComponent("raster-cnn.\(ext)"))
             }
             try store.install(staging, name: "raster-cnn", version: version, origin: .init(url: "u", sha256: "s", installedAt: Date()))
             try store.activate("raster-cnn", version: version)
@@ -112,7 +118,8 @@ import Testing
         let events = EventLog()
         let manager = ModelManager(
             store: ModelStore(folder: root.url), bundled: Self.bundled,
-            manifestURL: URL(string: "http://127.0.0.1:\(port.value)/manifest.json")) { events.add($0) }
+            manifestURL: URL(string: "http://127.0.0.1:\(port.value)/manifest.json")
+        ) { events.add($0) }
 
         let installed = try await manager.download("raster-cnn")
         #expect(installed.version == "2.0.0" && installed.transferred)

@@ -26,7 +26,8 @@ import Testing
     @Test func aBrokenModelIsListedWithWhy() throws {
         let folder = TemporaryFolder()
         for ext in ["json", "safetensors"] {
-            try FileManager.default.copyItem(at: Self.bundled.appendingPathComponent("raster-cnn.\(ext)"), to: folder.url.appendingPathComponent("raster-cnn.\(ext)"))
+            try FileManager.default.copyItem(
+                at: Self.bundled.appendingPathComponent("raster-cnn.\(ext)"), to: folder.url.appendingPathComponent("raster-cnn.\(ext)"))
         }
         try Data("{\"format\": \"sketchwise-model\"".utf8).write(to: folder.url.appendingPathComponent("half.json"))
         try Data("{}".utf8).write(to: folder.url.appendingPathComponent("nameless.json"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchwiseNN
 
 /// Every fast kernel agrees with its plain reference.
@@ -22,8 +23,13 @@ import Testing
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
-    @Test(arguments: [(3, 4, 9, 9, 3, 2, Padding2D(top: 0, left: 0, bottom: 1, right: 1)), (2, 3, 7, 8, 3, 1, Padding2D(top: 1, left: 2, bottom: 0, right: 1))])
-    func conv2DWithPaddingPerSideMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, kernel: Int, stride: Int, padding: Padding2D) throws {
+    @Test(arguments: [
+        (3, 4, 9, 9, 3, 2, Padding2D(top: 0, left: 0, bottom: 1, right: 1)),
+        (2, 3, 7, 8, 3, 1, Padding2D(top: 1, left: 2, bottom: 0, right: 1)),
+    ])
+    func conv2DWithPaddingPerSideMatchesReference(
+        channels: Int, outChannels: Int, height: Int, width: Int, kernel: Int, stride: Int, padding: Padding2D
+    ) throws {
         let (rows, columns) = try padding.windows(kernel: kernel, stride: stride)
         let g = Conv2DGeometry(channels: channels, height: height, width: width, outChannels: outChannels, rows: rows, columns: columns)
         let input = randomFloats(channels * height * width, seed: 1)
@@ -57,9 +63,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [(8, 5, 14, 14, 1), (8, 3, 7, 7, 1), (9, 4, 6, 9, 1), (4, 2, 5, 4, 0), (16, 3, 9, 7, 2), (8, 4, 3, 3, 1), (5, 6, 2, 2, 1)])
+    @Test(arguments: [
+        (8, 5, 14, 14, 1), (8, 3, 7, 7, 1), (9, 4, 6, 9, 1), (4, 2, 5, 4, 0), (16, 3, 9, 7, 2), (8, 4, 3, 3, 1), (5, 6, 2, 2, 1),
+    ])
     func conv2DWinogradMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, padding: Int) {
-        let g = Conv2DGeometry(channels: channels, height: height, width: width, outChannels: outChannels, window: Window(kernel: 3, stride: 1, padding: padding))
+        let g = Conv2DGeometry(
+            channels: channels, height: height, width: width, outChannels: outChannels,
+            window: Window(kernel: 3, stride: 1, padding: padding))
         #expect(WinogradKernel.applies(to: g))
         let input = randomFloats(channels * height * width, seed: 7).map { $0 * 2 }
         let weight = randomFloats(outChannels * g.patchSize, seed: 8), bias = randomFloats(outChannels, seed: 9)
@@ -67,21 +77,29 @@ import Testing
         var expected = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), actual = expected
         var scratch = [Float](repeating: .nan, count: WinogradGeometry(g).scratchCount)
         Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
-        WinogradKernel.forward(g, input: input, filters: filters, bias: bias, activation: .none, pool: false, output: &actual, scratch: &scratch)
+        WinogradKernel.forward(
+            g, input: input, filters: filters, bias: bias, activation: .none, pool: false, output: &actual, scratch: &scratch)
         #expect(maxDifference(actual, expected) <= 2e-5)
 
         // Fused relu and 2×2/2 max pooling.
         let pool = Window(kernel: 2, stride: 2, padding: 0)
         let (pooledHeight, pooledWidth) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))
         var pooledExpected = [Float](repeating: .nan, count: outChannels * pooledHeight * pooledWidth), pooled = pooledExpected
-        PoolKernel.pool2D(.max, input: expected.map { max($0, 0) }, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool, output: &pooledExpected)
-        WinogradKernel.forward(g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &scratch)
+        PoolKernel.pool2D(
+            .max, input: expected.map { max($0, 0) }, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
+            output: &pooledExpected)
+        WinogradKernel.forward(
+            g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &scratch)
         #expect(maxDifference(pooled, pooledExpected) <= 2e-5)
     }
 
-    @Test(arguments: [(1, 4, 9, 9, Window(kernel: 2, stride: 2, padding: 0)), (2, 3, 11, 7, Window(kernel: 3, stride: 2, padding: 0)), (3, 2, 6, 6, Window(kernel: 2, stride: 1, padding: 0))])
+    @Test(arguments: [
+        (1, 4, 9, 9, Window(kernel: 2, stride: 2, padding: 0)), (2, 3, 11, 7, Window(kernel: 3, stride: 2, padding: 0)),
+        (3, 2, 6, 6, Window(kernel: 2, stride: 1, padding: 0)),
+    ])
     func conv2DPoolingEpilogueMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, pool: Window) {
-        let g = Conv2DGeometry(channels: channels, height: height, width: width, outChannels: outChannels, window: Window(kernel: 3, stride: 1, padding: 1))
+        let g = Conv2DGeometry(
+            channels: channels, height: height, width: width, outChannels: outChannels, window: Window(kernel: 3, stride: 1, padding: 1))
         let input = randomFloats(channels * height * width, seed: 11)
         let weight = randomFloats(outChannels * g.patchSize, seed: 12), bias = randomFloats(outChannels, seed: 13)
         var unpooled = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), conv = unpooled
@@ -91,10 +109,12 @@ import Testing
         let count = outChannels * pool.outputSize(g.outHeight) * pool.outputSize(g.outWidth)
         for activation in [Activation.none, .relu, .relu6] {
             var expected = [Float](repeating: .nan, count: count), actual = expected
-            PoolKernel.pool2D(.max, input: conv.map(activation.apply), channels: outChannels,
-                              height: g.outHeight, width: g.outWidth, window: pool, output: &expected)
-            Epilogue.maxPoolBias(unpooled, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
-                                 bias: bias, activation: activation, output: &actual)
+            PoolKernel.pool2D(
+                .max, input: conv.map(activation.apply), channels: outChannels,
+                height: g.outHeight, width: g.outWidth, window: pool, output: &expected)
+            Epilogue.maxPoolBias(
+                unpooled, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
+                bias: bias, activation: activation, output: &actual)
             #expect(maxDifference(actual, expected) <= 1e-5)
         }
     }
@@ -119,12 +139,16 @@ import Testing
     }
 
     /// (Hidden sizes 40 and 64 split the recurrent sgemv in parts, in alternating order.)
-    @Test(arguments: [(1, 3, 5, true), (6, 4, 10, true), (17, 7, 16, false), (9, 2, 8, true), (3, 5, 19, false), (7, 3, 64, true), (6, 5, 40, false)])
+    @Test(arguments: [
+        (1, 3, 5, true), (6, 4, 10, true), (17, 7, 16, false), (9, 2, 8, true), (3, 5, 19, false), (7, 3, 64, true), (6, 5, 40, false),
+    ])
     func lstmGemmMatchesReference(length: Int, inputSize: Int, hidden: Int, bidirectional: Bool) {
         let directions = (0..<(bidirectional ? 2 : 1)).map { d in
-            (weightIH: randomFloats(4 * hidden * inputSize, seed: 10 + UInt64(d)),
-             weightHH: randomFloats(4 * hidden * hidden, seed: 20 + UInt64(d)),
-             biasIH: randomFloats(4 * hidden, seed: 30 + UInt64(d)), biasHH: randomFloats(4 * hidden, seed: 40 + UInt64(d)))
+            (
+                weightIH: randomFloats(4 * hidden * inputSize, seed: 10 + UInt64(d)),
+                weightHH: randomFloats(4 * hidden * hidden, seed: 20 + UInt64(d)),
+                biasIH: randomFloats(4 * hidden, seed: 30 + UInt64(d)), biasHH: randomFloats(4 * hidden, seed: 40 + UInt64(d))
+            )
         }
         let w = LSTMWeights(inputSize: inputSize, hiddenSize: hidden, pytorch: directions)
         let input = randomFloats(length * inputSize, seed: 50).map { $0 * 3 }
@@ -183,13 +207,19 @@ import Testing
     }
 
     @Test func windowValidOutputsMatchBruteForce() {
-        for kernel in 1...5 { for stride in 1...3 { for padding in 0...4 { for size in 1...9 {
-            let window = Window(kernel: kernel, stride: stride, padding: padding)
-            let outputs = window.outputSize(size)
-            for tap in 0..<kernel {
-                let brute = (0..<outputs).filter { (0..<size).contains($0 * stride - padding + tap) }
-                #expect(Array(window.validOutputs(tap: tap, size: size, outputs: outputs)) == brute)
+        for kernel in 1...5 {
+            for stride in 1...3 {
+                for padding in 0...4 {
+                    for size in 1...9 {
+                        let window = Window(kernel: kernel, stride: stride, padding: padding)
+                        let outputs = window.outputSize(size)
+                        for tap in 0..<kernel {
+                            let brute = (0..<outputs).filter { (0..<size).contains($0 * stride - padding + tap) }
+                            #expect(Array(window.validOutputs(tap: tap, size: size, outputs: outputs)) == brute)
+                        }
+                    }
+                }
             }
-        } } } }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchwiseNN
 
 /// One test per layer type, with hand-computed values, through the registry as the loader builds layers.
@@ -27,7 +28,9 @@ import Testing
         var scratch = [Float](repeating: .nan, count: max(scratchCount, 1))
         output.withUnsafeMutableBufferPointer { out in
             scratch.withUnsafeMutableBufferPointer { scratch in
-                tensors.withUnsafeBufferPointer { layer.forward($0, into: Tensor(data: out.baseAddress!, shape: shape), scratch: scratch.baseAddress!) }
+                tensors.withUnsafeBufferPointer {
+                    layer.forward($0, into: Tensor(data: out.baseAddress!, shape: shape), scratch: scratch.baseAddress!)
+                }
             }
         }
         return (shape, output)
@@ -36,56 +39,80 @@ import Testing
     func close(_ a: [Float], _ b: [Float]) -> Bool { maxDifference(a, b) <= 1e-5 }
 
     @Test func conv2d() throws {
-        let out = try run("conv2d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2)]),
-                          weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1]), "bias": ([1], [1])],
-                          (.image(channels: 1, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        let out = try run(
+            "conv2d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2)]),
+            weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1]), "bias": ([1], [1])],
+            (.image(channels: 1, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9]))
         #expect(out.shape == .image(channels: 1, height: 2, width: 2) && close(out.values, [13, 17, 25, 29]))
     }
 
     @Test func conv2dWithPaddingPerSide() throws {
         // [top, left, bottom, right] = [0, 0, 1, 1]: TensorFlow's "same" for a 2×2, stride-2 kernel on 3×3.
-        let params = JSONValue.object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "stride": .integer(2),
-                                       "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)])])
-        let out = try run("conv2d", params: params, weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])],
-                          (.image(channels: 1, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        let params = JSONValue.object([
+            "inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "stride": .integer(2),
+            "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)]),
+        ])
+        let out = try run(
+            "conv2d", params: params, weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])],
+            (.image(channels: 1, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9]))
         #expect(out.shape == .image(channels: 1, height: 2, width: 2) && close(out.values, [12, 9, 15, 9]))
         for padding: JSONValue in [.array([.integer(0), .integer(1)]), .array([.integer(0), .integer(0), .integer(-1), .integer(0)])] {
             #expect(throws: LayerProblem.self) {
-                try run("conv2d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "padding": padding]),
-                        weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])], (.image(channels: 1, height: 3, width: 3), Array(repeating: 1, count: 9)))
+                try run(
+                    "conv2d",
+                    params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(2), "padding": padding]),
+                    weights: ["weight": ([1, 1, 2, 2], [1, 1, 1, 1])],
+                    (.image(channels: 1, height: 3, width: 3), Array(repeating: 1, count: 9)))
             }
         }
     }
 
     @Test func depthwiseConv2d() throws {
         // Channel 0 sums its 2×2 windows, channel 1 takes the top-left value times 10, plus a bias; padding 1 at the bottom and right.
-        let params = JSONValue.object(["channels": .integer(2), "kernel": .integer(2), "stride": .integer(2),
-                                       "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)])])
-        let out = try run("depthwise_conv2d", params: params,
-                          weights: ["weight": ([2, 1, 2, 2], [1, 1, 1, 1, 10, 0, 0, 0]), "bias": ([2], [0, 1])],
-                          (.image(channels: 2, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9] + [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        let params = JSONValue.object([
+            "channels": .integer(2), "kernel": .integer(2), "stride": .integer(2),
+            "padding": .array([.integer(0), .integer(0), .integer(1), .integer(1)]),
+        ])
+        let out = try run(
+            "depthwise_conv2d", params: params,
+            weights: ["weight": ([2, 1, 2, 2], [1, 1, 1, 1, 10, 0, 0, 0]), "bias": ([2], [0, 1])],
+            (.image(channels: 2, height: 3, width: 3), [1, 2, 3, 4, 5, 6, 7, 8, 9] + [1, 2, 3, 4, 5, 6, 7, 8, 9]))
         #expect(out.shape == .image(channels: 2, height: 2, width: 2) && close(out.values, [12, 9, 15, 9, 11, 31, 71, 91]))
         #expect(throws: LayerProblem.self) {
-            try run("depthwise_conv2d", params: .object(["channels": .integer(2), "kernel": .integer(2)]),
-                    weights: ["weight": ([2, 2, 2, 2], Array(repeating: 1, count: 16))], (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
+            try run(
+                "depthwise_conv2d", params: .object(["channels": .integer(2), "kernel": .integer(2)]),
+                weights: ["weight": ([2, 2, 2, 2], Array(repeating: 1, count: 16))],
+                (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
         }
         #expect(throws: LayerProblem.self) {
-            try run("depthwise_conv2d", params: .object(["channels": .integer(0), "kernel": .integer(2)]), (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
+            try run(
+                "depthwise_conv2d", params: .object(["channels": .integer(0), "kernel": .integer(2)]),
+                (.image(channels: 2, height: 3, width: 3), Array(repeating: 1, count: 18)))
         }
     }
 
     @Test func conv1d() throws {
-        let out = try run("conv1d", params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(3), "padding": .integer(1)]),
-                          weights: ["weight": ([1, 1, 3], [1, 2, 3])], (.sequence(length: 3, channels: 1), [1, 10, 100]))
+        let out = try run(
+            "conv1d",
+            params: .object(["inChannels": .integer(1), "outChannels": .integer(1), "kernel": .integer(3), "padding": .integer(1)]),
+            weights: ["weight": ([1, 1, 3], [1, 2, 3])], (.sequence(length: 3, channels: 1), [1, 10, 100]))
         #expect(out.shape == .sequence(length: 3, channels: 1) && close(out.values, [32, 321, 210]))
     }
 
     @Test func batchnorm() throws {
-        let weights: [String: ([Int], [Float])] = ["gamma": ([2], [2, 1]), "beta": ([2], [1, 0]), "mean": ([2], [1, -1]), "variance": ([2], [4, 1])]
+        let weights: [String: ([Int], [Float])] = [
+            "gamma": ([2], [2, 1]), "beta": ([2], [1, 0]), "mean": ([2], [1, -1]), "variance": ([2], [4, 1]),
+        ]
         let params = JSONValue.object(["channels": .integer(2), "epsilon": .number(0)])
         #expect(close(try run("batchnorm", params: params, weights: weights, (.vector(2), [3, 1])).values, [3, 2]))
-        #expect(close(try run("batchnorm", params: params, weights: weights, (.sequence(length: 2, channels: 2), [3, 1, 1, 0])).values, [3, 2, 1, 1]))
-        #expect(close(try run("batchnorm", params: params, weights: weights, (.image(channels: 2, height: 1, width: 2), [3, 1, 1, 0])).values, [3, 1, 2, 1]))
+        #expect(
+            close(
+                try run("batchnorm", params: params, weights: weights, (.sequence(length: 2, channels: 2), [3, 1, 1, 0])).values,
+                [3, 2, 1, 1]))
+        #expect(
+            close(
+                try run("batchnorm", params: params, weights: weights, (.image(channels: 2, height: 1, width: 2), [3, 1, 1, 0])).values,
+                [3, 1, 2, 1]))
     }
 
     @Test func relu() throws {
@@ -125,8 +152,9 @@ import Testing
     }
 
     @Test func dense() throws {
-        let out = try run("dense", params: .object(["inFeatures": .integer(3), "outFeatures": .integer(2)]),
-                          weights: ["weight": ([2, 3], [1, 2, 3, 0, 1, 0]), "bias": ([2], [1, -1])], (.vector(3), [1, 1, 1]))
+        let out = try run(
+            "dense", params: .object(["inFeatures": .integer(3), "outFeatures": .integer(2)]),
+            weights: ["weight": ([2, 3], [1, 2, 3, 0, 1, 0]), "bias": ([2], [1, -1])], (.vector(3), [1, 1, 1]))
         #expect(out.values == [7, 0])
     }
 
@@ -135,8 +163,9 @@ import Testing
         let weights: [String: ([Int], [Float])] = [
             "weightIH": ([4, 1], [1, 1, 1, 1]), "weightHH": ([4, 1], [0.5, 0.5, 0.5, 0.5]), "biasIH": ([4], [0.1, 0.1, 0.1, 0.1]),
         ]
-        let out = try run("lstm", params: .object(["inputSize": .integer(1), "hiddenSize": .integer(1)]), weights: weights,
-                          (.sequence(length: 2, channels: 1), [1, -2]))
+        let out = try run(
+            "lstm", params: .object(["inputSize": .integer(1), "hiddenSize": .integer(1)]), weights: weights,
+            (.sequence(length: 2, channels: 1), [1, -2]))
         func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
         var (h, c): (Float, Float) = (0, 0), expected: [Float] = []
         for x: Float in [1, -2] {
@@ -174,9 +203,14 @@ import Testing
     }
 
     @Test func shapeMismatchesAreReported() {
-        #expect(throws: LayerProblem.self) { try run("dense", params: .object(["inFeatures": .integer(3), "outFeatures": .integer(1)]),
-                                                     weights: ["weight": ([1, 3], [1, 1, 1])], (.vector(4), [1, 1, 1, 1])) }
-        #expect(throws: LayerProblem.self) { try run("maxpool2d", params: .object(["kernel": .integer(3)]), (.image(channels: 1, height: 2, width: 2), [1, 2, 3, 4])) }
+        #expect(throws: LayerProblem.self) {
+            try run(
+                "dense", params: .object(["inFeatures": .integer(3), "outFeatures": .integer(1)]),
+                weights: ["weight": ([1, 3], [1, 1, 1])], (.vector(4), [1, 1, 1, 1]))
+        }
+        #expect(throws: LayerProblem.self) {
+            try run("maxpool2d", params: .object(["kernel": .integer(3)]), (.image(channels: 1, height: 2, width: 2), [1, 2, 3, 4]))
+        }
         #expect(throws: LayerProblem.self) { try run("sumtime", (.vector(2), [1, 2])) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseTestSupport
 import Testing
+
 @testable import SketchwiseNN
 
 /// The loader rejects every broken or mismatched file with a typed error naming the file.
@@ -46,23 +47,31 @@ import Testing
     }
 
     @Test func badHeader() {
-        #expect(rejection(in: "tiny.safetensors") { model in
-            model.weightsTransform = { data in data.replaceSubrange(8..<9, with: [UInt8(ascii: "[")]) }
-        }?.kind == .header)
-        #expect(rejection(in: "tiny.safetensors") { $0.weightsTransform = { $0.replaceSubrange(0..<8, with: [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]) } }?.kind == .header)
-        #expect(rejection(in: "tiny.safetensors") { $0.headerTransform = { $0["fc1.bias"] = ["dtype": "F32", "shape": [3]] } }?.kind == .header)
+        #expect(
+            rejection(in: "tiny.safetensors") { model in
+                model.weightsTransform = { data in data.replaceSubrange(8..<9, with: [UInt8(ascii: "[")]) }
+            }?.kind == .header)
+        #expect(
+            rejection(in: "tiny.safetensors") {
+                $0.weightsTransform = { $0.replaceSubrange(0..<8, with: [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]) }
+            }?.kind == .header)
+        #expect(
+            rejection(in: "tiny.safetensors") { $0.headerTransform = { $0["fc1.bias"] = ["dtype": "F32", "shape": [3]] } }?.kind == .header)
     }
 
     @Test func offsetsOutOfRangeOrOverlapping() {
-        #expect(rejection(in: "tiny.safetensors") { model in
-            model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [2], "data_offsets": [1000, 1008]] }
-        }?.kind == .offsets)
-        #expect(rejection(in: "tiny.safetensors") { model in
-            model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [2], "data_offsets": [0, 8]] }
-        }?.kind == .offsets)
-        #expect(rejection(in: "tiny.safetensors") { model in
-            model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [3], "data_offsets": [84, 92]] }
-        }?.kind == .offsets)
+        #expect(
+            rejection(in: "tiny.safetensors") { model in
+                model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [2], "data_offsets": [1000, 1008]] }
+            }?.kind == .offsets)
+        #expect(
+            rejection(in: "tiny.safetensors") { model in
+                model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [2], "data_offsets": [0, 8]] }
+            }?.kind == .offsets)
+        #expect(
+            rejection(in: "tiny.safetensors") { model in
+                model.headerTransform = { $0["fc2.bias"] = ["dtype": "F32", "shape": [3], "data_offsets": [84, 92]] }
+            }?.kind == .offsets)
     }
 
     @Test func wrongDtype() {
@@ -121,21 +130,28 @@ import Testing
         #expect(rejection(in: "tiny.json") { $0.spec["formatVersion"] = 2 }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec.removeValue(forKey: "labels") }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["input"] = ["kind": "audio"] }?.kind == .spec)
-        #expect(rejection(in: "tiny.json") { model in
-            model.spec["input"] = ["kind": "raster", "raster": ["size": 100_000, "recipe": "quickdraw", "scale": 1]]
-        }?.kind == .spec)
-        for (channels, shape) in [(["ink", "ink"], [2, 2, 2]), ([], [0, 2, 2]), (["paint"], [1, 2, 2]), (["ink", "order"], [1, 2, 2])] {
-            #expect(rejection(in: "tiny.json") { model in
-                model.spec["input"] = ["kind": "raster", "shape": shape,
-                                       "raster": ["size": 2, "recipe": "quickdraw", "scale": 1, "channels": channels]]
-            }?.kind == .spec, "raster channels \(channels) with shape \(shape)")
+        #expect(
+            rejection(in: "tiny.json") { model in
+                model.spec["input"] = ["kind": "raster", "raster": ["size": 100_000, "recipe": "quickdraw", "scale": 1]]
+            }?.kind == .spec)
+        for (channels, shape) in [
+            (["ink", "ink"], [2, 2, 2]), ([], [0, 2, 2]), (["paint"], [1, 2, 2]), (["ink", "order"], [1, 2, 2]),
+        ] {
+            #expect(
+                rejection(in: "tiny.json") { model in
+                    model.spec["input"] = [
+                        "kind": "raster", "shape": shape,
+                        "raster": ["size": 2, "recipe": "quickdraw", "scale": 1, "channels": channels],
+                    ]
+                }?.kind == .spec, "raster channels \(channels) with shape \(shape)")
         }
         for rotations: [Any] in [[], [0, 0], [0, 200], [0, "ten"]] {
-            #expect(rejection(in: "tiny.json") { model in
-                var input = model.spec["input"] as? [String: Any] ?? [:]
-                input["embeddingRotations"] = rotations
-                model.spec["input"] = input
-            }?.kind == .spec, "embeddingRotations \(rotations)")
+            #expect(
+                rejection(in: "tiny.json") { model in
+                    var input = model.spec["input"] as? [String: Any] ?? [:]
+                    input["embeddingRotations"] = rotations
+                    model.spec["input"] = input
+                }?.kind == .spec, "embeddingRotations \(rotations)")
         }
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc9"] }?.kind == .spec)
         #expect(rejection(in: "tiny.json") { $0.spec["outputs"] = ["logits": "fc2", "embedding": "nowhere"] }?.kind == .spec)
@@ -151,12 +167,14 @@ import Testing
         #expect(missing?.problem.contains("outFeatures") == true)
         #expect(rejection(in: "tiny.json") { $0.editLayer(1) { $0["params"] = ["inFeatures": 4, "outFeatures": -3] } }?.kind == .params)
         #expect(rejection(in: "tiny.json") { $0.editLayer(1) { $0["params"] = ["inFeatures": "4", "outFeatures": 3] } }?.kind == .params)
-        #expect(rejection(in: "tiny.json") { $0.editLayer(1) { $0["params"] = ["inFeatures": 4, "outFeatures": 1 << 40] } }?.kind == .params)
+        #expect(
+            rejection(in: "tiny.json") { $0.editLayer(1) { $0["params"] = ["inFeatures": 4, "outFeatures": 1 << 40] } }?.kind == .params)
     }
 
     @Test func notJSONSpec() throws {
         let folder = TemporaryFolder()
-        try TinyModel().load(in: folder).spec.name.write(to: folder.url.appendingPathComponent("tiny.json"), atomically: true, encoding: .utf8)
+        try TinyModel().load(in: folder).spec.name.write(
+            to: folder.url.appendingPathComponent("tiny.json"), atomically: true, encoding: .utf8)
         do {
             _ = try Model(contentsOf: folder.url.appendingPathComponent("tiny.json"))
             Issue.record("loaded")

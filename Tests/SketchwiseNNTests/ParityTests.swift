@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchwiseNN
 
 /// Outputs match PyTorch (training/tools/make_nn_fixtures.py) within 1e-4.
@@ -57,7 +58,9 @@ import Testing
         var logits = [Float](repeating: 0, count: model.logitsCount)
         var embedding = [Float](repeating: 0, count: model.embeddingCount ?? 0)
         try item.input.withUnsafeBufferPointer { input in
-            let viewed = try session.run(input: input) { Array($0.logits) + Array($0.embedding ?? UnsafeBufferPointer(start: nil, count: 0)) }
+            let viewed = try session.run(input: input) {
+                Array($0.logits) + Array($0.embedding ?? UnsafeBufferPointer(start: nil, count: 0))
+            }
             #expect(viewed == copied.logits + (copied.embedding ?? []))
             try logits.withUnsafeMutableBufferPointer { logits in
                 try embedding.withUnsafeMutableBufferPointer { embedding in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchwiseNN
 
 /// EfficientNet-Lite models imported from PyTorch state dicts (`training/import_model.py`) answer
@@ -15,9 +16,14 @@ import Testing
     @Test func tinyEfficientNetMatchesPyTorch() throws {
         let folder = Fixtures.folder.appendingPathComponent("photo")
         let model = try Model(contentsOf: folder.appendingPathComponent("tiny.json"))
-        #expect(model.spec.input.kind == .image(ImageInput(size: 40, resize: 46, mean: [127.0 / 255, 127.0 / 255, 127.0 / 255],
-                                                            std: [128.0 / 255, 128.0 / 255, 128.0 / 255])))
-        try expectParity(model, cases: Fixtures.cases("tiny", in: try SafeTensors(contentsOf: folder.appendingPathComponent("expected.safetensors"))))
+        #expect(
+            model.spec.input.kind
+                == .image(
+                    ImageInput(
+                        size: 40, resize: 46, mean: [127.0 / 255, 127.0 / 255, 127.0 / 255],
+                        std: [128.0 / 255, 128.0 / 255, 128.0 / 255])))
+        try expectParity(
+            model, cases: Fixtures.cases("tiny", in: try SafeTensors(contentsOf: folder.appendingPathComponent("expected.safetensors"))))
         // Every batchnorm and relu6 is folded into its convolution; the adds stay.
         let kept = Set(model.program.steps.map { type(of: $0.layer).typeName })
         #expect(kept == ["conv2d", "depthwise_conv2d", "add", "globalavgpool2d", "dense"])
@@ -27,8 +33,9 @@ import Testing
         let spec = Self.installedModels.appendingPathComponent("efficientnet-lite0.json")
         let parity = Self.installedModels.appendingPathComponent("efficientnet-lite0.parity.safetensors")
         guard FileManager.default.fileExists(atPath: spec.path), FileManager.default.fileExists(atPath: parity.path) else {
-            print("PhotoParityTests: skipped: no efficientnet-lite0.json and .parity.safetensors in \(Self.installedModels.path) "
-                  + "(scripts/fetch-photo-model.sh, then python3 training/photo_parity.py)")
+            print(
+                "PhotoParityTests: skipped: no efficientnet-lite0.json and .parity.safetensors in \(Self.installedModels.path) "
+                    + "(scripts/fetch-photo-model.sh, then python3 training/photo_parity.py)")
             return
         }
         let model = try Model(contentsOf: spec)

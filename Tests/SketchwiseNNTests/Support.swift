@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseTestSupport
+
 @testable import SketchwiseNN
 
 /// The parity fixtures written by training/tools/make_nn_fixtures.py.
@@ -18,10 +19,14 @@ enum Fixtures {
     }()
 
     /// `(input, logits, embedding)` of every case of `model` in `file` (`<model>.input.<i>`, ...).
-    static func cases(_ model: String, in file: SafeTensors = expected) -> [(input: [Float], rows: Int, logits: [Float], embedding: [Float])] {
+    static func cases(_ model: String, in file: SafeTensors = expected) -> [(
+        input: [Float], rows: Int, logits: [Float], embedding: [Float]
+    )] {
         (0...).lazy.prefix { file.entries["\(model).input.\($0)"] != nil }.map { i in
-            (file.floats("\(model).input.\(i)") ?? [], file.entries["\(model).input.\(i)"]?.shape[0] ?? 0,
-             file.floats("\(model).logits.\(i)") ?? [], file.floats("\(model).embedding.\(i)") ?? [])
+            (
+                file.floats("\(model).input.\(i)") ?? [], file.entries["\(model).input.\(i)"]?.shape[0] ?? 0,
+                file.floats("\(model).logits.\(i)") ?? [], file.floats("\(model).embedding.\(i)") ?? []
+            )
         }
     }
 }
@@ -42,7 +47,9 @@ func randomFloats(_ count: Int, seed: UInt64) -> [Float] {
 }
 
 /// A safetensors file: u64 header length, JSON header, F32 data (as the exporter writes it).
-func safetensorsData(_ tensors: [(name: String, shape: [Int], values: [Float])], header transform: (inout [String: Any]) -> Void = { _ in }) -> Data {
+func safetensorsData(_ tensors: [(name: String, shape: [Int], values: [Float])], header transform: (inout [String: Any]) -> Void = { _ in })
+    -> Data
+{
     TestModels.safetensors(tensors, header: transform)
 }
 
@@ -56,12 +63,16 @@ struct TinyModel {
         "outputs": ["logits": "fc2", "embedding": "embedding"],
         "layers": [
             ["name": "flat", "type": "flatten"],
-            ["name": "fc1", "type": "dense", "params": ["inFeatures": 4, "outFeatures": 3],
-             "weights": ["weight": "fc1.weight", "bias": "fc1.bias"]],
+            [
+                "name": "fc1", "type": "dense", "params": ["inFeatures": 4, "outFeatures": 3],
+                "weights": ["weight": "fc1.weight", "bias": "fc1.bias"],
+            ],
             ["name": "relu", "type": "relu"],
             ["name": "embedding", "type": "l2normalize"],
-            ["name": "fc2", "type": "dense", "inputs": ["relu"], "params": ["inFeatures": 3, "outFeatures": 2],
-             "weights": ["weight": "fc2.weight", "bias": "fc2.bias"]],
+            [
+                "name": "fc2", "type": "dense", "inputs": ["relu"], "params": ["inFeatures": 3, "outFeatures": 2],
+                "weights": ["weight": "fc2.weight", "bias": "fc2.bias"],
+            ],
         ] as [[String: Any]],
     ]
     var tensors: [(name: String, shape: [Int], values: [Float])] = [

@@ -10,7 +10,8 @@ import Testing
 /// The shortcuts service and its update task over the bundled shortcut embedding, on a personal
 /// store in a real SQLite file (PersonalStoreContractTests checks the stores themselves).
 @Suite struct PersonalShortcutsTests {
-    static let embedder: ModelRecognizer? = try? RecognizerSet.load(from: SharedData.packageRoot.appendingPathComponent("Models")).shortcutEmbedding
+    static let embedder: ModelRecognizer? = try? RecognizerSet.load(from: SharedData.packageRoot.appendingPathComponent("Models"))
+        .shortcutEmbedding
 
     /// A wobbly spiral or zigzag of `seed`, in a 0…255 box.
     static func drawing(_ kind: String, seed: Int) -> StrokeSketch {
@@ -54,15 +55,21 @@ import Testing
         let folder = TemporaryFolder()
         let shortcuts = try service(folder)
         let (user, token) = try await shortcuts.store.createUser(name: nil)
-        let file = try Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite")))
+        let file =
+            try Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite")))
             + ((try? Data(contentsOf: URL(fileURLWithPath: folder.path("personal.sqlite-wal")))) ?? Data())
         #expect(file.range(of: Data(token.utf8)) == nil, "the token itself is never stored")
 
         let events = Events()
-        let version = try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })),
-                                                events: events.append)
+        let version = try await shortcuts.apply(
+            ShortcutUpdateTask(user: user.id, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })),
+            events: events.append)
         #expect(version == 1)
-        #expect(events.all == [.began(examples: 3), .exampleEmbedded(1, of: 3), .exampleEmbedded(2, of: 3), .exampleEmbedded(3, of: 3), .completed(version: 1)])
+        #expect(
+            events.all == [
+                .began(examples: 3), .exampleEmbedded(1, of: 3), .exampleEmbedded(2, of: 3), .exampleEmbedded(3, of: 3),
+                .completed(version: 1),
+            ])
         #expect(try await shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 9)).label == "🌀")
 
         let reopened = try service(folder)
@@ -89,7 +96,9 @@ import Testing
             try await shortcuts.apply(tooFew, events: refused.append)
         }
         #expect(refused.all == [.failed("a shortcut needs at least 3 examples; \"x\" has 1")])
-        await #expect(throws: PersonalError.self) { try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .remove(label: "x"))) }
+        await #expect(throws: PersonalError.self) {
+            try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .remove(label: "x")))
+        }
         #expect(try await shortcuts.store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
     }
 
@@ -98,8 +107,11 @@ import Testing
         let shortcuts = try service(folder)
         let user = try await shortcuts.store.createUser(name: nil).user
         let dimension = try #require(shortcuts.embedder.model.embeddingCount)
-        let stale = (1...3).map { ShortcutExample(label: "🌀", sketch: Self.drawing("spiral", seed: $0), embedding: [Float](repeating: 1, count: dimension)) }
-        _ = try await shortcuts.store.save(PersonalModel(version: 0, embedder: "an-older-model@0.9", examples: stale), user: user.id, expectedVersion: 0)
+        let stale = (1...3).map {
+            ShortcutExample(label: "🌀", sketch: Self.drawing("spiral", seed: $0), embedding: [Float](repeating: 1, count: dimension))
+        }
+        _ = try await shortcuts.store.save(
+            PersonalModel(version: 0, embedder: "an-older-model@0.9", examples: stale), user: user.id, expectedVersion: 0)
         let match = try await shortcuts.predict(user: user.id, sketch: Self.drawing("spiral", seed: 1))
         #expect(match.label == "🌀" && match.distance < 0.01, "the stored drawing was embedded again by the current model")
     }
@@ -139,12 +151,16 @@ import Testing
         let shortcuts = try service(folder)
         let user = try await shortcuts.store.createUser(name: nil).user.id
         let embed = { (label: String, seed: Int) in
-            ShortcutExample(label: label, sketch: Self.drawing("spiral", seed: seed), embedding: try shortcuts.embedder.embedding(Self.drawing("spiral", seed: seed)))
+            ShortcutExample(
+                label: label, sketch: Self.drawing("spiral", seed: seed),
+                embedding: try shortcuts.embedder.embedding(Self.drawing("spiral", seed: seed)))
         }
         // As older versions wrote them: a label starting with NUL (SQLite kept ""), one of 800 KB.
         let huge = "e" + String(repeating: "\u{301}", count: 400_000)
-        let examples = try (1...3).map { try embed("\u{0}abc", $0) } + (4...6).map { try embed(huge, $0) } + (7...9).map { try embed("ok", $0) }
-        _ = try await shortcuts.store.save(PersonalModel(version: 0, embedder: shortcuts.embedderIdentity, examples: examples), user: user, expectedVersion: 0)
+        let examples =
+            try (1...3).map { try embed("\u{0}abc", $0) } + (4...6).map { try embed(huge, $0) } + (7...9).map { try embed("ok", $0) }
+        _ = try await shortcuts.store.save(
+            PersonalModel(version: 0, embedder: shortcuts.embedderIdentity, examples: examples), user: user, expectedVersion: 0)
 
         let reopened = try service(folder)
         let listed = try await reopened.labels(user: user)
@@ -153,9 +169,12 @@ import Testing
         _ = try await reopened.predict(user: user, sketch: Self.drawing("spiral", seed: 10))
         try await reopened.apply(ShortcutUpdateTask(user: user, change: .remove(label: "\u{FFFD}")))
         #expect(try await reopened.labels(user: user).map(\.label) == ["ok"])
-        try await reopened.apply(ShortcutUpdateTask(user: user, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
+        try await reopened.apply(
+            ShortcutUpdateTask(user: user, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
         #expect(try await reopened.labels(user: user).map(\.label) == ["ok", "🌀"])
-        #expect(try await reopened.store.model(user: user).examples.allSatisfy { $0.label.utf8.count <= 4 }, "the store holds repaired labels only")
+        #expect(
+            try await reopened.store.model(user: user).examples.allSatisfy { $0.label.utf8.count <= 4 },
+            "the store holds repaired labels only")
     }
 
     @Test func examplesPastAPersonsQuotaAreRefusedBeforeAnythingIsEmbedded() async throws {
@@ -164,15 +183,19 @@ import Testing
         let shortcuts = PersonalShortcuts(
             store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder), limits: limits)
         let user = try await shortcuts.store.createUser(name: nil).user.id
-        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
+        try await shortcuts.apply(
+            ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
         let events = Events()
         let tooMany = await #expect(throws: PersonalError.self) {
             try await shortcuts.apply(
-                ShortcutUpdateTask(user: user, change: .teach(label: "b", examples: (4...6).map { Self.drawing("spiral", seed: $0) })), events: events.append)
+                ShortcutUpdateTask(user: user, change: .teach(label: "b", examples: (4...6).map { Self.drawing("spiral", seed: $0) })),
+                events: events.append)
         }
-        #expect(tooMany?.kind == .limit && tooMany?.quota == .examples && events.all.count == 1, "\(String(describing: tooMany)) \(events.all)")
+        #expect(
+            tooMany?.kind == .limit && tooMany?.quota == .examples && events.all.count == 1, "\(String(describing: tooMany)) \(events.all)")
         // Teaching a label again replaces its examples: it counts once.
-        try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (4...8).map { Self.drawing("spiral", seed: $0) })))
+        try await shortcuts.apply(
+            ShortcutUpdateTask(user: user, change: .teach(label: "a", examples: (4...8).map { Self.drawing("spiral", seed: $0) })))
         let big = StrokeSketch(strokes: [Stroke(points: (0..<2000).map { Point(x: Double($0 % 256), y: Double($0 / 8), t: Double($0)) })])
         try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .remove(label: "a")))
         let tooLarge = await #expect(throws: PersonalError.self) {

@@ -41,7 +41,9 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
             }
         },
         StoreCheck(name: "a model is saved whole over the version it was read at, and survives reopening") { database in
-            let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 1, y: 2, t: 0), Point(x: 30, y: 40, t: 16)]), Stroke(points: [Point(x: 5, y: 5)])])
+            let sketch = StrokeSketch(strokes: [
+                Stroke(points: [Point(x: 1, y: 2, t: 0), Point(x: 30, y: 40, t: 16)]), Stroke(points: [Point(x: 5, y: 5)]),
+            ])
             let examples = [
                 ShortcutExample(label: "🌀", sketch: sketch, embedding: [0.5, -1, 3.25]),
                 ShortcutExample(label: "🌀", sketch: sketch, embedding: [1, 2, 3]),
@@ -50,7 +52,9 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
             let user = try await open(database) { store async throws in
                 let user = try await store.createUser(name: nil).user
                 #expect(try await store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
-                #expect(try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: examples), user: user.id, expectedVersion: 0) == 1)
+                #expect(
+                    try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: examples), user: user.id, expectedVersion: 0)
+                        == 1)
                 await #expect(throws: PersonalError(.conflict, "the shortcuts changed meanwhile (version 1, expected 0); try again")) {
                     try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: []), user: user.id, expectedVersion: 0)
                 }
@@ -61,7 +65,9 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
             try await open(database) { store async throws in
                 #expect(try await store.modelVersion(user: user.id) == 1)
                 #expect(try await store.model(user: user.id) == PersonalModel(version: 1, embedder: "m@1", examples: examples))
-                #expect(try await store.save(PersonalModel(version: 1, embedder: "m@2", examples: [examples[2]]), user: user.id, expectedVersion: 1) == 2)
+                #expect(
+                    try await store.save(
+                        PersonalModel(version: 1, embedder: "m@2", examples: [examples[2]]), user: user.id, expectedVersion: 1) == 2)
                 #expect(try await store.model(user: user.id) == PersonalModel(version: 2, embedder: "m@2", examples: [examples[2]]))
             }
         },
@@ -71,12 +77,17 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
                 let outcomes = await withTaskGroup(of: Bool.self) { group in
                     for index in 0..<8 {
                         group.addTask {
-                            let example = ShortcutExample(label: "l\(index)", sketch: StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0)])]), embedding: [Float(index)])
+                            let example = ShortcutExample(
+                                label: "l\(index)", sketch: StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0)])]),
+                                embedding: [Float(index)])
                             do {
-                                _ = try await store.save(PersonalModel(version: 0, embedder: "m@1", examples: [example]), user: user.id, expectedVersion: 0)
+                                _ = try await store.save(
+                                    PersonalModel(version: 0, embedder: "m@1", examples: [example]), user: user.id, expectedVersion: 0)
                                 return true
                             } catch {
-                                #expect(error as? PersonalError == PersonalError(.conflict, "the shortcuts changed meanwhile (version 1, expected 0); try again"))
+                                #expect(
+                                    error as? PersonalError
+                                        == PersonalError(.conflict, "the shortcuts changed meanwhile (version 1, expected 0); try again"))
                                 return false
                             }
                         }
@@ -111,9 +122,10 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
                 try await store.count(experiment: "other@1", arm: "control", user: bob, served: 9, accepted: 9)
             }
             try await open(database) { store async throws in
-                #expect(try await store.counts(experiment: "m@2") == [
-                    ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
-                ])
+                #expect(
+                    try await store.counts(experiment: "m@2") == [
+                        ExperimentCount(arm: "control", served: 3, accepted: 0), ExperimentCount(arm: "treatment", served: 2, accepted: 1),
+                    ])
                 #expect(try await store.counts(experiment: "none@0").isEmpty)
             }
         },
@@ -127,9 +139,10 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
                 // Another person's suggestions are not ann's, and another experiment's not this one's.
                 #expect(try await store.count(experiment: "m@2", arm: "control", user: bob, served: 1, accepted: 1) == 1)
                 #expect(try await store.count(experiment: "m@3", arm: "treatment", user: ann, served: 0, accepted: 1) == 0)
-                #expect(try await store.counts(experiment: "m@2") == [
-                    ExperimentCount(arm: "control", served: 1, accepted: 1), ExperimentCount(arm: "treatment", served: 2, accepted: 2),
-                ])
+                #expect(
+                    try await store.counts(experiment: "m@2") == [
+                        ExperimentCount(arm: "control", served: 1, accepted: 1), ExperimentCount(arm: "treatment", served: 2, accepted: 2),
+                    ])
             }
         },
         StoreCheck(name: "labels are listed with their counts in the order taught, an oversized one read cut") { database in
@@ -216,9 +229,10 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
 }
 
 /// The same checks on a real PostgreSQL server, each in a database of its own (made and dropped here).
-@Suite(.enabled(
-    if: PostgresTestServer.url != nil,
-    "SKETCHWISE_TEST_POSTGRES_URL is not set: the PostgreSQL store is not tested (make test starts a server with scripts/postgres.sh)"))
+@Suite(
+    .enabled(
+        if: PostgresTestServer.url != nil,
+        "SKETCHWISE_TEST_POSTGRES_URL is not set: the PostgreSQL store is not tested (make test starts a server with scripts/postgres.sh)"))
 struct PostgresPersonalStoreContractTests {
     @Test(arguments: StoreCheck.all) func postgres(_ check: StoreCheck) async throws {
         try await PostgresTestServer.withFreshDatabase { try await check.run($0) }
@@ -231,8 +245,9 @@ struct PostgresPersonalStoreContractTests {
         let error = await #expect(throws: PersonalError.self) {
             try await PersonalDatabase.postgres(location).withStore(logger: StoreCheck.logger) { _ in }
         }
-        #expect(error?.description.contains("cannot open PostgreSQL at postgres://sketchwise@127.0.0.1:1/sketchwise") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.description.contains("cannot open PostgreSQL at postgres://sketchwise@127.0.0.1:1/sketchwise") == true,
+            "\(String(describing: error))")
     }
 
     @Test func aWrongPasswordIsAClearError() async throws {
@@ -253,7 +268,11 @@ final class Seen: @unchecked Sendable {
     private var seen: [String] = []
 
     /// Adds a label; how many there were before it.
-    func add(_ label: String) -> Int { lock.withLock { seen.append(label); return seen.count - 1 } }
+    func add(_ label: String) -> Int {
+        lock.withLock {
+            seen.append(label); return seen.count - 1
+        }
+    }
     var labels: [String] { lock.withLock { seen } }
 }
 

@@ -17,10 +17,13 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         }
     }
     return rgba.withUnsafeMutableBufferPointer { data -> [UInt8] in
-        let pixbuf = gdk_pixbuf_new_from_data(data.baseAddress, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height), Int32(width * 4), nil, nil)!
+        let pixbuf = gdk_pixbuf_new_from_data(
+            data.baseAddress, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height), Int32(width * 4), nil, nil)!
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         // JPEG has no alpha: save an opaque copy.
-        let source = format == "jpeg" ? gdk_pixbuf_composite_color_simple(pixbuf, Int32(width), Int32(height), GDK_INTERP_NEAREST, 255, 8, 0, 0)! : pixbuf
+        let source =
+            format == "jpeg"
+            ? gdk_pixbuf_composite_color_simple(pixbuf, Int32(width), Int32(height), GDK_INTERP_NEAREST, 255, 8, 0, 0)! : pixbuf
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0
         var error: UnsafeMutablePointer<GError>?
@@ -60,7 +63,9 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
 
     @Test func decodesTheCentreSquareOfAJPEGAtAReducedSize() throws {
         // Red outside the centre square, blue inside.
-        let bytes = encodedPhoto(width: 400, height: 200, format: "jpeg") { x, _ in (100..<300).contains(x) ? (0, 128, 255, 255) : (255, 0, 0, 255) }
+        let bytes = encodedPhoto(width: 400, height: 200, format: "jpeg") { x, _ in
+            (100..<300).contains(x) ? (0, 128, 255, 255) : (255, 0, 0, 255)
+        }
         #expect(try PhotoDecodePlan(bytes, square: 50).decodedWidth == 100)
         let image = try PhotoDecoder.decodeSquare(bytes, side: 50)
         #expect((image.width, image.height) == (50, 50))
@@ -118,7 +123,8 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         let message = try #require(ending.message)
         #expect(message.contains("was stopped after"), "\(message)")
         if let fed = message.split(separator: " ").firstIndex(of: "after").map({ message.split(separator: " ")[$0 + 1] }),
-           let bytes = Int(fed) {
+            let bytes = Int(fed)
+        {
             // The 3,000 scans take the last ~30 KB of the file, 10 bytes each.
             #expect(bytes < bomb.count - 10_000, "the decode stopped only after \(bytes) of \(bomb.count) bytes")
         }
@@ -143,15 +149,22 @@ func encodedPhoto(width: Int, height: Int, format: String, pixel: (Int, Int) -> 
         // A header declaring 100,000 × 100,000 pixels, with nothing after it.
         var bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         bomb += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 2, 0, 0, 0]
-        #expect(throws: PhotoError(.tooLarge, "the photo is 100000×100000 pixels: a side may be at most 20000 pixels")) { try PhotoDecoder.decode(bomb) }
+        #expect(throws: PhotoError(.tooLarge, "the photo is 100000×100000 pixels: a side may be at most 20000 pixels")) {
+            try PhotoDecoder.decode(bomb)
+        }
         let tooMany = TestPhotos.pngHeaderOnly(width: 10_000, height: 10_000)
-        #expect(throws: PhotoError(.tooLarge, "the photo is 10000×10000 pixels, more than the 50000000 allowed")) { try PhotoDecoder.decode(tooMany) }
+        #expect(throws: PhotoError(.tooLarge, "the photo is 10000×10000 pixels, more than the 50000000 allowed")) {
+            try PhotoDecoder.decode(tooMany)
+        }
     }
 
     @Test func refusesCutOffAndCorruptFiles() {
         let jpeg = encodedPhoto(width: 64, height: 64, format: "jpeg") { x, y in (UInt8(x * 4), UInt8(y * 4), 0, 255) }
         let png = encodedPhoto(width: 64, height: 64, format: "png") { x, y in (UInt8(x * 4), UInt8(y * 4), 0, 255) }
-        for broken in [Array(png.prefix(png.count / 2)), Array(png.prefix(40)) + [UInt8](repeating: 0x55, count: 200), Array(jpeg.prefix(jpeg.count / 3))] {
+        for broken in [
+            Array(png.prefix(png.count / 2)), Array(png.prefix(40)) + [UInt8](repeating: 0x55, count: 200),
+            Array(jpeg.prefix(jpeg.count / 3)),
+        ] {
             do {
                 _ = try PhotoDecoder.decode(broken)
                 Issue.record("a broken file of \(broken.count) bytes decoded")

@@ -39,7 +39,10 @@ import Testing
         #expect(abs(classes[0].probability - 0.8) < 1e-9)
         // espresso (0.02) is under the minimum: its words find no pictures.
         #expect(mapping.pictureTopics(for: labels, classes: classes, minimumConfidence: 0.05).map(\.label) == ["cat", "tiger"])
-        #expect(mapping.pictureTopics(for: labels, classes: classes, minimumConfidence: 0.01).map(\.label) == ["cat", "tiger", "espresso", "coffee"])
+        #expect(
+            mapping.pictureTopics(for: labels, classes: classes, minimumConfidence: 0.01).map(\.label) == [
+                "cat", "tiger", "espresso", "coffee",
+            ])
         // Nothing above the minimum: no class rather than an unlikely one.
         #expect(mapping.classes(for: [PhotoLabel(index: 1, text: "tiger cat", confidence: 0.01)], minimumConfidence: 0.05).isEmpty)
         #expect(mapping.classes(for: [PhotoLabel(index: 3, text: "volcano", confidence: 0.9)], minimumConfidence: 0.05).isEmpty)

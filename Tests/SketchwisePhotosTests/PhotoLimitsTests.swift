@@ -10,10 +10,14 @@ import Testing
     /// EfficientNet-Lite0's `resize`: the square the photo model takes.
     let side = 256
 
-    func expectTooLarge(_ bytes: [UInt8], _ words: String, limits: PhotoLimits = PhotoLimits(), sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectTooLarge(
+        _ bytes: [UInt8], _ words: String, limits: PhotoLimits = PhotoLimits(), sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for square in [true, false] {
             do {
-                _ = square ? try PhotoDecoder.decodeSquare(bytes, side: side, limits: limits) : try PhotoDecoder.decode(bytes, limits: limits)
+                _ =
+                    square
+                    ? try PhotoDecoder.decodeSquare(bytes, side: side, limits: limits) : try PhotoDecoder.decode(bytes, limits: limits)
                 Issue.record("decoded a photo the limits refuse", sourceLocation: sourceLocation)
             } catch {
                 #expect(error.kind == .tooLarge && error.message.contains(words), "\(error)", sourceLocation: sourceLocation)
@@ -35,7 +39,9 @@ import Testing
 
     @Test func usualPhotosAndPanoramasAreWithinTheLimits() throws {
         let limits = PhotoLimits()
-        for (width, height) in [(1, 1), (4_032, 3_024), (8_000, 6_000), (6_000, 8_000), (12_000, 2_000), (20_000, 1_000), (1_000, 20_000), (7_071, 7_071)] {
+        for (width, height) in [
+            (1, 1), (4_032, 3_024), (8_000, 6_000), (6_000, 8_000), (12_000, 2_000), (20_000, 1_000), (1_000, 20_000), (7_071, 7_071),
+        ] {
             #expect(throws: Never.self, "\(width)×\(height)") { try limits.check(width: width, height: height) }
         }
         for (width, height) in [(20_001, 1_001), (4_200, 200), (200, 4_200), (Int(Int32.max) + 1, 1 << 27)] {
@@ -46,8 +52,10 @@ import Testing
     }
 
     @Test func theDecoderIsNeverAskedForMoreThanThePhoto() throws {
-        for (width, height, decoded) in [(451, 300, (384, 256)), (300, 451, (256, 384)), (6_000, 4_000, (384, 256)), (12_000, 2_000, (1_536, 256)),
-                                         (100, 80, (100, 80)), (256, 256, (256, 256)), (5_000, 250, (5_000, 250))] {
+        for (width, height, decoded) in [
+            (451, 300, (384, 256)), (300, 451, (256, 384)), (6_000, 4_000, (384, 256)), (12_000, 2_000, (1_536, 256)),
+            (100, 80, (100, 80)), (256, 256, (256, 256)), (5_000, 250, (5_000, 250)),
+        ] {
             let plan = try PhotoDecodePlan(TestPhotos.pngHeaderOnly(width: width, height: height), square: side)
             #expect((plan.decodedWidth, plan.decodedHeight) == decoded, "\(width)×\(height)")
             #expect(plan.decodedWidth <= width && plan.decodedHeight <= height)
@@ -56,14 +64,17 @@ import Testing
         let small = encodedPhoto(width: 100, height: 80, format: "png") { x, _ in x < 50 ? (255, 0, 0, 255) : (0, 0, 255, 255) }
         let square = try PhotoDecoder.decodeSquare(small, side: side)
         #expect((square.width, square.height) == (side, side))
-        #expect(Array(square.pixels[0..<3]) == [255, 0, 0] && Array(square.pixels[(side * side - 1) * 3..<(side * side * 3)]) == [0, 0, 255])
+        #expect(
+            Array(square.pixels[0..<3]) == [255, 0, 0] && Array(square.pixels[(side * side - 1) * 3..<(side * side * 3)]) == [0, 0, 255])
     }
 
     @Test func everyDecodeWithinTheLimitsPlansBoundedMemory() throws {
         let limits = PhotoLimits()
         var largest = 0
         for (width, height) in [(7_071, 7_071), (20_000, 2_500), (2_500, 20_000), (8_660, 5_773), (20_000, 1_000), (1, 1)] {
-            for bytes in [TestPhotos.pngHeaderOnly(width: width, height: height), TestPhotos.jpegScanBomb(side: min(width, height), emptyScans: 9)] {
+            for bytes in [
+                TestPhotos.pngHeaderOnly(width: width, height: height), TestPhotos.jpegScanBomb(side: min(width, height), emptyScans: 9),
+            ] {
                 guard let plan = try? PhotoDecodePlan(bytes, square: side, limits: limits) else {
                     Issue.record("\(width)×\(height) refused")
                     continue

@@ -62,7 +62,9 @@ import Testing
     }
 
     @Test func refusesCutOffAndCorruptJPEGLayouts() {
-        for bytes in [Array(jpeg.dropLast(2)), Array(jpeg.prefix(jpeg.count / 2)), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xE0, 0, 1, 0, 0]] {
+        for bytes in [
+            Array(jpeg.dropLast(2)), Array(jpeg.prefix(jpeg.count / 2)), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xE0, 0, 1, 0, 0],
+        ] {
             do {
                 _ = try PhotoStructure(bytes, format: .jpeg, maximumScans: 100)
                 Issue.record("a broken JPEG of \(bytes.count) bytes passed")

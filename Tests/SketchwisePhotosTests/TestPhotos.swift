@@ -5,7 +5,9 @@ enum TestPhotos {
     /// (deflate without compression): about `height × width × bitDepth / 8` bytes.
     static func png(width: Int, height: Int, bitDepth: UInt8 = 8) -> [UInt8] {
         let row = 1 + (width * Int(bitDepth) + 7) / 8
-        return png(width: width, height: height, bitDepth: bitDepth, colorType: 0, imageData: zlibStored([UInt8](repeating: 0, count: row * height)))
+        return png(
+            width: width, height: height, bitDepth: bitDepth, colorType: 0,
+            imageData: zlibStored([UInt8](repeating: 0, count: row * height)))
     }
 
     /// A PNG that declares `width × height` pixels and holds one empty image data chunk.
@@ -35,7 +37,9 @@ enum TestPhotos {
         let side16 = [UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF)]
         let quantization = segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
         let frame = segment(0xC2, [8] + side16 + side16 + [1, 1, 0x11, 0])
-        let huffman = segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0]) + segment(0xC4, [0x10, 0, 1] + [UInt8](repeating: 0, count: 14) + [0])
+        let huffman =
+            segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0])
+            + segment(0xC4, [0x10, 0, 1] + [UInt8](repeating: 0, count: 14) + [0])
         let dcScan = segment(0xDA, [1, 1, 0, 0, 0, 0]) + dcBits
         let emptyScan = segment(0xDA, [1, 1, 0, 1, 63, 0])
         var bytes: [UInt8] = [0xFF, 0xD8] + quantization + frame + huffman + dcScan

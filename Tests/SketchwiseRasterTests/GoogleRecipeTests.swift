@@ -56,7 +56,9 @@ import Testing
             guard case let .numeric(_, bytes) = bitmaps.storage else { continue }
             for i in 0..<min(bitmaps.shape[0], 300) { google.add(bytes[i * 784..<(i + 1) * 784]) }
         }
-        print("renders vs Google bitmaps: mean \(ours.meanIntensity) vs \(google.meanIntensity), share > 0 \(ours.inkedShare) vs \(google.inkedShare), share > 127 \(ours.darkShare) vs \(google.darkShare)")
+        print(
+            "renders vs Google bitmaps: mean \(ours.meanIntensity) vs \(google.meanIntensity), share > 0 \(ours.inkedShare) vs \(google.inkedShare), share > 127 \(ours.darkShare) vs \(google.darkShare)"
+        )
         #expect(abs(ours.meanIntensity - google.meanIntensity) < 2.0, "mean \(ours.meanIntensity) vs Google \(google.meanIntensity)")
         #expect(abs(ours.inkedShare - google.inkedShare) < 0.01, "share > 0: \(ours.inkedShare) vs \(google.inkedShare)")
         #expect(abs(ours.darkShare - google.darkShare) < 0.01, "share > 127: \(ours.darkShare) vs \(google.darkShare)")

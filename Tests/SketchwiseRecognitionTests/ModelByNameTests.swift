@@ -12,8 +12,9 @@ import Testing
     func folder(holding name: String) throws -> TemporaryFolder {
         let folder = TemporaryFolder()
         for ext in ["json", "safetensors"] {
-            try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("raster-cnn.\(ext)"),
-                                             to: folder.url.appendingPathComponent("\(name).\(ext)"))
+            try FileManager.default.copyItem(
+                at: BundledModels.folder.appendingPathComponent("raster-cnn.\(ext)"),
+                to: folder.url.appendingPathComponent("\(name).\(ext)"))
         }
         return folder
     }
@@ -33,8 +34,10 @@ import Testing
     @Test func aMissingRoleOrUnknownNameIsAClearErrorNamingTheFile() throws {
         let folder = try folder(holding: "doodle")
         let set = try RecognizerSet.load(from: folder.url)
-        for (kind, file) in [(RecognizerKind.ensemble, "ensemble.json"), (.raster, "raster-cnn.json"), (.strokes, "stroke-rnn.json"),
-                             (try #require(RecognizerKind.named("nope")), "nope.json")] {
+        for (kind, file) in [
+            (RecognizerKind.ensemble, "ensemble.json"), (.raster, "raster-cnn.json"), (.strokes, "stroke-rnn.json"),
+            (try #require(RecognizerKind.named("nope")), "nope.json"),
+        ] {
             let error = try #require(throws: RecognitionError.self) { try set.recognizer(kind) }
             #expect(error.description.contains("no \(file) in \(folder.url.path)"), "\(error)")
         }
@@ -50,7 +53,8 @@ import Testing
     @Test func anEnsembleMayListAnyModelOfTheFolder() throws {
         let folder = try folder(holding: "doodle")
         try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog"], in: folder.url)
-        try #"{"members": ["doodle"], "weights": [1]}"#.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
+        try #"{"members": ["doodle"], "weights": [1]}"#.write(
+            to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
         let set = try RecognizerSet.load(from: folder.url)
         // One member with weight 1: the same guesses (the ensemble renormalises, so the last bits may differ).
         let combined = try set.recognizer(.ensemble).classify(sketch, top: 3)
@@ -58,7 +62,8 @@ import Testing
         #expect(combined.map(\.label) == alone.map(\.label))
         #expect(zip(combined, alone).allSatisfy { abs($0.probability - $1.probability) < 1e-5 })
 
-        try #"{"members": ["doodle", "few"], "weights": [0.5, 0.5]}"#.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
+        try #"{"members": ["doodle", "few"], "weights": [0.5, 0.5]}"#.write(
+            to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
         let error = try #require(throws: RecognitionError.self) { try RecognizerSet.load(from: folder.url).recognizer(.ensemble) }
         #expect(error.description.contains("share their labels"))
     }

@@ -11,10 +11,13 @@ import Testing
     let models = try! #require(BundledModels.set, "the bundled models in Models/ must load")
 
     func circle(points: Int = 40) -> StrokeSketch {
-        StrokeSketch(strokes: [Stroke(points: (0..<points).map { i in
-            let a = Double(i) / Double(points - 1) * 2 * .pi
-            return Point(x: 100 + 80 * cos(a), y: 100 + 80 * sin(a), t: Double(i) * 16)
-        })])
+        StrokeSketch(strokes: [
+            Stroke(
+                points: (0..<points).map { i in
+                    let a = Double(i) / Double(points - 1) * 2 * .pi
+                    return Point(x: 100 + 80 * cos(a), y: 100 + 80 * sin(a), t: Double(i) * 16)
+                })
+        ])
     }
 
     @Test func aTurnedSketchTurnsClockwiseOnScreenAboutItsCentreAndKeepsItsTimes() {
@@ -89,8 +92,9 @@ import Testing
         let folder = TemporaryFolder()
         for (from, to) in [("stroke-rnn", "raster-cnn"), ("raster-cnn", "stroke-rnn")] {
             for ext in ["json", "safetensors"] {
-                try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("\(from).\(ext)"),
-                                                 to: folder.url.appendingPathComponent("\(to).\(ext)"))
+                try FileManager.default.copyItem(
+                    at: BundledModels.folder.appendingPathComponent("\(from).\(ext)"),
+                    to: folder.url.appendingPathComponent("\(to).\(ext)"))
             }
         }
         let set = try RecognizerSet.load(from: folder.url)
@@ -100,7 +104,8 @@ import Testing
 
     @Test func aCorruptModelFileIsAClearError() throws {
         let folder = TemporaryFolder()
-        try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("raster-cnn.json"), to: folder.url.appendingPathComponent("m.json"))
+        try FileManager.default.copyItem(
+            at: BundledModels.folder.appendingPathComponent("raster-cnn.json"), to: folder.url.appendingPathComponent("m.json"))
         let weights = try Data(contentsOf: BundledModels.folder.appendingPathComponent("raster-cnn.safetensors"))
         try weights.prefix(weights.count / 2).write(to: folder.url.appendingPathComponent("m.safetensors"))
         #expect(throws: ModelError.self) { try ModelRecognizer(contentsOf: folder.url.appendingPathComponent("m.json")) }
@@ -116,8 +121,9 @@ extension Double {
     /// A copy of the bundled raster model whose spec lists `views` (none when nil).
     func rasterModel(views: [String]?, in folder: TemporaryFolder) throws -> URL {
         let source = BundledModels.folder
-        try FileManager.default.copyItem(at: source.appendingPathComponent("raster-cnn.safetensors"),
-                                         to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent("raster-cnn.safetensors"),
+            to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
         let data = try Data(contentsOf: source.appendingPathComponent("raster-cnn.json"))
         var spec = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var input = try #require(spec["input"] as? [String: Any])
@@ -158,8 +164,9 @@ extension Double {
         let plain = try ModelRecognizer(contentsOf: try rasterModel(views: nil, in: plainFolder))
         #expect(plain.model.spec.input.views == [.original])
         let plainAnswer = try plain.logProbabilities(image).values
-        #expect(zip(plainAnswer, try plain.logProbabilities(mirrored(image)).values).contains { abs($0 - $1) > 1e-3 },
-                "one view: a lopsided image and its mirror image get different answers")
+        #expect(
+            zip(plainAnswer, try plain.logProbabilities(mirrored(image)).values).contains { abs($0 - $1) > 1e-3 },
+            "one view: a lopsided image and its mirror image get different answers")
         #expect(try both.embedding(image) == (try plain.embedding(image)), "the embedding is the first view's")
     }
 
@@ -179,15 +186,17 @@ extension Double {
         let folder = TemporaryFolder()
         for name in ["raster-cnn", "stroke-rnn"] {
             for ext in ["json", "safetensors"] {
-                try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("\(name).\(ext)"),
-                                                 to: folder.url.appendingPathComponent("\(name).\(ext)"))
+                try FileManager.default.copyItem(
+                    at: BundledModels.folder.appendingPathComponent("\(name).\(ext)"),
+                    to: folder.url.appendingPathComponent("\(name).\(ext)"))
             }
         }
         let spec = try String(contentsOf: BundledModels.folder.appendingPathComponent("raster-cnn.json"), encoding: .utf8)
         try spec.replacingOccurrences(of: "\"name\": \"raster-cnn\"", with: "\"name\": \"raster-copy\"")
             .write(to: folder.url.appendingPathComponent("raster-copy.json"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: BundledModels.folder.appendingPathComponent("raster-cnn.safetensors"),
-                                         to: folder.url.appendingPathComponent("raster-copy.safetensors"))
+        try FileManager.default.copyItem(
+            at: BundledModels.folder.appendingPathComponent("raster-cnn.safetensors"),
+            to: folder.url.appendingPathComponent("raster-copy.safetensors"))
         try ensemble.write(to: folder.url.appendingPathComponent("ensemble.json"), atomically: true, encoding: .utf8)
         return folder
     }
@@ -213,10 +222,13 @@ extension Double {
         for i in 100..<300 { image.pixels[i] = 255 }
         let raster = try set.recognizer(.raster).logProbabilities(image).values
         #expect(zip(raster, try set.recognizer(.ensemble).logProbabilities(image).values).allSatisfy { abs($0 - $1) <= 1e-4 })
-        let sketch = StrokeSketch(strokes: [Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 90, y: 40, t: 90), Point(x: 10, y: 80, t: 200)])])
+        let sketch = StrokeSketch(strokes: [
+            Stroke(points: [Point(x: 0, y: 0, t: 0), Point(x: 90, y: 40, t: 90), Point(x: 10, y: 80, t: 200)])
+        ])
         let strokes = try set.recognizer(.strokes).logProbabilities(sketch).values
-        #expect(zip(strokes, try set.recognizer(.ensemble).logProbabilities(sketch).values).allSatisfy { abs($0 - $1) <= 1e-4 },
-                "drawings keep the drawing weights")
+        #expect(
+            zip(strokes, try set.recognizer(.ensemble).logProbabilities(sketch).values).allSatisfy { abs($0 - $1) <= 1e-4 },
+            "drawings keep the drawing weights")
     }
 
     @Test(arguments: [
@@ -253,7 +265,9 @@ extension Double {
     }
 
     @Test func theOrderPlaneShadesLaterStrokesLighter() throws {
-        #expect(recognizer.model.spec.input.kind == .raster(RasterInput(size: 28, recipe: "quickdraw", scale: 1.0 / 255, channels: [.ink, .order])))
+        #expect(
+            recognizer.model.spec.input.kind
+                == .raster(RasterInput(size: 28, recipe: "quickdraw", scale: 1.0 / 255, channels: [.ink, .order])))
         let (values, shape) = try recognizer.modelInput(for: try strokes([0, 200]))
         #expect(shape.dims == [2, 28, 28])
         let (top, bottom) = (0..<14, 14..<28)

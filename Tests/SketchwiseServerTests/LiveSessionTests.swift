@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SketchwiseCore
 import Testing
+
 @testable import SketchwiseServer
 
 /// What `/api/live` messages do to a connection's sketch, and the limits on them.
@@ -25,7 +26,8 @@ import Testing
         #expect(answer.1.strokes.count == 2)
         answer = try #require(try live.receive(message(#"{"type":"undo","seq":3}"#), now: at(3)))
         #expect(answer.1.strokes.count == 1 && answer.1.strokes[0].points.count == 3)
-        answer = try #require(try live.receive(message(#"{"type":"sketch","seq":4,"strokes":[\#(stroke),\#(stroke),\#(stroke)]}"#), now: at(4)))
+        answer = try #require(
+            try live.receive(message(#"{"type":"sketch","seq":4,"strokes":[\#(stroke),\#(stroke),\#(stroke)]}"#), now: at(4)))
         #expect(answer.1.strokes.count == 3)
         answer = try #require(try live.receive(message(#"{"type":"clear","seq":5}"#), now: at(5)))
         #expect(answer.1.strokes.isEmpty)

@@ -34,9 +34,12 @@ import Testing
         let admission = LiveSocketAdmission(total: 0, perClient: 1, retryAfter: .seconds(10))
         let clients = LiveSocketAdmission.rememberedClients + 10
         for index in 0..<clients {
-            #expect(admission.refusal(for: "10.\(index / 65536).\(index / 256 % 256).\(index % 256)", now: start + .milliseconds(index)) != nil)
+            #expect(
+                admission.refusal(for: "10.\(index / 65536).\(index / 256 % 256).\(index % 256)", now: start + .milliseconds(index)) != nil)
         }
         #expect(admission.rememberedRefusals <= LiveSocketAdmission.rememberedClients)
-        #expect(admission.ignoresRetryAfter("10.0.\((clients - 1) / 256 % 256).\((clients - 1) % 256)", now: start + .seconds(5)), "the newest are kept")
+        #expect(
+            admission.ignoresRetryAfter("10.0.\((clients - 1) / 256 % 256).\((clients - 1) % 256)", now: start + .seconds(5)),
+            "the newest are kept")
     }
 }

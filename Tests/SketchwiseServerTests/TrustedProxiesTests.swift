@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchwiseServer
 
 /// `--trusted-proxies`: which addresses are believed, and which client a forwarded request is.
@@ -21,10 +22,13 @@ import Testing
     @Test func theClientIsTheRightMostUntrustedHop() throws {
         let proxies = try TrustedProxies(parsing: "127.0.0.1,10.0.0.0/8")
         #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["203.0.113.9"]) == "203.0.113.9")
-        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6, 203.0.113.9, 10.1.1.1"]) == "203.0.113.9",
-                "a made-up address left of the real client is ignored")
-        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6", "203.0.113.9"]) == "203.0.113.9", "several headers are one list")
-        #expect(proxies.client(peer: "198.51.100.1", forwardedFor: ["203.0.113.9"]) == "198.51.100.1", "an untrusted peer's header is ignored")
+        #expect(
+            proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6, 203.0.113.9, 10.1.1.1"]) == "203.0.113.9",
+            "a made-up address left of the real client is ignored")
+        #expect(
+            proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6", "203.0.113.9"]) == "203.0.113.9", "several headers are one list")
+        #expect(
+            proxies.client(peer: "198.51.100.1", forwardedFor: ["203.0.113.9"]) == "198.51.100.1", "an untrusted peer's header is ignored")
         #expect(proxies.client(peer: "127.0.0.1", forwardedFor: []) == "127.0.0.1")
         #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["not an address"]) == "127.0.0.1")
         #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["[2001:db8::1]"]) == "2001:db8::1")

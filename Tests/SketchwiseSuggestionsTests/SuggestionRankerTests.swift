@@ -35,13 +35,14 @@ import Testing
 
     /// Issue 13: how directly a picture is named orders a guess's pictures; look only within one strength.
     @Test func namedPicturesComeBeforeLookAlikes() throws {
-        let finder = CandidateFinder(pictures: pictures([
-            item("clipart:a.svg", title: "Cat", embedding: [0.2, 1, 0]),
-            item("clipart:b.svg", title: "Sleeping cat", embedding: [0.5, 1, 0]),
-            item("clipart:c.svg", title: "Kitten", embedding: [0.8, 1, 0]),
-            item("clipart:d.svg", title: "Animal", keywords: ["cat"], embedding: [0.9, 0.1, 0]),
-            item("clipart:e.svg", title: "Blob", embedding: [1, 0, 0], top: [Guess(label: "cat", probability: 0.99)]),
-        ]), weakest: .prediction)
+        let finder = CandidateFinder(
+            pictures: pictures([
+                item("clipart:a.svg", title: "Cat", embedding: [0.2, 1, 0]),
+                item("clipart:b.svg", title: "Sleeping cat", embedding: [0.5, 1, 0]),
+                item("clipart:c.svg", title: "Kitten", embedding: [0.8, 1, 0]),
+                item("clipart:d.svg", title: "Animal", keywords: ["cat"], embedding: [0.9, 0.1, 0]),
+                item("clipart:e.svg", title: "Blob", embedding: [1, 0, 0], top: [Guess(label: "cat", probability: 0.99)]),
+            ]), weakest: .prediction)
         #expect(finder.candidates(for: "cat").map(\.strength) == [.exactTitle, .nameInTitle, .synonymInTitle, .keyword, .prediction])
         var ranker = SuggestionRanker(finder: finder)
         (ranker.perGuess, ranker.duplicateSimilarity) = (5, 1.01)
@@ -50,7 +51,8 @@ import Testing
         #expect(suggestions.map(\.itemID) == ["clipart:a.svg", "clipart:b.svg", "clipart:c.svg", "clipart:d.svg", "clipart:e.svg"])
         #expect(suggestions.allSatisfy { $0.score <= 0.9 })
         ranker.perGuess = 2
-        #expect(ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0]).map(\.itemID)
+        #expect(
+            ranker.suggestions(guesses: [Guess(label: "cat", probability: 0.9)], embedding: [1, 0, 0]).map(\.itemID)
                 == ["clipart:a.svg", "clipart:b.svg"], "look-alikes never push out named pictures")
     }
 
@@ -101,16 +103,20 @@ import Testing
         }
         let bar = try embedder.describe(image { x, _ in x == size / 2 }).embedding
         let box = try embedder.describe(image { x, y in [2, size - 3].contains(x) || [2, size - 3].contains(y) }).embedding
-        let finder = CandidateFinder(pictures: pictures([
-            item("clipart:bar.svg", title: "line", embedding: bar), item("clipart:box.svg", title: "lines", embedding: box),
-        ]))
+        let finder = CandidateFinder(
+            pictures: pictures([
+                item("clipart:bar.svg", title: "line", embedding: bar), item("clipart:box.svg", title: "lines", embedding: box),
+            ]))
         let suggestions = SuggestionRanker(finder: finder).suggestions(guesses: [Guess(label: "line", probability: 1)], embedding: box)
         #expect(suggestions.first?.itemID == "clipart:box.svg")
         #expect(abs((suggestions.first?.similarity ?? 0) - 1) < 1e-5)
     }
 
     @Test func aStyleLimitsTheSuggestionsToItsSources() {
-        let pictures = [("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji), ("clipart:cat.svg", .clipart)].map {
+        let pictures = [
+            ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji),
+            ("clipart:cat.svg", .clipart),
+        ].map {
             IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: [1, 0], topClasses: [])
         }
         var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))

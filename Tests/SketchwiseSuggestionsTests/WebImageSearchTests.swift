@@ -38,8 +38,9 @@ struct StubSearchServer {
                 #"{"name":"gone","contentUrl":"\#(host)/img/missing"}"#,
             ]
             _ = request
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"_type":"Images","value":[\#(results.joined(separator: ","))]}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"_type":"Images","value":[\#(results.joined(separator: ","))]}"#)))
         }
         router.get("search500") { _, _ -> Response in Response(status: .internalServerError) }
         router.get("searchMalformed") { _, _ in "{\"value\": [ {\"name\": " }
@@ -52,8 +53,9 @@ struct StubSearchServer {
         }
         router.get("img/page") { _, _ in "<html><body>not an image</body></html>" }
         router.get("img/huge") { _, _ in
-            Response(status: .ok, headers: [.contentType: "image/png"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: png + [UInt8](repeating: 0, count: 3 << 20))))
+            Response(
+                status: .ok, headers: [.contentType: "image/png"],
+                body: .init(byteBuffer: ByteBuffer(bytes: png + [UInt8](repeating: 0, count: 3 << 20))))
         }
         router.get("img/slow") { _, _ -> Response in
             try await Task.sleep(for: .seconds(20))
@@ -65,7 +67,9 @@ struct StubSearchServer {
             onServerRunning: { readyContinuation.yield($0.localAddress?.port ?? 0) }
         )
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await app.run(); return nil }
+            group.addTask {
+                try await app.run(); return nil
+            }
             var ports = ready.makeAsyncIterator()
             let port = await ports.next() ?? 0
             base.value = URL(string: "http://127.0.0.1:\(port)")!

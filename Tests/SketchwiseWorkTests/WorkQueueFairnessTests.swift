@@ -26,10 +26,18 @@ import Testing
         let order = StartOrder()
         let gate = Gate()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await WorkQueue.$client.withValue("flooder") { try await queue.run { order.record("flooder-0"); gate.pass() } } }
+            group.addTask {
+                try await WorkQueue.$client.withValue("flooder") {
+                    try await queue.run {
+                        order.record("flooder-0"); gate.pass()
+                    }
+                }
+            }
             while order.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
             for index in 1...8 {
-                group.addTask { try await WorkQueue.$client.withValue("flooder") { try await queue.run { order.record("flooder-\(index)") } } }
+                group.addTask {
+                    try await WorkQueue.$client.withValue("flooder") { try await queue.run { order.record("flooder-\(index)") } }
+                }
             }
             while queue.waitingCount < 8 { try await Task.sleep(for: .milliseconds(2)) }
             group.addTask { try await WorkQueue.$client.withValue("someone") { try await queue.run { order.record("someone") } } }
@@ -48,7 +56,11 @@ import Testing
         let order = StartOrder()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await WorkQueue.$client.withValue("flooder") { try await queue.run { order.record("flooder-0"); gate.pass() } }
+                try await WorkQueue.$client.withValue("flooder") {
+                    try await queue.run {
+                        order.record("flooder-0"); gate.pass()
+                    }
+                }
             }
             while order.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
             for _ in 1...2 {

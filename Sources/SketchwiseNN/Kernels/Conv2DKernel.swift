@@ -121,7 +121,9 @@ enum Conv2DKernel {
             padded.update(repeating: 0, count: g.channels &* planeSize)
             for c in 0..<g.channels {
                 for y in 0..<g.height {
-                    Rows.copy(input + (c &* g.height &+ y) &* g.width, to: padded + (c &* planeSize &+ (y &+ top) &* width &+ left), count: g.width)
+                    Rows.copy(
+                        input + (c &* g.height &+ y) &* g.width, to: padded + (c &* planeSize &+ (y &+ top) &* width &+ left),
+                        count: g.width)
                 }
             }
             source = UnsafePointer(padded)

@@ -14,7 +14,8 @@ struct LSTMWeights: Sendable {
 
     /// Packs PyTorch's per-direction tensors (`weight_ih [4H, in]`, `weight_hh [4H, H]`, `bias_ih`,
     /// `bias_hh [4H]`; forward first).
-    init(inputSize: Int, hiddenSize h: Int, pytorch directions: [(weightIH: [Float], weightHH: [Float], biasIH: [Float], biasHH: [Float])]) {
+    init(inputSize: Int, hiddenSize h: Int, pytorch directions: [(weightIH: [Float], weightHH: [Float], biasIH: [Float], biasHH: [Float])])
+    {
         self.inputSize = inputSize
         self.hiddenSize = h
         self.directions = directions.count

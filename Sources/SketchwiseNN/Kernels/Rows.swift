@@ -19,6 +19,7 @@ enum Rows {
 
     @inline(__always)
     private static func move4(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(destination).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(destination).storeBytes(
+            of: UnsafeRawPointer(source).loadUnaligned(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
     }
 }

@@ -36,7 +36,8 @@ struct Conv2D: FoldingLayer {
     private init(_ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation, pool: Window?) {
         (inChannels, outputChannels, rows, columns) = (other.inChannels, other.outputChannels, other.rows, other.columns)
         (self.weight, self.bias, self.activation, self.pool) = (weight, bias, activation, pool)
-        winogradFilters = weight === other.weight
+        winogradFilters =
+            weight === other.weight
             ? other.winogradFilters : Self.winograd(weight, channels: inChannels, outChannels: outputChannels, rows: rows, columns: columns)
     }
 
@@ -82,7 +83,9 @@ struct Conv2D: FoldingLayer {
         guard let pool else { return .image(channels: outputChannels, height: g.outHeight, width: g.outWidth) }
         let (h, w) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))
         guard h > 0, w > 0 else {
-            throw LayerProblem(.layerShape, "convolution output \(g.outHeight)×\(g.outWidth) is smaller than the \(pool.kernel)×\(pool.kernel) pooling window")
+            throw LayerProblem(
+                .layerShape,
+                "convolution output \(g.outHeight)×\(g.outWidth) is smaller than the \(pool.kernel)×\(pool.kernel) pooling window")
         }
         return .image(channels: outputChannels, height: h, width: w)
     }
@@ -104,7 +107,8 @@ struct Conv2D: FoldingLayer {
         }
         guard let pool else {
             Conv2DKernel.gemm(g, input: inputs[0].data, weight: weight.base, output: output.data, scratch: scratch)
-            Epilogue.biasPerRow(output.data, rows: outputChannels, columns: g.outHeight * g.outWidth, bias: bias.base, activation: activation)
+            Epilogue.biasPerRow(
+                output.data, rows: outputChannels, columns: g.outHeight * g.outWidth, bias: bias.base, activation: activation)
             return
         }
         let unpooled = scratch + g.scratchCount

@@ -14,12 +14,16 @@ struct LSTM: Layer {
         try requireParams(["inputSize": p.inputSize, "hiddenSize": p.hiddenSize], atLeast: 1)
         let (n, h) = (p.inputSize, p.hiddenSize)
         let zeros = [Float](repeating: 0, count: 4 * h)
-        self.weights = LSTMWeights(inputSize: n, hiddenSize: h, pytorch: try (p.bidirectional == true ? ["", "Reverse"] : [""]).map { suffix in
-            (try weights.require("weightIH" + suffix, shape: [4 * h, n]),
-             try weights.require("weightHH" + suffix, shape: [4 * h, h]),
-             try weights.optional("biasIH" + suffix, shape: [4 * h]) ?? zeros,
-             try weights.optional("biasHH" + suffix, shape: [4 * h]) ?? zeros)
-        })
+        self.weights = LSTMWeights(
+            inputSize: n, hiddenSize: h,
+            pytorch: try (p.bidirectional == true ? ["", "Reverse"] : [""]).map { suffix in
+                (
+                    try weights.require("weightIH" + suffix, shape: [4 * h, n]),
+                    try weights.require("weightHH" + suffix, shape: [4 * h, h]),
+                    try weights.optional("biasIH" + suffix, shape: [4 * h]) ?? zeros,
+                    try weights.optional("biasHH" + suffix, shape: [4 * h]) ?? zeros
+                )
+            })
     }
 
     func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {

@@ -21,7 +21,9 @@ extension PoolingLayer {
         let x = inputs[0]
         try x.require(rank: 3, "an image [C, H, W]")
         let (h, w) = (window.outputSize(x[1]), window.outputSize(x[2]))
-        guard h > 0, w > 0 else { throw LayerProblem(.layerShape, "input \(x) is smaller than the \(window.kernel)×\(window.kernel) window") }
+        guard h > 0, w > 0 else {
+            throw LayerProblem(.layerShape, "input \(x) is smaller than the \(window.kernel)×\(window.kernel) window")
+        }
         return .image(channels: x[0], height: h, width: w)
     }
 
