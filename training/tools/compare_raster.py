@@ -30,7 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from sketchwise_data import raster
-from sketchwise_data.raster import _fit, _lib, _path_buffer, _CairoPath
+from sketchwise_data.raster import _cairo, _fit, _path_buffer, _CairoPath
+
+_lib = _cairo()
 
 ROOT = Path(__file__).resolve().parents[2]
 
