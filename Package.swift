@@ -146,6 +146,20 @@ let package = Package(
             ],
             swiftSettings: hotLoops
         ),
+        // Connection hardening that knows nothing about sketches: timers, per-client limits, malformed HTTP, WebSocket checks.
+        .target(
+            name: "SketchwiseTransport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
         .target(
             name: "SketchwiseServer",
@@ -153,6 +167,7 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary",
                 "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes", "SketchwisePhotos",
+                "SketchwiseTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -162,7 +177,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -188,7 +202,7 @@ let package = Package(
             name: "SketchwiseFuzzing",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos",
-                "SketchwiseServer",
+                "SketchwiseTransport",
             ]
         ),
         // The command-line tool: argument parsing and printing only.
@@ -198,7 +212,7 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes",
-                "SketchwiseInstallation",
+                "SketchwiseInstallation", "SketchwiseTransport",
                 "SketchwisePhotos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -286,6 +300,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .testTarget(name: "SketchwiseTransportTests", dependencies: ["SketchwiseTransport"]),
         .testTarget(
             name: "SketchwiseCLITests",
             dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseTestSupport"],

@@ -5,7 +5,7 @@ import SketchwiseLibrary
 import SketchwiseNN
 import SketchwisePhotos
 import SketchwisePreprocess
-import SketchwiseServer
+import SketchwiseTransport
 
 /// The parsers fed with arbitrary bytes: by the libFuzzer harness in `Fuzz/` (`scripts/fuzz.sh`)
 /// and by the regression tests, which replay every input the fuzzer found. Each target reads the

@@ -5,6 +5,7 @@ import Logging
 import SketchwiseCore
 import SketchwisePersonal
 import SketchwisePhotos
+import SketchwiseTransport
 import SketchwiseWork
 
 /// An error answered as JSON: `{"error": {"code", "message"}}` with its HTTP status.
@@ -123,6 +124,11 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             public var message: String
         }
         public var error: Detail
+    }
+
+    /// The error as the connection pipeline answers it (a refused WebSocket handshake).
+    var pipelineRefusal: PipelineRefusal {
+        PipelineRefusal(status: status, code: code.rawValue, message: message, headers: headers)
     }
 
     /// The JSON body, encoded.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SketchwiseTransport
 import SketchwiseWork
 
 /// Sets a request's ``SketchwiseRequestContext/client`` from `X-Forwarded-For` when its

@@ -12,6 +12,7 @@ import SketchwiseLibrary
 import SketchwiseRecognition
 import SketchwiseScenes
 import SketchwiseSuggestions
+import SketchwiseTransport
 import SketchwiseWork
 import Synchronization
 
@@ -66,12 +67,12 @@ struct LiveSocket: Sendable {
     /// `Retry-After` has passed (unless it is a trusted proxy, which speaks for others).
     var endpoint: WebSocketEndpoint {
         WebSocketEndpoint(path: Self.path) { [self] head, peer in
-            guard isReady() else { return .starting("the library index is loading") }
+            guard isReady() else { return APIError.starting("the library index is loading").pipelineRefusal }
             let client = proxies.client(peer: peer?.ipAddress ?? "unknown", forwardedFor: head.headers["x-forwarded-for"])
             guard let full = admission.refusal(for: client) else { return nil }
             var error = APIError(.busy, "\(full); try again later")
             error.headers[.retryAfter] = String(admission.retryAfter.components.seconds)
-            return error
+            return error.pipelineRefusal
         } turnsAway: { [admission, proxies] peer in
             guard let address = peer?.ipAddress, !proxies.contains(address) else { return false }
             return admission.ignoresRetryAfter(address)

@@ -5,6 +5,7 @@ import SketchwiseFormats
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseShortcuts
+import SketchwiseTransport
 
 /// The per-person API: users and their bearer tokens, shortcuts, corrections. Every call but
 /// `POST /api/users` needs `Authorization: Bearer TOKEN`; a person reaches only their own data.

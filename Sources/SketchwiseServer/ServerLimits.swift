@@ -2,6 +2,7 @@ import Foundation
 import SketchwiseCore
 import SketchwisePersonal
 import SketchwisePhotos
+import SketchwiseTransport
 
 /// What one request or connection may ask of the server.
 public struct ServerLimits: Sendable, Equatable {
@@ -65,6 +66,13 @@ public struct ServerLimits: Sendable, Equatable {
     public var queueLengthPerClient = 32
 
     public init() {}
+
+    /// The timers and the per-client connection limit, as the connection pipeline checks them.
+    var connection: ConnectionLimits {
+        ConnectionLimits(
+            headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, requestTimeout: requestTimeout, idleTimeout: idleTimeout,
+            maximumConnectionsPerClient: maximumConnectionsPerClient)
+    }
 
     /// The stroke and point limits, as the sketch readers check them.
     public var sketchSize: SketchSizeLimits {

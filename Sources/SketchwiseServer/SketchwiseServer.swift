@@ -11,6 +11,7 @@ import SketchwisePersonal
 import SketchwisePhotos
 import SketchwiseRecognition
 import SketchwiseSuggestions
+import SketchwiseTransport
 import SketchwiseWork
 
 /// The web app and the HTTP/WebSocket API in one server: static files from the app folder,
@@ -349,7 +350,7 @@ public struct SketchwiseServer: Sendable {
                     inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { head, channel, _ in
                         live.upgrade(head, channel: channel)
                     },
-                    limits: limits, clients: clients, proxies: configuration.trustedProxies, webSocket: live.endpoint
+                    limits: limits.connection, clients: clients, proxies: configuration.trustedProxies, webSocket: live.endpoint
                 )
             },
             configuration: applicationConfiguration,

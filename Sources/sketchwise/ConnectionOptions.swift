@@ -1,5 +1,6 @@
 import ArgumentParser
 import SketchwiseServer
+import SketchwiseTransport
 
 /// How long clients may take and how many connections they may hold (`serve`).
 struct ConnectionOptions: ParsableArguments {

@@ -8,7 +8,7 @@ import Foundation
 /// new clients share one overflow bucket, so that an attacker with many addresses gets no more
 /// than one more client's rate. IPv6 clients are counted by their /64 network (one host usually
 /// holds a whole /64).
-final class ClientRateLimiter: @unchecked Sendable {
+package final class ClientRateLimiter: @unchecked Sendable {
     let perMinute: Int
     let maximumClients: Int
     private let lock = NSLock()
@@ -22,7 +22,7 @@ final class ClientRateLimiter: @unchecked Sendable {
         var updated: ContinuousClock.Instant
     }
 
-    init(perMinute: Int, maximumClients: Int, now: ContinuousClock.Instant = .now) {
+    package init(perMinute: Int, maximumClients: Int, now: ContinuousClock.Instant = .now) {
         self.perMinute = perMinute
         self.maximumClients = max(1, maximumClients)
         overflow = Bucket(tokens: Double(perMinute), updated: now)
@@ -30,7 +30,7 @@ final class ClientRateLimiter: @unchecked Sendable {
     }
 
     /// Takes a token for `client`: nil when there was one, else how long until there is.
-    func take(_ client: String, now: ContinuousClock.Instant = .now) -> Duration? {
+    package func take(_ client: String, now: ContinuousClock.Instant = .now) -> Duration? {
         guard perMinute > 0 else { return nil }
         let key = Self.key(client)
         return lock.withLock {
@@ -83,7 +83,7 @@ final class ClientRateLimiter: @unchecked Sendable {
     }
 
     /// `Retry-After`'s value for a wait: whole seconds, at least 1.
-    static func retryAfter(_ wait: Duration) -> String {
+    package static func retryAfter(_ wait: Duration) -> String {
         String(max(1, Int(seconds(wait).rounded(.up))))
     }
 }

@@ -4,15 +4,23 @@ import NIOCore
 import NIOHTTP1
 
 /// Wraps a server's child channel so that every connection starts with a ``ConnectionGuard``.
-struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Inner.Value
+package struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    package typealias Value = Inner.Value
 
     let inner: Inner
-    let limits: ServerLimits
+    let limits: ConnectionLimits
     let clients: ClientConnections
     let proxies: TrustedProxies
     /// The WebSocket endpoint.
     let webSocket: WebSocketEndpoint
+
+    package init(inner: Inner, limits: ConnectionLimits, clients: ClientConnections, proxies: TrustedProxies, webSocket: WebSocketEndpoint) {
+        self.inner = inner
+        self.limits = limits
+        self.clients = clients
+        self.proxies = proxies
+        self.webSocket = webSocket
+    }
 
     /// Adds the guard first, lets the inner channel set up its HTTP pipeline, then puts a
     /// ``RequestProgressObserver`` right after the request decoder: it tells the guard where each
@@ -23,7 +31,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// (answers saying `Connection: close` close the connection; HTTP/1.0 requests are answered
     /// as 1.0 and closed).
     /// A connection the WebSocket endpoint turns away is closed before any of this.
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         if webSocket.turnsAway(channel.remoteAddress) {
             return channel.close().flatMapThrowing { throw TurnedAway() }
         }
@@ -40,25 +48,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
     }
 
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         var quieter = logger
         quieter.handler = ConnectionLogHandler(base: logger.handler)
         await inner.handle(value: value, logger: quieter)
-    }
-}
-
-/// Why a connection was closed as it arrived (``WebSocketEndpoint/turnsAway``).
-struct TurnedAway: Error {}
-
-extension ChannelPipeline.SynchronousOperations {
-    /// Puts the checks behind the request decoder of an HTTP pipeline set up already: the
-    /// ``RequestProgressObserver``, the ``WebSocketHandshakeCheck`` and the ``ConnectionCloseHandler``.
-    func addRequestChecks(connectionGuard: ConnectionGuard, webSocket: WebSocketEndpoint) throws {
-        let decoder = try context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        let observer = RequestProgressObserver(connectionGuard: connectionGuard)
-        let handshakeCheck = WebSocketHandshakeCheck(endpoint: webSocket)
-        try addHandler(observer, position: .after(decoder.handler))
-        try addHandler(handshakeCheck, position: .after(observer))
-        try addHandler(ConnectionCloseHandler(), position: .after(handshakeCheck))
     }
 }

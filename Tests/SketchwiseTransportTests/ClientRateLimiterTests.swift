@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SketchwiseServer
+@testable import SketchwiseTransport
 
 @Suite struct ClientRateLimiterTests {
     @Test func aClientGetsABurstThenOneTokenPerPeriod() throws {

@@ -5,16 +5,17 @@ import NIOHTTP1
 /// state (starting, or every live socket in use) before NIO's upgrader sees it: an upgrade the
 /// upgrader declines can only be answered with a bare `400`, while a refusal here is a JSON error
 /// with `Retry-After`.
-struct WebSocketEndpoint: Sendable {
-    let path: String
+package struct WebSocketEndpoint: Sendable {
+    package let path: String
     /// Why a well-formed handshake from `peer` is refused now; nil lets it through.
-    let refusal: @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError?
+    package let refusal: @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> PipelineRefusal?
     /// Whether a new connection from `peer` is closed as it arrives, unread: the peer keeps
     /// asking for sockets it was refused and told to wait for.
-    let turnsAway: @Sendable (_ peer: SocketAddress?) -> Bool
+    package let turnsAway: @Sendable (_ peer: SocketAddress?) -> Bool
 
-    init(
-        path: String, refusal: @escaping @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> APIError? = { _, _ in nil },
+    package init(
+        path: String,
+        refusal: @escaping @Sendable (_ head: HTTPRequestHead, _ peer: SocketAddress?) -> PipelineRefusal? = { _, _ in nil },
         turnsAway: @escaping @Sendable (_ peer: SocketAddress?) -> Bool = { _ in false }
     ) {
         self.path = path

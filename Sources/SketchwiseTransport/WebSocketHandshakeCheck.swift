@@ -53,27 +53,37 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     /// What is wrong with a request that asks for a WebSocket; nil for a good one or another request.
-    func problem(with head: HTTPRequestHead) -> APIError? {
+    func problem(with head: HTTPRequestHead) -> PipelineRefusal? {
         guard UpgradeTracker.asksForWebSocket(head) else { return nil }
         let requested = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        guard requested == path else { return APIError(.notFound, "no WebSocket at \(requested.prefix(200)); the WebSocket is \(path)") }
+        guard requested == path else {
+            return PipelineRefusal(
+                status: .notFound, code: "not_found", message: "no WebSocket at \(requested.prefix(200)); the WebSocket is \(path)")
+        }
         guard head.method == .GET else {
-            var error = APIError(.methodNotAllowed, "a WebSocket is opened with GET, not \(head.method.rawValue)")
+            var error = PipelineRefusal(
+                status: .methodNotAllowed, code: "method_not_allowed",
+                message: "a WebSocket is opened with GET, not \(head.method.rawValue)")
             error.headers[.allow] = "GET"
             return error
         }
-        guard head.version == .http1_1 else { return APIError(.badRequest, "a WebSocket is opened over HTTP/1.1") }
+        guard head.version == .http1_1 else { return Self.badRequest("a WebSocket is opened over HTTP/1.1") }
         let connection = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
-        guard connection.contains("upgrade") else { return APIError(.badRequest, "a WebSocket handshake needs Connection: Upgrade") }
+        guard connection.contains("upgrade") else { return Self.badRequest("a WebSocket handshake needs Connection: Upgrade") }
         guard head.headers["sec-websocket-version"] == ["13"] else {
-            var error = APIError(.upgradeRequired, "the server speaks WebSocket version 13 only")
+            var error = PipelineRefusal(
+                status: .upgradeRequired, code: "upgrade_required", message: "the server speaks WebSocket version 13 only")
             error.headers[HTTPField.Name("Sec-WebSocket-Version")!] = "13"
             return error
         }
         guard let key = head.headers.first(name: "sec-websocket-key"), head.headers["sec-websocket-key"].count == 1,
             let decoded = Self.base64Length(key), decoded == 16
-        else { return APIError(.badRequest, "a WebSocket handshake needs one Sec-WebSocket-Key of 16 bytes in base64") }
+        else { return Self.badRequest("a WebSocket handshake needs one Sec-WebSocket-Key of 16 bytes in base64") }
         return nil
+    }
+
+    private static func badRequest(_ message: String) -> PipelineRefusal {
+        PipelineRefusal(status: .badRequest, code: "bad_request", message: message)
     }
 
     /// The decoded length of a padded base64 text; nil if it is not base64.
@@ -95,7 +105,7 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     /// Writes `error` as a complete JSON answer and closes the connection.
-    private func refuse(with error: APIError, context: ChannelHandlerContext) {
+    private func refuse(with error: PipelineRefusal, context: ChannelHandlerContext) {
         let body = error.jsonBytes
         var headers = HTTPHeaders()
         for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
@@ -107,55 +117,5 @@ final class WebSocketHandshakeCheck: ChannelDuplexHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
-    }
-}
-
-/// Closes a WebSocket whose client sends an unmasked frame (RFC 6455 §5.1: the server must
-/// close the connection), with close code 1002 (protocol error). It reads the raw bytes, frame
-/// header by frame header, ahead of the WebSocket frame decoder; the bytes pass on unchanged.
-final class ClientFrameMaskCheck: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    /// The header of the frame being read, as far as it has come.
-    private var header: [UInt8] = []
-    /// Payload bytes of the current frame still to skip.
-    private var remaining: UInt64 = 0
-    private var closed = false
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closed else { return }
-        let bytes = unwrapInboundIn(data)
-        var view = bytes.readableBytesView[...]
-        while !view.isEmpty {
-            if remaining > 0 {
-                let skipped = Int(min(remaining, UInt64(view.count)))
-                view = view.dropFirst(skipped)
-                remaining -= UInt64(skipped)
-                continue
-            }
-            header.append(view.removeFirst())
-            guard header.count >= 2 else { continue }
-            guard header[1] & 0x80 != 0 else { return refuseUnmasked(context: context) }
-            let lengthBytes =
-                switch header[1] & 0x7F {
-                case 126: 2;
-                case 127: 8;
-                default: 0
-                }
-            guard header.count == 2 + lengthBytes + 4 else { continue }
-            remaining = lengthBytes == 0 ? UInt64(header[1] & 0x7F) : header[2..<(2 + lengthBytes)].reduce(0) { $0 << 8 | UInt64($1) }
-            header.removeAll(keepingCapacity: true)
-        }
-        context.fireChannelRead(data)
-    }
-
-    /// Sends a close frame with code 1002 and closes.
-    private func refuseUnmasked(context: ChannelHandlerContext) {
-        closed = true
-        let reason = Array("client frames must be masked".utf8)
-        let close: [UInt8] = [0x88, UInt8(2 + reason.count), 0x03, 0xEA] + reason
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: close))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }

@@ -5,37 +5,45 @@ import NIOHTTP1
 import NIOWebSocket
 
 /// A connection's pipeline, as the server sets it up (the ``ConnectionGuard``, NIO's upgradable
-/// HTTP/1 pipeline with a WebSocket upgrader for `/api/live`, and the checks behind the decoder),
+/// HTTP/1 pipeline with a WebSocket upgrader for ``webSocketPath``, and the checks behind the decoder),
 /// on an embedded channel that arbitrary bytes are fed to: the fuzz target of the handshake path
 /// (`scripts/fuzz.sh connection`). A WebSocket handshake is upgraded like the server's; other
 /// requests end at the pipeline's tail. Whatever the bytes, nothing may trap.
-public enum ConnectionFuzzing {
+package enum ConnectionFuzzing {
     /// What the server wrote back and whether it closed the connection.
-    public struct Outcome: Sendable {
-        public var written: [UInt8] = []
-        public var closed = false
+    package struct Outcome: Sendable {
+        package var written: [UInt8] = []
+        package var closed = false
     }
+
+    /// The WebSocket's path, as the server's live socket has it.
+    package static let webSocketPath = "/api/live"
+
+    /// The server's default timers and per-client limit.
+    static let limits = ConnectionLimits(
+        headerTimeout: .seconds(10), bodyTimeout: .seconds(30), requestTimeout: .seconds(10), idleTimeout: .seconds(30),
+        maximumConnectionsPerClient: 128)
 
     /// Feeds `bytes` in two reads split at `split` (clamped), as a client whose packets arrive
     /// apart, then half-closes the input and closes the channel.
-    public static func feed(_ bytes: [UInt8], split: Int) -> Outcome {
+    package static func feed(_ bytes: [UInt8], split: Int) -> Outcome {
         let channel = EmbeddedChannel()
         var outcome = Outcome()
         let logger = Logger(label: "sketchwise-fuzz") { _ in SwiftLogNoOpLogHandler() }
         do {
-            let connectionGuard = ConnectionGuard(limits: ServerLimits(), clients: ClientConnections(), proxies: .none, logger: logger)
+            let connectionGuard = ConnectionGuard(limits: limits, clients: ClientConnections(), proxies: .none, logger: logger)
             try channel.pipeline.syncOperations.addHandler(connectionGuard)
             let upgrader = NIOTypedWebSocketServerUpgrader<Bool>(
                 maxFrameSize: 1 << 16,
                 shouldUpgrade: { channel, head in
-                    channel.eventLoop.makeSucceededFuture(head.uri.hasPrefix(LiveSocket.path) ? HTTPHeaders() : nil)
+                    channel.eventLoop.makeSucceededFuture(head.uri.hasPrefix(webSocketPath) ? HTTPHeaders() : nil)
                 },
                 upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededFuture(true) })
             let configuration = NIOUpgradableHTTPServerPipelineConfiguration<Bool>(
                 upgradeConfiguration: .init(upgraders: [upgrader]) { channel in channel.eventLoop.makeSucceededFuture(false) })
             _ = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
             try channel.pipeline.syncOperations.addRequestChecks(
-                connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: LiveSocket.path))
+                connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: webSocketPath))
             let cut = min(max(0, split), bytes.count)
             for part in [bytes[..<cut], bytes[cut...]] where !part.isEmpty {
                 try channel.writeInbound(channel.allocator.buffer(bytes: part))

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SketchwiseServer
+@testable import SketchwiseTransport
 
 /// `--trusted-proxies`: which addresses are believed, and which client a forwarded request is.
 @Suite struct TrustedProxiesTests {

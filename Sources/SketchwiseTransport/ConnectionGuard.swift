@@ -1,8 +1,5 @@
-import Foundation
-import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
 
 /// Closes connections that hold the server without asking it anything: one that sends nothing,
 /// one whose request headers trickle in (slow loris), one whose body never ends, one left idle
@@ -11,12 +8,12 @@ import NIOHTTP1
 /// (which starts after a complete request head). A connection upgraded to a WebSocket (`101`) is
 /// left to its pings and message limits, with a ``ClientFrameMaskCheck`` behind the guard.
 ///
-/// The timers, in ``ServerLimits``:
-/// - no request under way: ``ServerLimits/idleTimeout`` (``ServerLimits/headerTimeout`` before the first byte);
-/// - from a request's first byte to the end of its headers (`CRLF CRLF`): ``ServerLimits/headerTimeout``;
-/// - from there until the answer starts: ``ServerLimits/bodyTimeout`` plus ``ServerLimits/requestTimeout``;
+/// The timers, in ``ConnectionLimits``:
+/// - no request under way: ``ConnectionLimits/idleTimeout`` (``ConnectionLimits/headerTimeout`` before the first byte);
+/// - from a request's first byte to the end of its headers (`CRLF CRLF`): ``ConnectionLimits/headerTimeout``;
+/// - from there until the answer starts: ``ConnectionLimits/bodyTimeout`` plus ``ConnectionLimits/requestTimeout``;
 /// - an answer that starts before its request's body has all come (a `404`, `405`, `415` or `413`
-///   refusing it): ``ServerLimits/bodyTimeout`` for the rest of that body, which the server reads
+///   refusing it): ``ConnectionLimits/bodyTimeout`` for the rest of that body, which the server reads
 ///   and drops. Its bytes are never taken for a new request: the ``RequestProgressObserver`` behind
 ///   the decoder says where each request ends.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -40,7 +37,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case passThrough
     }
 
-    private let limits: ServerLimits
+    private let limits: ConnectionLimits
     private let clients: ClientConnections
     /// Proxies whose connections carry many clients: not held to the per-client limit.
     private let proxies: TrustedProxies
@@ -52,7 +49,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head the decoder has passed on but whose end it has not yet.
     private var unendedRequests = 0
 
-    init(limits: ServerLimits, clients: ClientConnections, proxies: TrustedProxies, logger: Logger) {
+    init(limits: ConnectionLimits, clients: ClientConnections, proxies: TrustedProxies, logger: Logger) {
         self.limits = limits
         self.clients = clients
         self.proxies = proxies
@@ -259,157 +256,5 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             start.hasPrefix("HTTP/1."), start.utf8.count == 12
         else { return nil }
         return Int(start.dropFirst(9).prefix(3))
-    }
-}
-
-/// Follows a request's first line, byte by byte, to tell whether it names an HTTP version.
-struct RequestLineScan {
-    /// The last 6 bytes seen, oldest in the high bits.
-    private var recent: UInt64 = 0
-    private(set) var hasVersion = false
-
-    /// `" HTTP/"`, as `recent` holds it.
-    private static let version = " HTTP/".utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-
-    /// Takes the next byte; returns true when it ends the line (LF).
-    mutating func add(_ byte: UInt8) -> Bool {
-        if byte == 10 { return true }
-        recent = (recent << 8 | UInt64(byte)) & 0xFFFF_FFFF_FFFF
-        if recent == Self.version { hasVersion = true }
-        return false
-    }
-}
-
-/// How many connections each client (remote IP address) has open; shared by all connections.
-final class ClientConnections: @unchecked Sendable {
-    enum Admission: Equatable {
-        case accepted
-        /// Refused; `firstTime` is true when the client has just reached its limit (worth a log line).
-        case refused(firstTime: Bool)
-    }
-
-    private let lock = NSLock()
-    private var open: [String: Int] = [:]
-    private var atLimit: Set<String> = []
-
-    /// Counts a new connection of `client`, unless it has `limit` open already.
-    func open(_ client: String, limit: Int) -> Admission {
-        lock.withLock {
-            let count = open[client, default: 0]
-            guard count < limit else {
-                return .refused(firstTime: atLimit.insert(client).inserted)
-            }
-            open[client] = count + 1
-            return .accepted
-        }
-    }
-
-    /// Counts a connection of `client` as closed.
-    func close(_ client: String) {
-        lock.withLock {
-            let count = open[client, default: 1] - 1
-            open[client] = count > 0 ? count : nil
-            atLimit.remove(client)
-        }
-    }
-}
-
-/// The global connection limit (Hummingbird stops accepting past it), with a log line when it is
-/// reached and when connections are accepted again.
-struct LoggedConnectionLimit: AvailableConnectionsDelegate {
-    let limit: Int
-    let logger: Logger
-    private var count = 0
-
-    init(limit: Int, logger: Logger) {
-        self.limit = limit
-        self.logger = logger
-    }
-
-    mutating func connectionOpened() {
-        count += 1
-        if count == limit {
-            logger.warning("connection limit reached: new connections wait until one closes", metadata: ["limit": "\(limit)"])
-        }
-    }
-
-    mutating func connectionClosed() {
-        count -= 1
-        if count == limit - 1 { logger.info("accepting connections again", metadata: ["open": "\(count)"]) }
-    }
-
-    func isAcceptingNewConnections() -> Bool { count < limit }
-}
-
-/// Sits right after the HTTP request decoder and tells the connection's ``ConnectionGuard`` what
-/// the decoder found: where each request ends (so that the guard knows which bytes after an early
-/// answer are still the body), and a request it cannot parse (answered `400` and closed). Reads
-/// and writes pass untouched; after a WebSocket upgrade it only passes bytes on.
-final class RequestProgressObserver: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-
-    private let connectionGuard: ConnectionGuard
-    private var upgrade = UpgradeTracker()
-
-    init(connectionGuard: ConnectionGuard) {
-        self.connectionGuard = connectionGuard
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if upgrade.readsRequestParts {
-            switch unwrapInboundIn(data) {
-            case let .head(head):
-                upgrade.passed(head)
-                connectionGuard.requestHeadDecoded()
-            case .body: break
-            case .end: connectionGuard.requestEnded()
-            }
-        }
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if upgrade.writesResponseParts, case let .head(head) = unwrapOutboundIn(data) { upgrade.answering(head) }
-        context.write(data, promise: promise)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is HTTPParserError { connectionGuard.refuseUnparsableRequest() }
-        context.fireErrorCaught(error)
-    }
-}
-
-/// A connection's logger that reports a connection closed before its first request (Hummingbird
-/// logs it as an error, "Error handling upgrade result", with the channel's state error) at
-/// debug level: the guard closes such connections on purpose, by the thousand under a slow-loris
-/// attack, and one error line each would flood the log.
-struct ConnectionLogHandler: LogHandler {
-    var base: any LogHandler
-
-    var logLevel: Logger.Level {
-        get { base.logLevel }
-        set { base.logLevel = newValue }
-    }
-
-    var metadata: Logger.Metadata {
-        get { base.metadata }
-        set { base.metadata = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { base[metadataKey: key] }
-        set { base[metadataKey: key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        var event = event
-        if event.level == .error, event.message.description == "Error handling upgrade result",
-            case let .string(error)? = event.metadata?["error.type"], error.hasPrefix("Inappropriate operation") || error.contains("closed")
-        {
-            guard base.logLevel <= .debug else { return }
-            event.level = .debug
-        }
-        base.log(event: event)
     }
 }

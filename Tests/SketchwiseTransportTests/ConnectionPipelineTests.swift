@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SketchwiseServer
+@testable import SketchwiseTransport
 
 /// A connection's pipeline fed raw bytes (``ConnectionFuzzing``), as the fuzz target feeds it.
 @Suite struct ConnectionPipelineTests {

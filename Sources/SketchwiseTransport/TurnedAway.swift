@@ -1,0 +1,2 @@
+/// Why a connection was closed as it arrived (``WebSocketEndpoint/turnsAway``).
+struct TurnedAway: Error {}
