@@ -160,6 +160,15 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
+        // Model serving: the snapshot requests are answered with, hot switches to activated versions,
+        // re-indexing the library for a new raster model, hosted models at start, A/B arms and their counts.
+        .target(
+            name: "SketchwiseServing",
+            dependencies: [
+                "SketchwiseLibrary", "SketchwiseModels", "SketchwisePersonal", "SketchwiseRecognition", "SketchwiseSuggestions",
+                "SketchwiseWork", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `sketchwise serve`: the web app (Web/) and the HTTP/WebSocket API on Hummingbird.
         .target(
             name: "SketchwiseServer",
@@ -167,7 +176,7 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary",
                 "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes", "SketchwisePhotos",
-                "SketchwiseTransport",
+                "SketchwiseServing", "SketchwiseTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -214,6 +223,8 @@ let package = Package(
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes",
                 "SketchwiseInstallation", "SketchwiseTransport",
                 "SketchwisePhotos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,7 +246,7 @@ let package = Package(
             dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
         ),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
-        .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseServer", "SketchwiseTestSupport"]),
+        .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseTestSupport"]),
         .testTarget(
             name: "SketchwisePersonalTests",
             dependencies: [
@@ -303,7 +314,7 @@ let package = Package(
         .testTarget(name: "SketchwiseTransportTests", dependencies: ["SketchwiseTransport"]),
         .testTarget(
             name: "SketchwiseCLITests",
-            dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseTestSupport"],
+            dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseModels", "SketchwiseTestSupport"],
             exclude: ["Fixtures"]
         ),
     ],

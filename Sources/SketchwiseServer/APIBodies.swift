@@ -6,6 +6,7 @@ import SketchwisePersonal
 import SketchwisePhotos
 import SketchwiseRecognition
 import SketchwiseScenes
+import SketchwiseServing
 import SketchwiseSuggestions
 
 /// `POST /api/classify`'s answer.

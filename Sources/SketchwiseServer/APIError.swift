@@ -5,6 +5,7 @@ import Logging
 import SketchwiseCore
 import SketchwisePersonal
 import SketchwisePhotos
+import SketchwiseServing
 import SketchwiseTransport
 import SketchwiseWork
 
@@ -69,6 +70,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     public init?(work error: any Error) {
         switch error {
         case let error as APIError: self = error
+        case let error as ServingNotReady: self = .starting(error.step)
         case let error as SketchError: self.init(.badRequest, error.description)
         case let error as WorkQueue.Busy:
             self.init(.busy, "\(error); try again shortly")
@@ -145,8 +147,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
 /// Answers every error as an ``APIError``: Hummingbird's own HTTP errors keep their status,
 /// anything else is a 500 whose details go to the log, not to the client.
-struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+package struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {

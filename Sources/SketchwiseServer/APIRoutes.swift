@@ -9,6 +9,7 @@ import SketchwisePersonal
 import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseScenes
+import SketchwiseServing
 import SketchwiseShortcuts
 import SketchwiseSuggestions
 import SketchwiseWork
@@ -211,7 +212,7 @@ struct APIRoutes: Sendable {
 }
 
 /// A JSON response.
-func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+package func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let data = try jsonData(value)
     return Response(
         status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -4,6 +4,7 @@ import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseModels
 import SketchwisePersonal
+import SketchwiseServing
 import SketchwiseShortcuts
 import SketchwiseTransport
 

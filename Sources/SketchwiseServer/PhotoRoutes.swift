@@ -4,6 +4,7 @@ import NIOCore
 import SketchwiseFormats
 import SketchwiseLibrary
 import SketchwisePhotos
+import SketchwiseServing
 import SketchwiseSuggestions
 import SketchwiseWork
 

@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import Prometheus
 import SketchwiseModels
+import SketchwiseServing
 import SketchwiseWork
 
 /// The server's metrics, for `GET /metrics` in Prometheus' text format.

@@ -3,16 +3,17 @@ import Hummingbird
 import Logging
 import NIOCore
 import SketchwiseModels
+import SketchwiseServer
 
 /// Serves a folder of models as a hosted source: `GET /manifest.json` (made from the folder on
 /// every request, so models dropped in appear at once) and the model files themselves.
-public struct ManifestServer: Sendable {
-    public let folder: URL
-    public let host: String
-    public let port: Int
-    public let logger: Logger
+struct ManifestServer: Sendable {
+    let folder: URL
+    let host: String
+    let port: Int
+    let logger: Logger
 
-    public init(folder: URL, host: String = "127.0.0.1", port: Int = 8081, logger: Logger = Logger(label: "sketchwise.manifest")) {
+    init(folder: URL, host: String = "127.0.0.1", port: Int = 8081, logger: Logger = Logger(label: "sketchwise.manifest")) {
         self.folder = folder
         self.host = host
         self.port = port
@@ -20,7 +21,7 @@ public struct ManifestServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT; `onRunning` gets the port listened on (for port 0).
-    public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
         router.middlewares.add(ErrorMiddleware())
         let folder = folder

@@ -7,7 +7,7 @@ import SketchwisePersonal
 /// that follows it, so the store's rule (a person's acceptances count only up to the
 /// suggestions answered to them) sees them in order. A failure is only logged; past 10 000
 /// waiting counts new ones are dropped (and logged).
-final class ExperimentRecorder: Sendable {
+package final class ExperimentRecorder: Sendable {
     private struct Entry: Sendable {
         let arm: ModelExperiment.Arm
         let user: Int64
@@ -17,7 +17,7 @@ final class ExperimentRecorder: Sendable {
 
     private let continuation: AsyncStream<Entry>.Continuation
 
-    init(store: any PersonalStore, experiment: String) {
+    package init(store: any PersonalStore, experiment: String) {
         let (stream, continuation) = AsyncStream.makeStream(of: Entry.self, bufferingPolicy: .bufferingOldest(10_000))
         self.continuation = continuation
         Task.detached(priority: .utility) {
@@ -35,7 +35,7 @@ final class ExperimentRecorder: Sendable {
     deinit { continuation.finish() }
 
     /// Adds to the counts of `user`'s arm.
-    func record(_ arm: ModelExperiment.Arm, user: Int64, served: Int, accepted: Int) {
+    package func record(_ arm: ModelExperiment.Arm, user: Int64, served: Int, accepted: Int) {
         if case .dropped = continuation.yield(Entry(arm: arm, user: user, served: served, accepted: accepted)) {
             Logger(label: "sketchwise").warning("A/B counts dropped: 10000 are waiting to be stored")
         }

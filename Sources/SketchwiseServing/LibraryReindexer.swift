@@ -6,7 +6,7 @@ import SketchwiseRecognition
 /// Builds a library index for a raster model away from the server's own memory: in a child
 /// `sketchwise index build` process when the executable is known, else on a background thread
 /// with one worker. The index being replaced keeps serving until the new one is complete.
-struct LibraryReindexer: Sendable {
+package struct LibraryReindexer: Sendable {
     /// The `sketchwise` executable; nil builds in this process.
     let executable: URL?
     let sources: Set<LibrarySource>
@@ -16,7 +16,7 @@ struct LibraryReindexer: Sendable {
     /// Builds or updates the index at `path` with the raster model of `recognizers` on `threads`
     /// threads, calling `progress(done, total)` as pictures are embedded. Cancelling the task
     /// stops the child.
-    func build(
+    package func build(
         at path: String, recognizers: RecognizerSet, threads: Int = 1, progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws {
         if let executable {
@@ -80,39 +80,6 @@ struct LibraryReindexer: Sendable {
         try Task.checkCancellation()
         guard status == 0 else {
             throw LibraryError("the index build (\(executable.lastPathComponent) index build) exited with \(status): \(lastLines.text)")
-        }
-    }
-}
-
-/// The last lines a child wrote to its standard error, for the error that reports its failure.
-private final class LastLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func add(_ line: String) {
-        lock.withLock {
-            lines.append(line)
-            if lines.count > 5 { lines.removeFirst() }
-        }
-    }
-
-    var text: String { lock.withLock { lines.joined(separator: " | ") } }
-}
-
-/// A value shared between threads, behind a lock.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    /// Stores `new` and returns the value it replaces.
-    func exchange(_ new: Value) -> Value {
-        lock.withLock {
-            defer { value = new }
-            return value
         }
     }
 }

@@ -2,53 +2,13 @@ import Foundation
 import Logging
 import SketchwiseLibrary
 import SketchwiseModels
-import SketchwisePersonal
 import SketchwiseRecognition
-import SketchwiseSuggestions
-
-/// Everything a request is answered with, as one value. A request takes the snapshot current
-/// when it starts and finishes on it, whatever is switched meanwhile.
-struct ServingSnapshot: Sendable {
-    let recognizers: RecognizerSet
-    let service: SuggestionService
-    let database: LibraryDatabase
-    let images: PictureImages
-    let libraryItems: Int
-    /// The registry's listing when this snapshot was made.
-    let models: [RegisteredModel]
-    let broken: [BrokenModel]
-    /// The A/B test's treatment arm, when one runs and its version is installed and valid.
-    let treatment: Treatment?
-
-    /// What the treatment arm of an A/B test is answered with.
-    struct Treatment: Sendable {
-        let experiment: ModelExperiment
-        let recognizers: RecognizerSet
-        let service: SuggestionService
-    }
-
-    /// The recognisers and service for a person: the treatment's when they are in that arm, and
-    /// the arm (nil when no A/B test runs or there is no person).
-    func answering(_ user: PersonalUser?) -> (recognizers: RecognizerSet, service: SuggestionService, arm: ModelExperiment.Arm?) {
-        guard let treatment, let user else { return (recognizers, service, nil) }
-        let arm = treatment.experiment.arm(ofUser: user.id)
-        return arm == .treatment ? (treatment.recognizers, treatment.service, arm) : (recognizers, service, arm)
-    }
-}
-
-/// Where a re-index for a new raster model stands, for `GET /api/models`.
-struct ReindexStatus: Sendable, Encodable, Equatable {
-    /// `name@version` of the raster model being indexed for.
-    var model: String
-    var done: Int
-    var total: Int
-}
 
 /// The models a running server answers with, switched without a restart: it watches the model
 /// store and, when the active versions change, validates them (an invalid one is left out and
 /// the bundled model serves), builds the next snapshot and swaps it in. A new raster model needs
 /// its own library index: that is built by ``LibraryReindexer`` while the old snapshot serves.
-final class ServingModels: @unchecked Sendable {
+package final class ServingModels: @unchecked Sendable {
     private let lock = NSLock()
     /// Nil until the library index is loaded (the server listens before that, not ready).
     private var current: ServingSnapshot?
@@ -59,16 +19,16 @@ final class ServingModels: @unchecked Sendable {
     private var seen: [String: URL]
     private var reindexTask: Task<Void, Never>?
     /// The recognisers start-up prepared (what `/api/health` lists before the index is loaded).
-    let prepared: RecognizerSet
-    let store: ModelStore?
-    let logger: Logger
+    package let prepared: RecognizerSet
+    package let store: ModelStore?
+    package let logger: Logger
     /// Makes a snapshot from recognisers and an index (the server's providers and default model).
     private let makeSnapshot: @Sendable (RecognizerSet, LibraryDatabase) throws -> ServingSnapshot
     /// The index file of a recogniser set (by its raster model).
     private let indexPath: @Sendable (RecognizerSet) -> String
     private let reindexer: LibraryReindexer
 
-    init(
+    package init(
         prepared: RecognizerSet, store: ModelStore?, reindexer: LibraryReindexer, logger: Logger,
         indexPath: @escaping @Sendable (RecognizerSet) -> String,
         makeSnapshot: @escaping @Sendable (RecognizerSet, LibraryDatabase) throws -> ServingSnapshot
@@ -83,29 +43,30 @@ final class ServingModels: @unchecked Sendable {
     }
 
     /// What answers requests now.
-    /// - Throws: ``APIError`` `starting` (503) until start-up has loaded the library index.
-    var snapshot: ServingSnapshot {
+    /// - Throws: ``ServingNotReady`` (the server answers `503 starting`) until start-up has loaded
+    ///   the library index.
+    package var snapshot: ServingSnapshot {
         get throws {
             let (snapshot, step) = lock.withLock { (current, startupStep) }
-            guard let snapshot else { throw APIError.starting(step) }
+            guard let snapshot else { throw ServingNotReady(step: step) }
             return snapshot
         }
     }
 
     /// The snapshot once the server is ready, else nil.
-    var readySnapshot: ServingSnapshot? { lock.withLock { current } }
+    package var readySnapshot: ServingSnapshot? { lock.withLock { current } }
 
     /// Records what start-up is doing (`GET /api/ready` tells it while not ready).
-    func startupProgress(_ step: String) { lock.withLock { startupStep = step } }
+    package func startupProgress(_ step: String) { lock.withLock { startupStep = step } }
 
     /// Makes the server ready: requests are answered with `snapshot` from now on.
-    func start(with snapshot: ServingSnapshot) { lock.withLock { current = snapshot } }
+    package func start(with snapshot: ServingSnapshot) { lock.withLock { current = snapshot } }
 
     /// The re-index under way, if any.
-    var reindexStatus: ReindexStatus? { lock.withLock { reindex } }
+    package var reindexStatus: ReindexStatus? { lock.withLock { reindex } }
 
     /// Checks the store every `interval` until the task is cancelled.
-    func watch(every interval: Duration) async {
+    package func watch(every interval: Duration) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             await checkStore()
@@ -114,7 +75,7 @@ final class ServingModels: @unchecked Sendable {
     }
 
     /// Switches to the store's active versions if they changed since the last check.
-    func checkStore() async {
+    package func checkStore() async {
         guard let store else { return }
         let active = store.activeFolders()
         let changed = lock.withLock { () -> Bool in
@@ -136,7 +97,7 @@ final class ServingModels: @unchecked Sendable {
 
     /// The active versions that pass a trial load and smoke prediction; the others are logged
     /// and left out, so their bundled models serve.
-    static func validated(_ active: [String: URL], bundled: URL, logger: Logger) -> [String: URL] {
+    package static func validated(_ active: [String: URL], bundled: URL, logger: Logger) -> [String: URL] {
         active.filter { name, folder in
             do {
                 let current = try? ModelRecognizer(contentsOf: bundled.appendingPathComponent("\(name).json"))
