@@ -1,10 +1,12 @@
 // Keeps the server's view of the current sketch in sync and delivers its guesses and
 // suggestions: WebSocket /api/live (stroke / sketch / clear messages with increasing seq) with
 // automatic reconnect, and POST /api/suggest while the socket is down. Latest state wins:
-// results for anything older than the last message sent are dropped.
+// results for anything older than the last message sent are dropped. The server's limits on
+// live messages (their size, how many a second) come from setLimits (GET /api/limits): until they
+// do, a message the server closes the socket over (1009, too big) teaches the size, and a
+// message refused as rate_limited is sent again shortly.
 
-const MAX_WS_MESSAGE = 250 * 1024;   // the server closes the socket above 256 KiB
-const MIN_INTERVAL_MS = 40;          // stay well under the server's 50 messages per second
+const TOO_BIG = 1009;   // the close code of a WebSocket message over the server's limit
 
 const DETAILS = {
   connecting: "Connecting to the recognition server…",
@@ -24,7 +26,7 @@ export class LiveClient {
    * @param {{
    *   onResult: (r: {guesses: object[], suggestions: object[]}) => void,
    *   onStatus: (state: "connecting"|"connected"|"fallback"|"offline", text: string, detail: string) => void,
-   *   onError?: (message: string) => void,
+   *   onError?: (text: string, code?: string, message?: string) => void,
    *   onPending?: (pending: boolean) => void,
    *   onScene?: (objects: object[], strokes: object[]) => void,
    * }} handlers
@@ -48,6 +50,16 @@ export class LiveClient {
     this.style = "line";       // the pictures' style (line, emoji, clipart, all)
     this.scene = false;        // whether the server also finds the sketch's objects
     this.sentStrokes = [];     // the stroke items of the last message sent
+    this.sentBytes = 0;        // the size of the last message sent, in bytes
+    this.maxBytes = Infinity;  // the largest message the socket takes (setLimits, or learnt)
+    this.interval = 0;         // ms between messages, to stay well under the server's rate
+  }
+
+  /** The server's limits ({messageBytes?, messagesPerSecond?}): larger messages go over HTTP,
+   *  and messages are spaced to half the rate allowed. */
+  setLimits({ messageBytes, messagesPerSecond }) {
+    if (messageBytes) this.maxBytes = messageBytes;
+    if (messagesPerSecond) this.interval = 2000 / messagesPerSecond;
   }
 
   /** Turns scene detection on or off: each state's objects come to onScene (WebSocket only). */
@@ -85,7 +97,7 @@ export class LiveClient {
   update(strokes) {
     this.latest = strokes;
     if (this.flushTimer) return;
-    const wait = Math.max(0, this.lastFlush + MIN_INTERVAL_MS - performance.now());
+    const wait = Math.max(0, this.lastFlush + this.interval - performance.now());
     this.flushTimer = setTimeout(() => { this.flushTimer = 0; this.flush(); }, wait);
   }
 
@@ -111,9 +123,11 @@ export class LiveClient {
       this.flush();
     };
     ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      // Refused as too big: messages as large go over HTTP from now on.
+      if (ev && ev.code === TOO_BIG && this.sentBytes) this.maxBytes = Math.min(this.maxBytes, this.sentBytes - 1);
       this.synced = null;
       this.scheduleReconnect();
       this.probe();
@@ -163,7 +177,8 @@ export class LiveClient {
     }
     msg = { ...msg, seq: ++this.seq, style: this.style, scene: this.scene };
     const text = JSON.stringify(msg);
-    if (text.length > MAX_WS_MESSAGE) {   // too big for one socket message: ask over HTTP
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > this.maxBytes) {   // too big for one socket message: ask over HTTP
       this.synced = null;
       this.lastSent = msg.seq;
       this.viaHTTP(strokes);
@@ -174,6 +189,7 @@ export class LiveClient {
     this.ws.send(text);
     this.synced = strokes;
     this.sentStrokes = strokes;
+    this.sentBytes = bytes;
     this.lastSent = msg.seq;
     this.pending(true);
   }
@@ -200,7 +216,8 @@ export class LiveClient {
         this.synced = null;
         setTimeout(() => this.update(this.latest), 300);
       } else if (this.h.onError) {
-        this.h.onError(`Recognition error: ${(msg.error && msg.error.message) || code || "unknown"}`);
+        const message = (msg.error && msg.error.message) || code || "unknown";
+        this.h.onError(`Recognition error: ${message}`, code, message);
       }
     }
   }
@@ -225,10 +242,11 @@ export class LiveClient {
       if (gen !== this.httpGen) return;
       if (!r.ok || !body) {
         const why = body && body.error ? body.error.message : `HTTP ${r.status}`;
+        const code = body && body.error ? body.error.code : undefined;
         if (r.status >= 500 || r.status === 404 || r.status === 501 || !body) {
           if (!this.connected) this.setStatus("offline", "offline");
         } else if (this.h.onError) {
-          this.h.onError(`Recognition error: ${why}`);
+          this.h.onError(`Recognition error: ${why}`, code, why);
         }
         return;
       }

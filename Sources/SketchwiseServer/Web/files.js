@@ -1,0 +1,107 @@
+// The document in and out of files: Save (.sketchwise.json), Open (a .sketchwise.json document or
+// Quick, Draw! ndjson; a bad file changes nothing), and the exports (PNG cropped to the drawing at
+// 2×, stand-alone SVG, the strokes as ndjson).
+
+import * as M from "./model.js";
+import { renderBox } from "./canvas.js";
+import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
+import { serialize, parseDocument } from "./document.js";
+
+export class Files {
+  /** @param {object} ctx  the app's parts (app.js) */
+  constructor(ctx) {
+    this.ctx = ctx;
+  }
+
+  get doc() { return this.ctx.ui.state.doc; }
+
+  /** The document box exported: the drawing's bounds with a margin, or the view when empty. */
+  exportBox() {
+    const { viewport, camera, view } = this.ctx;
+    const box = viewport.contentBounds();
+    if (!box) return { ...camera.toDocument({ x: 0, y: 0 }), w: view.width / camera.zoom, h: view.height / camera.zoom };
+    const m = 16;
+    return { x: box.x - m, y: box.y - m, w: box.w + 2 * m, h: box.h + 2 * m };
+  }
+
+  /** A canvas of the export: the drawing cropped to its content, at 2× scale. */
+  async croppedPNG() {
+    const { view } = this.ctx;
+    await view.picturesReady();
+    return renderBox(this.doc.objects, view.images, this.exportBox(), 2);
+  }
+
+  async exportPNG() {
+    try {
+      const canvas = await this.croppedPNG();
+      const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser made no PNG"))), "image/png"));
+      download(blob, "sketchwise.png");
+    } catch (e) {
+      this.ctx.say(`PNG export failed: ${e.message}`, "error");
+    }
+  }
+
+  /** The stand-alone SVG of the drawing. */
+  svg() { return toSVG(this.doc.objects, this.exportBox()); }
+
+  async exportSVG() {
+    download(new Blob([await this.svg()], { type: "image/svg+xml" }), "sketchwise.svg");
+  }
+
+  /** Every stroke as Quick, Draw! ndjson (the strip's top guess as its word). */
+  ndjson() { return toNdjson(M.allStrokes(this.doc), this.ctx.panel.topLabel); }
+
+  saveNdjson() {
+    const { say } = this.ctx;
+    if (!M.allStrokes(this.doc).length) { say("Nothing to export: draw something first."); return; }
+    download(new Blob([this.ndjson()], { type: "application/x-ndjson" }), "sketchwise.ndjson");
+    if (this.doc.objects.some((o) => o.type !== "sketch")) say("Exported the strokes; pictures, shapes and text are kept only by Save (.sketchwise.json).");
+  }
+
+  /** The document's .sketchwise.json text. */
+  documentText() { return serialize(this.doc.objects, this.ctx.camera.toJSON()); }
+
+  saveDocument() {
+    this.ctx.autosave.flush();
+    download(new Blob([this.documentText()], { type: "application/json" }), "drawing.sketchwise.json");
+  }
+
+  /** Opens a document's text (a .sketchwise.json, else ndjson); a bad file changes nothing. */
+  openText(text, name = "file") {
+    const { $, say, editor, viewport, ui } = this.ctx;
+    let next;
+    try {
+      const trimmed = text.trimStart();
+      if (trimmed.startsWith("{") && /"format"\s*:\s*"sketchwise"/.test(trimmed.slice(0, 4096))) {
+        next = M.fromObjects(parseDocument(text).objects);
+      } else {
+        const parsed = parseNdjson(text);
+        const color = $("#color").value, width = Number($("#width").value);
+        next = M.emptyState();
+        for (const s of parsed.strokes) next = M.addStroke(next, { color, width, x: s.x, y: s.y, t: s.t }, true);
+      }
+    } catch (e) {
+      const msg = `Could not open ${name}: ${e.message}. Nothing was changed.`;
+      say(msg, "error");
+      return { ok: false, error: msg };
+    }
+    editor.select(null);
+    const c = M.counts(next);
+    say(`Opened ${name}: ${c.objects} object${c.objects === 1 ? "" : "s"}.`);   // a limit message from the change goes over it
+    editor.change(next);
+    viewport.fit(false);
+    const last = Math.max(0, ...M.allStrokes(this.doc).map((s) => s.t[s.t.length - 1] || 0));
+    ui.commit({ drawingStart: performance.now() - 1000 - last });
+    return { ok: true, objects: c.objects, strokes: c.strokes };
+  }
+
+  /** Opens a file picked or dropped as a document. */
+  async openFile(file) {
+    if (!file) return;
+    try {
+      this.openText(await file.text(), file.name);
+    } catch (e) {
+      this.ctx.say(`Could not read ${file.name}: ${e.message}`, "error");
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// Asks about the current AutoDraw sketch whenever it changes: sends it to live recognition, marks
+// the strip's guesses stale meanwhile, and asks whether it is one of the person's shortcuts (its
+// picture then replaces the sketch). Within the server's limits: once GET /api/limits has told
+// them, a sketch over them is not sent and one message says so; until then the server's own
+// refusal ("too_large") is what the person is told, once.
+
+import * as M from "./model.js";
+import { Tool } from "./ui-state.js";
+import { shortcutPicture } from "./personal.js";
+
+const KEEP_DRAWING = "Keep drawing, or select part of it to work on.";
+
+export class Recognition {
+  /** @param {object} ctx  the app's parts (app.js) */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.limits = null;       // {strokes?, points?, …} as the server told them; null: not (yet) known
+    this.asked = null;        // the strokes last sent (an unchanged sketch keeps the same array)
+    this.over = false;        // whether the sketch is over the limits known
+    this.refused = false;     // whether the server refused the sketch as too large (told once)
+    this.shortcutAsk = 0;
+  }
+
+  /** The server's limits have come: from now on a sketch over them is not sent. */
+  setLimits(limits) {
+    this.limits = limits;
+    this.recognize();
+  }
+
+  /** The most strokes the server recognises in one sketch, or undefined while unknown. */
+  get maxStrokes() { return this.limits ? this.limits.strokes : undefined; }
+
+  /** Whether `strokes` are over the limits known. */
+  isOver(strokes) {
+    const l = this.limits;
+    if (!l) return false;
+    if (l.strokes !== undefined && strokes.length > l.strokes) return true;
+    return l.points !== undefined && strokes.reduce((n, s) => n + s.x.length, 0) > l.points;
+  }
+
+  /** The sentence that says where guesses stop, from the limits known. */
+  limitText() {
+    const l = this.limits, parts = [];
+    if (l.strokes !== undefined) parts.push(`${l.strokes} strokes`);
+    if (l.points !== undefined) parts.push(`${l.points.toLocaleString("en")} points`);
+    return `Guesses stop at ${parts.join(" or ")} in one sketch. ${KEEP_DRAWING}`;
+  }
+
+  /** Sends the current AutoDraw sketch to recognition (within the server's limits). */
+  recognize() {
+    const { ui, panel, live, say } = this.ctx;
+    const strokes = M.recognitionStrokes(ui.state.doc);
+    const over = this.isOver(strokes);
+    if (over !== this.over) {
+      this.over = over;
+      if (over) say(this.limitText(), "error");
+    }
+    if (!strokes.length) this.refused = false;
+    if (strokes === this.asked) return;   // the sketch did not change (another object did)
+    this.asked = strokes;
+    if (ui.state.target.kind === "sketch") {
+      if (!strokes.length) { panel.show({ guesses: [], suggestions: [] }); panel.setPending(false); }
+      else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);
+    }
+    if (!over) live.update(strokes);
+    if (!over && strokes.length) this.askShortcut(strokes);
+  }
+
+  /** An answer came for the sketch: a later refusal is told again. */
+  answered() {
+    this.refused = false;
+  }
+
+  /** Live recognition failed: a sketch too large for the server is told once (until it is
+   *  answered again), with what the server said; any other error as it comes. */
+  failed(text, code, message) {
+    if (code !== "too_large") { this.ctx.say(text, "error"); return; }
+    if (this.refused) return;
+    this.refused = true;
+    this.ctx.say(`Guesses stop at this size (${message}). ${KEEP_DRAWING}`, "error");
+  }
+
+  /** Asks whether the sketch is one of the person's shortcuts; if so (and the sketch has not
+   *  changed meanwhile) its picture replaces the sketch, over the sketch's box. Undoable. */
+  async askShortcut(strokes) {
+    const { ui, personal, view, editor, say } = this.ctx;
+    if (!personal.shortcuts.length || ui.state.tool !== Tool.autodraw) return;
+    const ask = ++this.shortcutAsk;
+    let match = null;
+    try { match = await personal.predict(M.toQuickDraw(strokes)); } catch { return; }
+    const picture = match && shortcutPicture(match.label);
+    const target = M.currentSketch(ui.state.doc, true);
+    if (ask !== this.shortcutAsk || !picture || this.asked !== strokes || !target) return;
+    if (!(await view.images.ready(picture.image))) { say(`The picture of your shortcut ${match.label} could not be loaded.`, "error"); return; }
+    if (this.asked !== strokes || !M.find(ui.state.doc, target.id)) return;
+    editor.change(M.swapForPicture(ui.state.doc, target.id, picture, null));
+    say(`Your shortcut: ${match.label}`);
+  }
+}

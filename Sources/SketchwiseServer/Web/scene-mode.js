@@ -1,0 +1,115 @@
+// Scene mode: the server boxes, labels and tracks each object of the current sketch (live, with
+// "scene": true); the boxes are drawn over the canvas, each with a tag "#ID label" that opens the
+// pictures for that object's strokes alone, and picking one swaps only those strokes.
+
+import * as M from "./model.js";
+import { Target, EMPTY_SCENE } from "./ui-state.js";
+import { post } from "./server.js";
+
+/** While strokes follow one another, the scene's tags let the pen through (a stroke that starts
+ *  on a tag draws instead of opening its pictures); they take clicks again once the pen has
+ *  rested for TAG_REST_MS. */
+const TAG_REST_MS = 600;
+
+export class SceneMode {
+  /** @param {object} ctx  the app's parts (app.js) */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.layer = ctx.$("#scene-boxes");
+    this.tagRest = 0;
+  }
+
+  /** Turns scene mode on or off. */
+  set(on) {
+    this.ctx.ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE });
+    this.ctx.live.setScene(Boolean(on));
+  }
+
+  toggle() { this.set(!this.ctx.ui.state.sceneMode); }
+
+  /** The server found the sketch's objects (in the stroke items `strokes` of that message). */
+  found(objects, strokes) {
+    if (!this.ctx.ui.state.sceneMode) return false;
+    this.ctx.ui.commit({ scene: Object.freeze({ objects, strokes }) });
+    return true;
+  }
+
+  /** The pen drew: the tags let it through for a while. */
+  penBusy() {
+    const layer = this.layer;
+    layer.dataset.drawing = "true";
+    clearTimeout(this.tagRest);
+    this.tagRest = setTimeout(() => { delete layer.dataset.drawing; }, TAG_REST_MS);
+  }
+
+  /** Draws the scene's boxes over the canvas (after a change of the scene or of the camera). */
+  render() {
+    const { ui, camera, canvasEl, $ } = this.ctx;
+    const { sceneMode, scene } = ui.state;
+    $("#scene-mode").setAttribute("aria-pressed", String(sceneMode));
+    const layer = this.layer;
+    layer.replaceChildren();
+    canvasEl.dataset.sceneObjects = String(sceneMode ? scene.objects.length : 0);
+    if (!sceneMode) return;
+    for (const o of scene.objects) {
+      const a = camera.toScreen({ x: o.frame.x, y: o.frame.y });
+      const b = camera.toScreen({ x: o.frame.x + o.frame.width, y: o.frame.y + o.frame.height });
+      const box = document.createElement("div");
+      box.className = "scene-box";
+      box.dataset.trackingId = String(o.trackingID);
+      Object.assign(box.style, { left: `${a.x}px`, top: `${a.y}px`, width: `${b.x - a.x}px`, height: `${b.y - a.y}px` });
+      const tag = document.createElement("button");
+      tag.type = "button";
+      tag.className = "scene-tag";
+      const label = o.labels.length ? o.labels[0].text : "?";
+      tag.textContent = `#${o.trackingID} ${label}`;
+      tag.title = `Object ${o.trackingID}: ${o.labels.slice(0, 3).map((l) => `${l.text} ${Math.round(l.confidence * 100)}%`).join(", ")}. Click for its pictures.`;
+      tag.addEventListener("click", () => this.open(o));
+      box.append(tag);
+      layer.append(box);
+    }
+  }
+
+  /** Shows the pictures for one object of the scene (its own strokes only). */
+  async open(o) {
+    const { ui, panel, styleSelect, strip, say } = this.ctx;
+    const sketch = M.currentSketch(ui.state.doc, true);
+    const strokes = o.strokes.map((i) => ui.state.scene.strokes[i]).filter(Boolean);
+    if (!sketch || !strokes.length || !strokes.every((s) => sketch.strokes.includes(s))) return;
+    ui.commit({ target: Target.sceneObject(sketch.id, strokes, o.trackingID) });
+    const title = `Pictures for #${o.trackingID}`;
+    panel.show({ guesses: [], suggestions: [] }, { title });
+    panel.setPending(true);
+    const isScene = () => ui.state.target.kind === "scene";
+    try {
+      const body = await post("/api/suggest", { strokes: M.toQuickDraw(strokes), style: styleSelect.value, labels: 5 });
+      if (!isScene() || ui.state.target.trackingID !== o.trackingID) return;
+      panel.show(body, { title });
+      strip.focus();
+    } catch (e) {
+      if (isScene()) say(`No pictures: ${e.message}`, "error");
+    } finally {
+      if (isScene()) panel.setPending(false);
+    }
+  }
+
+  /** Swaps the chosen scene object's strokes (only those) for a picture. Undoable. */
+  async pick(suggestion, all) {
+    const { ui, view, editor, notices, panel, live, say } = this.ctx;
+    const target = ui.state.target;
+    if (target.kind !== "scene") return;
+    ui.commit({ picking: true });
+    try {
+      if (!(await view.images.ready(suggestion.image))) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
+      const next = M.swapStrokesForPicture(ui.state.doc, target.sketchId, target.strokes, suggestion, all);
+      if (next === ui.state.doc) { say("That object changed meanwhile; pick it again.", "error"); return; }
+      editor.change(next);
+      notices.finishFirstRun();
+      ui.commit({ target: Target.sketch });
+      panel.show({ guesses: [], suggestions: [] });
+      live.resend(M.recognitionStrokes(ui.state.doc));
+    } finally {
+      ui.commit({ picking: false });
+    }
+  }
+}
