@@ -140,3 +140,26 @@ def test_without_the_route_the_servers_refusal_is_said_once(driver, server):
     wait_for(lambda: driver.execute_script("return window.sketchwise.guesses().length") > 0, 30, message="guesses for 3 strokes")
     load(driver, short_strokes(300), "again.ndjson")
     wait_for(lambda: "Guesses stop" in (message(driver) or ""), 10, message="the refusal said again")
+
+
+def test_without_the_route_a_message_too_big_for_the_socket_goes_over_http(driver, server):
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                           {"source": limits_stub(404, json.dumps({"error": {"code": "not_found", "message": "no route"}}))})
+    open_app(driver, server.base)
+
+    # About 350 KB as one live message: the server closes the socket (1009, too big); the app asks
+    # over HTTP instead, reconnects, and does not send a message that large again.
+    big = long_strokes(100, 190)
+    load(driver, big, "big.ndjson")
+    wait_for(lambda: 100 in driver.execute_script("return window.__posts"), 20, message="POST /api/suggest of the big sketch")
+    wait_for(lambda: driver.execute_script("return window.sketchwise.guesses().length") > 0, 30, message="guesses over HTTP")
+    wait_for(lambda: driver.execute_script("return window.sketchwise.status()") == "connected", 30, message="connected again")
+    sent = [m for m in driver.execute_script("return window.__sent") if m["n"] == 100]
+    assert len(sent) == 1 and sent[0]["bytes"] > 256 * 1024, sent
+
+    # Drawn on, still as large: over HTTP at once; a small sketch goes live again.
+    load(driver, long_strokes(101, 190), "bigger.ndjson")
+    wait_for(lambda: 101 in driver.execute_script("return window.__posts"), 20, message="POST /api/suggest of the bigger sketch")
+    assert not any(m["n"] == 101 for m in driver.execute_script("return window.__sent"))
+    load(driver, short_strokes(2), "two.ndjson")
+    wait_for(lambda: any(m["n"] == 2 for m in driver.execute_script("return window.__sent")), 10, message="a live message of 2 strokes")
