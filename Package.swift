@@ -306,9 +306,12 @@ let package = Package(
         .testTarget(
             name: "SketchwiseServerTests",
             dependencies: [
-                "SketchwiseServer", "SketchwiseCore", "SketchwiseTestSupport", "SketchwiseWork",
+                "SketchwiseServer", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseServing", "SketchwiseTestSupport",
+                "SketchwiseWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "SketchwiseTransportTests", dependencies: ["SketchwiseTransport"]),

@@ -152,7 +152,7 @@ public struct SketchwiseServer: Sendable {
     }
 
     /// The application answering with what `serving` holds (503 `starting` until it has a snapshot).
-    func makeApplication(serving: ServingModels) throws -> some ApplicationProtocol {
+    func makeApplication(serving: ServingModels) throws -> Application<RouterResponder<SketchwiseRequestContext>> {
         if let web = WebImageSearchConfiguration.fromEnvironment() {
             logger.info("web image search enabled", metadata: ["endpoint": "\(web.endpoint)"])
         }
