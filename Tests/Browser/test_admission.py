@@ -14,13 +14,21 @@ DEFAULT_TIMEOUT = 10.0
 
 
 def heavy_strokes(seed=1):
-    """One stroke of 20,000 random points, the documented maximum: legal, and the costliest sketch
-    to render (seconds of work, even in a release build)."""
+    """One stroke of 20,000 random points, the documented maximum: legal, and costly to render
+    (about 0.5 s of work in a debug build)."""
     rng = random.Random(seed)
     return [[[round(rng.uniform(0, 1000), 1) for _ in range(20_000)], [round(rng.uniform(0, 1000), 1) for _ in range(20_000)]]]
 
 
+def many_strokes(seed=1):
+    """256 strokes of 78 random points (the documented maxima: 256 strokes, 20,000 points): the
+    costliest sketch for scene detection, which groups strokes (over 10 s of work)."""
+    rng = random.Random(seed)
+    return [[[round(rng.uniform(0, 1000), 1) for _ in range(78)], [round(rng.uniform(0, 1000), 1) for _ in range(78)]] for _ in range(256)]
+
+
 HEAVY = json.dumps({"strokes": heavy_strokes()})
+HEAVY_SCENE = json.dumps({"strokes": many_strokes(), "maxObjects": 20})
 
 
 def timed_post(server, path, body, timeout=60):
@@ -36,11 +44,11 @@ def timed_post(server, path, body, timeout=60):
 
 
 def reading_time(server):
-    """Seconds to send and parse the heavy body: the time of a refusal that comes after parsing."""
-    body = json.dumps({"strokes": heavy_strokes(), "model": "no-such-model"})
+    """Seconds to send and parse a heavy body: the time of a refusal that comes after parsing."""
+    body = json.dumps({"strokes": many_strokes(), "maxObjects": 0})
     times = []
     for _ in range(3):
-        status, parsed, _, took = timed_post(server, "/api/classify", body)
+        status, parsed, _, took = timed_post(server, "/api/detect", body)
         assert status == 400, parsed
         times.append(took)
     return max(times)
@@ -83,7 +91,7 @@ def test_health_and_static_files_answer_while_heavy_requests_run(server):
 
 def test_a_request_past_its_deadline_is_answered_in_time_and_its_work_stops(strict_server):
     parsing = reading_time(strict_server)
-    status, parsed, headers, took = timed_post(strict_server, "/api/classify", HEAVY)
+    status, parsed, headers, took = timed_post(strict_server, "/api/detect", HEAVY_SCENE)
     assert status == 503 and parsed["error"]["code"] == "timeout", (status, parsed)
     assert headers.get("retry-after") == "1"
     assert took <= parsing + STRICT_TIMEOUT + 0.1 + 0.15, f"answered {took:.2f} s after sending (reading {parsing:.2f} s + deadline 1 s)"
@@ -98,7 +106,7 @@ def test_a_request_past_its_deadline_is_answered_in_time_and_its_work_stops(stri
 def test_a_full_queue_is_answered_503_busy_at_once(strict_server):
     """One worker and two places: of eight heavy requests at once, at least five are refused."""
     parsing = reading_time(strict_server)
-    threads, results = run_in_parallel(8, lambda i: timed_post(strict_server, "/api/classify", HEAVY))
+    threads, results = run_in_parallel(8, lambda i: timed_post(strict_server, "/api/detect", HEAVY_SCENE))
     for thread in threads:
         thread.join()
     busy = [(headers, took) for status, parsed, headers, took in results if status == 503 and parsed["error"]["code"] == "busy"]
