@@ -8,8 +8,10 @@ Every attack comes from loopback addresses (127.0.x.y) and targets 127.0.0.1 onl
 process of its own, so that the attack's threads do not delay it):
 - silent: 3,000 connections from 30 addresses that send nothing;
 - slow-loris: 3,000 connections sending a request's headers one byte a second;
-- heavy-flood: 24 clients posting the costliest legal sketch (one stroke of 20,000 random
-  points) to /api/suggest back to back;
+- heavy-flood: 24 clients posting the costliest legal sketch to render (one stroke of 20,000
+  random points) to /api/suggest back to back;
+- scene-flood: 24 clients posting the costliest legal sketch for scene detection (256 strokes
+  of 78 random points) to /api/detect back to back;
 - malformed: garbage, conflicting lengths, HTTP/2 and TLS preambles, huge URLs and headers,
   bad chunks, unknown methods, as fast as 8 clients can send them;
 - oversized: 8 clients declaring 100 GB bodies and sending 1 MiB + 1 of JSON;
@@ -200,6 +202,17 @@ def heavy_body():
     points = 20_000
     return json.dumps({"strokes": [[[round(rng.uniform(0, 1000), 1) for _ in range(points)],
                                     [round(rng.uniform(0, 1000), 1) for _ in range(points)]]]}).encode()
+
+
+def heavy_scene_body():
+    """256 strokes of 78 random points: the costliest legal sketch for /api/detect, whose scene
+    grouping grows with the number of strokes (seconds of work, stopped at the deadline)."""
+    rng = random.Random(2)
+    def coordinates():
+        return [round(rng.uniform(0, 1000), 1) for _ in range(78)]
+
+    strokes = [[coordinates(), coordinates()] for _ in range(256)]
+    return json.dumps({"strokes": strokes, "maxObjects": 20}).encode()
 
 
 def cat_strokes(jitter=0.0, seed=0):
@@ -1008,7 +1021,7 @@ def methods(port, answers):
 
 # --- the suite -----------------------------------------------------------------------------------
 
-PHASES = ["silent", "slow-loris", "heavy-flood", "malformed", "oversized", "ws-early-byte", "photo-bombs", "idle-sockets",
+PHASES = ["silent", "slow-loris", "heavy-flood", "scene-flood", "malformed", "oversized", "ws-early-byte", "photo-bombs", "idle-sockets",
           "early-answer", "fairness", "users-flood", "corrections-flood", "labels", "methods"]
 
 
@@ -1030,11 +1043,14 @@ def main():
     if soft != resource.RLIM_INFINITY and soft < 20000:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard) if hard != resource.RLIM_INFINITY else 20000, hard))
     heavy = heavy_body()
+    heavy_scene = heavy_scene_body()
     oversized = b'{"strokes": [[[0, 1], [0, 1]]], "pad": "' + b"x" * (1 << 20) + b'"}'
     attacks = {
         "silent": lambda answers: silent(port, seconds, answers),
         "slow-loris": lambda answers: slow_loris(port, seconds, answers),
         "heavy-flood": lambda answers: clients(24, seconds, lambda i: post(port, "/api/suggest", heavy, f"127.0.2.{1 + i}"), answers),
+        "scene-flood": lambda answers: clients(
+            24, seconds, lambda i: post(port, "/api/detect", heavy_scene, f"127.0.8.{1 + i}"), answers),
         "malformed": lambda answers: clients(8, seconds, lambda i: send_raw(port, random.choice(MALFORMED), f"127.0.3.{1 + i}"), answers),
         "oversized": lambda answers: clients(8, seconds, lambda i: send_raw(
             port, b"POST /api/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000000\r\n\r\n"
