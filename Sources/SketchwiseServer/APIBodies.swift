@@ -200,6 +200,15 @@ struct HealthBody: Codable, Sendable {
     var library: Library
 }
 
+/// `GET /api/limits`'s answer: the most strokes and points of one sketch, the largest live message
+/// in bytes and the live messages a second.
+struct LimitsBody: Codable, Sendable {
+    var strokes: Int
+    var points: Int
+    var messageBytes: Int
+    var messagesPerSecond: Double
+}
+
 /// `GET /api/ready`'s answer (while starting, a 503 `starting` error instead).
 struct ReadyBody: Codable, Sendable {
     var status: String

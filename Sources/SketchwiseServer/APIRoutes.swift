@@ -34,7 +34,7 @@ struct APIRoutes: Sendable {
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
         ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
-        ("health", [.get]), ("ready", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
+        ("health", [.get]), ("ready", [.get]), ("limits", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
     func add(to router: Router<SketchwiseRequestContext>) {
@@ -76,6 +76,13 @@ struct APIRoutes: Sendable {
                 HealthBody(
                     status: snapshot == nil ? "starting" : "ok", models: RecognizerKind.roles.filter(recognizers.has).map(\.rawValue),
                     library: .init(items: snapshot?.libraryItems ?? 0)))
+        }
+        // What every sketch and live message is held to, so the web app keeps no copies.
+        api.get("limits") { _, _ in
+            try json(
+                LimitsBody(
+                    strokes: limits.maximumStrokes, points: limits.maximumPoints, messageBytes: limits.maximumMessageBytes,
+                    messagesPerSecond: limits.messagesPerSecond))
         }
         api.get("ready") { _, _ in
             let snapshot = try serving.snapshot

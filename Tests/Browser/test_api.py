@@ -97,6 +97,17 @@ def test_health(server):
     print(f"\n[health] {body}", file=sys.stderr)
 
 
+def test_limits_are_the_ones_the_server_enforces(server):
+    status, limits, _, raw = get_json(server, "/api/limits")
+    assert status == 200, raw
+    assert set(limits) == {"strokes", "points", "messageBytes", "messagesPerSecond"}, limits
+    dot = [[0], [0]]
+    status, _, _, raw = server.post_json("/api/classify", {"strokes": [dot] * limits["strokes"]})
+    assert status == 200, raw
+    status, body, _, raw = server.post_json("/api/classify", {"strokes": [dot] * (limits["strokes"] + 1)})
+    assert status == 413 and body["error"]["code"] == "too_large", raw
+
+
 def test_openapi_served_and_parses(server):
     status, headers, data = server.get("/api/openapi.yaml")
     assert status == 200

@@ -44,6 +44,18 @@ import Testing
         }
     }
 
+    @Test func limitsAreTheServersOwn() async throws {
+        try await Self.withStartingServer { client in
+            try await client.execute(uri: "/api/limits", method: .get) { response in
+                #expect(response.status == .ok)
+                let limits = try JSONDecoder().decode(LimitsBody.self, from: Data(response.body.readableBytesView))
+                let defaults = ServerLimits()
+                #expect(limits.strokes == defaults.maximumStrokes && limits.points == defaults.maximumPoints)
+                #expect(limits.messageBytes == defaults.maximumMessageBytes && limits.messagesPerSecond == defaults.messagesPerSecond)
+            }
+        }
+    }
+
     @Test func readyIsServiceUnavailableWithRetryAfterWhileTheServerStarts() async throws {
         try await Self.withStartingServer { client in
             try await client.execute(uri: "/api/ready", method: .get) { response in
