@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "SketchwisePostgres",
             dependencies: [
-                "SketchwisePersonal", "SketchwiseCore", "SketchwiseDigest",
+                "SketchwisePersonal", "SketchwiseCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -201,8 +201,8 @@ let package = Package(
         .target(
             name: "SketchwiseEvaluation",
             dependencies: [
-                "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats", "SketchwiseRaster",
-                "SketchwiseShortcuts", "SketchwiseScenes",
+                "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts",
+                "SketchwiseScenes",
             ],
             swiftSettings: hotLoops
         ),
@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "SketchwisePhotosTests",
             dependencies: [
-                "SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport", "SketchwiseWork", "CGdkPixbuf",
+                "SketchwisePhotos", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseWork", "CGdkPixbuf",
             ]
         ),
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
@@ -279,8 +279,8 @@ let package = Package(
         .testTarget(
             name: "SketchwiseEvaluationTests",
             dependencies: [
-                "SketchwiseEvaluation", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseConversion", "SketchwiseFormats",
-                "SketchwiseRaster", "SketchwiseTestSupport",
+                "SketchwiseEvaluation", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster",
+                "SketchwiseTestSupport",
             ]
         ),
         .testTarget(

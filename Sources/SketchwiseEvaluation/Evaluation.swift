@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseRecognition

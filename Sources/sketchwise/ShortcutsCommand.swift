@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwisePersonal

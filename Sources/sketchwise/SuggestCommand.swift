@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseEvaluation
 import SketchwiseFormats

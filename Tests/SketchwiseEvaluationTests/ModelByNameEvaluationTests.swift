@@ -1,5 +1,4 @@
 import Foundation
-import SketchwiseConversion
 import SketchwiseEvaluation
 import SketchwiseFormats
 import SketchwiseRecognition

@@ -1,5 +1,4 @@
 import Foundation
-import SketchwiseConversion
 import SketchwiseCore
 import SketchwiseEvaluation
 import SketchwiseFormats
