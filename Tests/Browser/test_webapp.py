@@ -104,6 +104,15 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     current = driver.find_element(By.CSS_SELECTOR, '#suggestions button[aria-current="true"]')
     assert current.get_attribute("data-id") == pick["id"]
     assert driver.execute_script("return document.activeElement.dataset.id") == pick["id"], "focus stays on the picture's button"
+    # One more click tries another picture in its place, still with the AutoDraw tool (undoable).
+    another = next(s for s in suggestions if s["id"] != pick["id"])
+    driver.find_element(By.CSS_SELECTOR, f'#suggestions button[data-id="{another["id"]}"]').click()
+    wait_for(lambda: driver.execute_script("return window.sketchwise.pictures()")[0]["id"] == another["id"], 10,
+             message="the placed picture replaced by another")
+    assert attr_int(driver, "data-picture-count") == 1
+    assert driver.find_element(By.CSS_SELECTOR, '#suggestions button[aria-current="true"]').get_attribute("data-id") == another["id"]
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert driver.execute_script("return window.sketchwise.pictures()")[0]["id"] == pick["id"], "trying another picture is undoable"
 
     # The full picture loads and is drawn on the canvas.
     driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.picturesReady().then(() => done(true));")

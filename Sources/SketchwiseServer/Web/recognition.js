@@ -5,7 +5,7 @@
 // refusal ("too_large") is what the person is told, once.
 
 import * as M from "./model.js";
-import { Tool } from "./ui-state.js";
+import { Target, Tool } from "./ui-state.js";
 import { shortcutPicture } from "./personal.js";
 
 const KEEP_DRAWING = "Keep drawing, or select part of it to work on.";
@@ -58,6 +58,8 @@ export class Recognition {
     if (!strokes.length) this.refused = false;
     if (strokes === this.asked) return;   // the sketch did not change (another object did)
     this.asked = strokes;
+    // A new sketch takes the strip back from the picture placed last (not from a selection).
+    if (strokes.length && ui.state.target.kind === "object" && ui.state.selected === null) ui.commit({ target: Target.sketch });
     if (ui.state.target.kind === "sketch") {
       if (!strokes.length) { panel.show({ guesses: [], suggestions: [] }); panel.setPending(false); }
       else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);

@@ -1,6 +1,6 @@
 // What the "Do you mean" strip is for, and what picking one of its pictures does: the strip's
-// target (ui-state.js's Target) is the current sketch, a selected object, or one object of the
-// scene; a pick swaps the sketch or object for the picture once the picture has loaded (never one
+// target (ui-state.js's Target) is the current sketch, a selected object or the picture just
+// placed, or one object of the scene; a pick swaps the sketch or object for the picture once the picture has loaded (never one
 // that can't be loaded), adds it over a photo, or swaps a scene object's strokes (scene-mode.js).
 
 import * as M from "./model.js";
@@ -80,11 +80,12 @@ export class Strip {
       if (found.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(found))).catch(() => {});
       editor.change(M.swapForPicture(ui.state.doc, targetId, suggestion, alternatives));
       notices.finishFirstRun();
-      if (ui.state.tool === Tool.select || ui.state.target.kind !== "sketch") {
+      if (ui.state.tool === Tool.select || ui.state.selected !== null) {
         editor.select(targetId);
       } else {
+        // The strip now offers the placed picture's others, and a click replaces it in turn;
+        // the next sketch takes the strip back (Recognition.recognize).
         this.showAlternatives(M.find(ui.state.doc, targetId));
-        ui.commit({ target: Target.sketch });   // the strip keeps following the sketch
       }
       // Focus stays on the button that was used: it now stands for the placed picture.
       const again = document.querySelector(`#suggestions button[data-id="${CSS.escape(suggestion.id)}"]`);
