@@ -353,6 +353,43 @@ def test_http_fallback_and_reconnect(driver, server):
     wait_for(lambda: guess_labels(driver) or None, 60, message="guesses over the socket")
 
 
+def test_keys_and_buttons_that_are_advertised_work(driver, static_base):
+    """Erase last and Clear are disabled with nothing to erase; Backspace erases the last stroke,
+    O turns scene mode on and off (both in the ? list), and after the Pictures menu the single-key
+    shortcuts work at once (issue 37, point 5)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
+
+    open_app(driver, static_base, expect_state=None)
+    erase, clear = driver.find_element("id", "erase-last"), driver.find_element("id", "clear")
+    assert not erase.is_enabled() and not clear.is_enabled(), "nothing to erase on an empty canvas"
+    draw(driver, [([(200, 150), (300, 150)], [0, 100]), ([(200, 180), (300, 180)], [300, 400])], canvas_rect(driver))
+    assert erase.is_enabled() and clear.is_enabled()
+
+    def key(k):
+        ActionChains(driver).send_keys(k).perform()
+
+    driver.execute_script("document.activeElement.blur()")
+    key("\ue003")   # Backspace
+    assert attr_int(driver, "data-stroke-count") == 1
+    key("\ue003")
+    assert attr_int(driver, "data-stroke-count") == 0
+    assert not erase.is_enabled() and not clear.is_enabled()
+
+    scene = driver.find_element("id", "scene-mode")
+    key("o")
+    assert scene.get_attribute("aria-pressed") == "true"
+    key("o")
+    assert scene.get_attribute("aria-pressed") == "false"
+    listed = driver.find_element("id", "shortcuts").get_attribute("textContent")
+    assert "Scene mode" in listed and "erase the last stroke" in listed
+
+    Select(driver.find_element("id", "style")).select_by_value("all")
+    key("d")
+    assert driver.find_element("id", "tool-draw").get_attribute("aria-pressed") == "true", "keys work right after the menu"
+    driver.execute_script("localStorage.removeItem('sketchwise.style')")
+
+
 def test_picture_style_menu(driver, server, known_drawing):
     """The Pictures menu picks the style of the suggestions (line art by default), asks again for
     the current sketch, and is kept for the next visit; every button's shape follows its picture."""

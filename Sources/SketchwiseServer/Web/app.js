@@ -181,6 +181,7 @@ live.setStyle(styleSelect.value);
 styleSelect.addEventListener("change", () => {
   try { localStorage.setItem("sketchwise.style", styleSelect.value); } catch { /* private mode: not kept */ }
   live.setStyle(styleSelect.value);
+  styleSelect.blur();   // the single-key shortcuts work again at once (a focused <select> takes keys)
 });
 
 if (restoreError) {

@@ -45,6 +45,8 @@ export class Editor {
     canvasEl.dataset.objectCount = String(c.objects);
     $("#undo").disabled = !history.canUndo;
     $("#redo").disabled = !history.canRedo;
+    $("#erase-last").disabled = !this.lastSketch;
+    $("#clear").disabled = c.objects === 0;
     this.showSelection();
     this.ctx.recognition.recognize();
   }
@@ -78,9 +80,14 @@ export class Editor {
     this.ctx.ui.commit({ drawingStart: null });
   }
 
+  /** The last sketch of the document (what Erase last erases from), or undefined. */
+  get lastSketch() {
+    return [...this.doc.objects].reverse().find((o) => o.type === "sketch");
+  }
+
   /** Erases the last stroke of the last sketch (the whole sketch when it has one stroke). */
   eraseLast() {
-    const sketch = [...this.doc.objects].reverse().find((o) => o.type === "sketch");
+    const sketch = this.lastSketch;
     if (!sketch) return;
     this.change(sketch.strokes.length > 1 ? M.removeLastStroke(this.doc, sketch.id) : M.removeObject(this.doc, sketch.id));
   }

@@ -105,7 +105,7 @@ export class Toolbar {
 
   /** The keyboard shortcuts (not while typing, nor while the shortcuts list is open). */
   key(e) {
-    const { ui, $, editor, files, input, notices, strip, viewport, camera } = this.ctx;
+    const { ui, $, editor, files, input, notices, strip, scene, viewport, camera } = this.ctx;
     if (isTyping(e.target) || $("#shortcuts").open) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
@@ -120,6 +120,7 @@ export class Toolbar {
     else if (mod && key === "[") act(() => editor.reorderSelected(-1));
     else if (mod || e.altKey) return;
     else if ((key === "Delete" || key === "Backspace") && selected !== null) act(() => editor.deleteSelected());
+    else if (key === "Backspace" && e.target === document.body) act(() => editor.eraseLast());
     else if (key === "Escape") { input.cancel(); editor.select(null); notices.hideFirstRunIfDone(); }
     else if (key === "Enter" && selected !== null && e.target === document.body) act(() => strip.reopen());
     else if (key.startsWith("Arrow")) {
@@ -131,6 +132,7 @@ export class Toolbar {
     else if (key === "+" || key === "=") act(() => viewport.zoomBy(1.25));
     else if (key === "-") act(() => viewport.zoomBy(0.8));
     else if (key === "0") act(() => viewport.fit(true));
+    else if (key === "o") act(() => scene.toggle());
     else if (TOOL_KEYS[key]) act(() => this.setTool(TOOL_KEYS[key]));
   }
 }
