@@ -245,6 +245,17 @@ def test_bad_files_keep_the_drawing(driver, server, tmp_path, download_dir):
     assert guess_labels(driver) == guesses, "the guesses stay"
     save_screenshot(driver, "webapp-bad-file.png")
 
+    # A file of several drawings opens the first and says so.
+    several = tmp_path / "several.ndjson"
+    several.write_text("".join(json.dumps({"word": "line", "drawing": [[[0, 50 + k], [0, 10]]]}) + "\n" for k in range(7)))
+    driver.execute_script("document.getElementById('message').hidden = true")
+    file_input.send_keys(str(several))
+    wait_for(lambda: attr_int(driver, "data-stroke-count") == 1, 5, message="the first drawing opened")
+    said = driver.find_element(By.ID, "message").text
+    assert "7 drawings" in said and "only the first" in said, said
+    driver.find_element(By.ID, "undo").click()
+    assert driver.execute_script("return window.sketchwise.strokes()") == before
+
     # Save as ndjson, clear, load the file back: the same strokes.
     driver.find_element(By.ID, "save-ndjson").click()
     saved = wait_for_downloads(download_dir, "sketchwise.ndjson")

@@ -128,7 +128,7 @@ export const LIMITS = { strokes: DOCUMENT_LIMITS.strokes, points: DOCUMENT_LIMIT
 
 /**
  * Parses a Quick, Draw! ndjson file (raw with t, or simplified without) and returns the first
- * record's {word, strokes: [{x, y, t}]}. Throws an Error with a readable message when the file
+ * record's {word, strokes: [{x, y, t}]} and how many other records follow it (`others`, not read). Throws an Error with a readable message when the file
  * is not valid; nothing is changed in that case.
  */
 export function parseNdjson(text) {
@@ -167,5 +167,6 @@ export function parseNdjson(text) {
     return { x: x.slice(), y: y.slice(), t: t ? t.slice() : x.map(() => 0) };
   });
   if (points > LIMITS.points) throw new Error(`${where}: more than ${LIMITS.points} points`);
-  return { word: typeof record.word === "string" ? record.word : "", strokes };
+  const others = lines.slice(index + 1).filter((l) => l.trim() !== "").length;
+  return { word: typeof record.word === "string" ? record.word : "", strokes, others };
 }

@@ -70,12 +70,14 @@ export class Files {
   openText(text, name = "file") {
     const { $, say, editor, viewport, ui } = this.ctx;
     let next;
+    let others = 0;
     try {
       const trimmed = text.trimStart();
       if (trimmed.startsWith("{") && /"format"\s*:\s*"sketchwise"/.test(trimmed.slice(0, 4096))) {
         next = M.fromObjects(parseDocument(text).objects);
       } else {
         const parsed = parseNdjson(text);
+        others = parsed.others;
         const color = $("#color").value, width = Number($("#width").value);
         next = M.emptyState();
         for (const s of parsed.strokes) next = M.addStroke(next, { color, width, x: s.x, y: s.y, t: s.t }, true);
@@ -87,7 +89,9 @@ export class Files {
     }
     editor.select(null);
     const c = M.counts(next);
-    say(`Opened ${name}: ${c.objects} object${c.objects === 1 ? "" : "s"}.`);   // a limit message from the change goes over it
+    const opened = `Opened ${name}: ${c.objects} object${c.objects === 1 ? "" : "s"}`;
+    const left = others ? `; it holds ${others + 1} drawings and only the first was opened` : "";
+    say(`${opened}${left}.`);   // a limit message from the change goes over it
     editor.change(next);
     viewport.fit(false);
     const last = Math.max(0, ...M.allStrokes(this.doc).map((s) => s.t[s.t.length - 1] || 0));
