@@ -274,12 +274,23 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     assert driver.execute_script("return window.sketchwise.shortcuts()") == [{"label": SPIRAL, "examples": 3}]
     assert SPIRAL in driver.find_element("id", "shortcut-list").text
     assert driver.execute_script("return localStorage.getItem('sketchwise.token')"), "the token is kept in the browser"
+    status = "return document.getElementById('shortcut-status').textContent"
+    assert driver.execute_script(status).startswith("Saved"), driver.execute_script(status)
+    time.sleep(1)
+    assert driver.execute_script(status).startswith("Saved"), "the confirmation stays until the next action"
     driver.find_element("id", "my-shortcuts-close").click()
 
+    # Drawn in ten strokes, the spiral is replaced once, when the pen rests: not after its first
+    # strokes, with each later stroke starting a sketch of its own that fires again.
     rect = canvas_rect(driver)
-    draw(driver, fit_drawing(spiral(77), rect, fill=0.4), rect)
+    (points, times), = fit_drawing(spiral(77), rect, fill=0.4)
+    pieces = [(points[k:k + 8], times[k:k + 8]) for k in range(0, 70, 7)]
+    draw(driver, pieces, rect)
     wait_for(lambda: any(p["id"] == "emoji:U+1F300" for p in driver.execute_script("return window.sketchwise.pictures()")), 30,
              message="the 🌀 sticker replaces the drawing")
+    time.sleep(2)
+    placed = [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300"]
+    assert len(placed) == 1, f"the shortcut fired {len(placed)} times"
     picture = next(p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300")
     assert picture["w"] > 50 and picture["h"] > 50
     assert driver.execute_script("return window.sketchwise.currentSketch().length") == 0, "the drawing was replaced"

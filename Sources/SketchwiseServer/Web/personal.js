@@ -237,11 +237,14 @@ export class ShortcutDialog {
     this.list.replaceChildren(...items);
   }
 
-  update() {
+  /** Enables Save when the label and the three drawings are there, and says what is missing;
+   *  `keepMessage` leaves the last message (a "Saved" stays until the next action). */
+  update(keepMessage = false) {
     const label = this.label.value.trim();
     const ready = this.pads.every((p) => p.strokes.length > 0);
     const picture = label && pictureIdFor(label);
     this.save.disabled = !ready || !picture;
+    if (keepMessage) return;
     if (label && !picture) this.say("Type one emoji, or pick a picture below.");
     else if (this.status.dataset.kind !== "error") this.say(ready ? "" : `Draw it in all ${EXAMPLES} boxes.`);
   }
@@ -259,7 +262,7 @@ export class ShortcutDialog {
     } catch (e) {
       this.say(`Not saved: ${e.message}`, "error");
     }
-    this.update();
+    this.update(true);
   }
 
   async removeShortcut(label) {

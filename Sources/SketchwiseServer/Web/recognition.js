@@ -10,6 +10,9 @@ import { shortcutPicture } from "./personal.js";
 
 const KEEP_DRAWING = "Keep drawing, or select part of it to work on.";
 
+/** How long the pen rests before the drawing is taken as finished for the person's shortcuts. */
+const SHORTCUT_REST_MS = 800;
+
 export class Recognition {
   /** @param {object} ctx  the app's parts (app.js) */
   constructor(ctx) {
@@ -65,7 +68,7 @@ export class Recognition {
       else if (panel.suggestions.length || panel.guesses.length) panel.setStale(true);
     }
     if (!over) live.update(strokes);
-    if (!over && strokes.length) this.askShortcut(strokes);
+    if (!over && strokes.length) this.askShortcutAtRest(strokes);
   }
 
   /** An answer came for the sketch: a later refusal is told again. */
@@ -80,6 +83,16 @@ export class Recognition {
     if (this.refused) return;
     this.refused = true;
     this.ctx.say(`Guesses stop at this size (${message}). ${KEEP_DRAWING}`, "error");
+  }
+
+  /** Asks about the person's shortcuts once the pen has rested (no stroke for SHORTCUT_REST_MS
+   *  and none under way), so a shortcut fires once, on the finished drawing, never on its first
+   *  strokes while the rest are still to come. */
+  askShortcutAtRest(strokes) {
+    clearTimeout(this.shortcutTimer);
+    this.shortcutTimer = setTimeout(() => {
+      if (this.asked === strokes && !this.ctx.input.busy) this.askShortcut(strokes);
+    }, SHORTCUT_REST_MS);
   }
 
   /** Asks whether the sketch is one of the person's shortcuts; if so (and the sketch has not
