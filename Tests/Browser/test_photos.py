@@ -411,6 +411,12 @@ def test_pick_a_photo_with_the_file_input(browser, server, samples):
     field.send_keys(str(samples / "chelsea.png"))
     wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="data-photo-count = 1")
     check_photo_layer(d, 451, 300)
+    # Undoing the photo takes the strip back from "In your photo" (issue 37, point 5).
+    title = d.find_element(By.ID, "assist-title")
+    wait_for(lambda: title.text.lower() == "in your photo", 60, message="the photo's pictures")
+    press(d, "CONTROL", "z")
+    assert attr_int(d, "data-photo-count") == 0
+    assert title.text.lower() != "in your photo" and not d.find_elements(By.CSS_SELECTOR, "#suggestions button[data-id]")
 
 
 def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):

@@ -37,6 +37,8 @@ export class Editor {
   refresh() {
     const { ui, view, canvasEl, history, $ } = this.ctx;
     if (ui.state.selected !== null && !M.find(ui.state.doc, ui.state.selected)) this.select(null);
+    // The strip's object is gone (undone or deleted): the strip follows the sketch again.
+    if (ui.state.target.kind === "object" && !M.find(ui.state.doc, ui.state.target.id)) this.followSketch();
     view.setObjects(ui.state.doc.objects);
     const c = M.counts(ui.state.doc);
     canvasEl.dataset.strokeCount = String(c.strokes);
@@ -97,21 +99,25 @@ export class Editor {
   /** Selects object `id` (null: nothing); a selected picture or photo shows its pictures again,
    *  and with nothing selected the strip follows the sketch again. */
   select(id) {
-    const { ui, panel, live, strip, photos } = this.ctx;
+    const { ui, strip, photos } = this.ctx;
     const o = id === null ? null : M.find(ui.state.doc, id);
     ui.commit({ selected: o ? id : null });
     if (!o) {
-      if (ui.state.target.kind !== "sketch") {
-        ui.commit({ target: Target.sketch });
-        panel.show(NOTHING);
-        live.resend(M.recognitionStrokes(ui.state.doc));
-      }
+      if (ui.state.target.kind !== "sketch") this.followSketch();
     } else if (o.type === "picture" && o.alternatives) {
       strip.showAlternatives(o);
     } else if (o.type === "photo" && o.alternatives) {
       photos.showPhoto(o);
     }
     this.showSelection();   // again: the strip may have changed, and the bar keeps clear of it
+  }
+
+  /** Turns the strip back to the current sketch: empty until its guesses come again. */
+  followSketch() {
+    const { ui, panel, live } = this.ctx;
+    ui.commit({ target: Target.sketch });
+    panel.show(NOTHING);
+    live.resend(M.recognitionStrokes(ui.state.doc));
   }
 
   /** Draws the selection frame and the object bar for the selected object (or hides them). */
