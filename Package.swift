@@ -57,7 +57,7 @@ let package = Package(
             name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
         .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
-        // SHA-256, streaming: model files' checksums, stored token digests.
+        // SHA-256, streaming: model files' checksums, stored token digests. SHA-1: the training split's hash rule.
         .target(name: "SketchwiseDigest", swiftSettings: hotLoops),
         // libcurl (model downloads with a deadline and a byte limit enforced as bytes arrive), as a module.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -201,8 +201,8 @@ let package = Package(
         .target(
             name: "SketchwiseEvaluation",
             dependencies: [
-                "SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseShortcuts",
-                "SketchwiseScenes",
+                "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster",
+                "SketchwiseShortcuts", "SketchwiseScenes",
             ],
             swiftSettings: hotLoops
         ),

@@ -9,7 +9,7 @@
 # DEB_COMPRESSION: dpkg-deb's compressor (default xz; gzip or none are faster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SketchwiseModels/ModelManifest.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SketchwiseModels/SketchwiseVersion.swift)
 arch=$(dpkg --print-architecture)
 work=out/deb
 root="$work/sketchwise_${version}_$arch"

@@ -1,6 +1,6 @@
 /// SHA-1 (FIPS 180-4), used only to reproduce the training split's hash rule — not for security.
-enum SHA1 {
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+public enum SHA1 {
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         var data = message
         data.append(0x80)
@@ -31,5 +31,5 @@ enum SHA1 {
 }
 
 extension UInt32 {
-    func rotatedLeft(_ n: UInt32) -> UInt32 { self << n | self >> (32 - n) }
+    fileprivate func rotatedLeft(_ n: UInt32) -> UInt32 { self << n | self >> (32 - n) }
 }

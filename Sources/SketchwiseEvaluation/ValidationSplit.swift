@@ -1,3 +1,4 @@
+import SketchwiseDigest
 import SketchwiseFormats
 
 /// The training split rule (training/sketchwise_data/quickdraw.py), so evaluation can keep to the

@@ -1,11 +1,6 @@
 import Foundation
 import SketchwiseDigest
 
-/// The version of Sketchwise, compared with a hosted model's `minimumSketchwiseVersion`.
-public enum SketchwiseVersion {
-    public static let current = "0.12.0"
-}
-
 /// A hosted models' manifest: JSON of the form
 /// `{"models": [{"name", "version", "url", "sha256", "size", "spec": {"url", "sha256", "size"},
 /// "minimumSketchwiseVersion"}]}`. `url` is the weights (`.safetensors`) and `spec` the JSON
