@@ -9,6 +9,13 @@ public struct BadInputPolicy: Sendable {
         self.skipBad = skipBad
         self.onSkip = onSkip
     }
+
+    /// Applies the policy to `error`: with ``skipBad`` it is reported to ``onSkip`` and the work
+    /// goes on; without, it is thrown.
+    public func skip(_ error: FormatError) throws {
+        guard skipBad else { throw error }
+        onSkip(error)
+    }
 }
 
 /// How a batch went.
@@ -29,9 +36,8 @@ public func forEachDrawing(
 ) throws -> BatchReport {
     var report = BatchReport()
     let onError = { (error: FormatError) throws in
-        guard policy.skipBad else { throw error }
+        try policy.skip(error)
         report.skipped += 1
-        policy.onSkip(error)
     }
     try source.forEach(onError: onError) { drawing in
         do {

@@ -32,10 +32,7 @@ struct ClassifyCommand: AsyncParsableCommand {
         let policy = input.policy
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try input.source().forEach(onError: { error in
-            guard policy.skipBad else { throw error }
-            policy.onSkip(error)
-        }) { drawing in
+        try input.source().forEach(onError: policy.skip) { drawing in
             let guesses: [Guess]
             do {
                 switch drawing.content {
@@ -43,9 +40,7 @@ struct ClassifyCommand: AsyncParsableCommand {
                 case let .strokes(record): guesses = try recognizer.classify(record.drawing, top: top)
                 }
             } catch {
-                let failure = FormatError(file: drawing.origin, reason: "\(error)")
-                guard policy.skipBad else { throw failure }
-                policy.onSkip(failure)
+                try policy.skip(FormatError(file: drawing.origin, reason: "\(error)"))
                 return
             }
             if json {

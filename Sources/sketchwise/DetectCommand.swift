@@ -81,10 +81,7 @@ struct DetectCommand: ParsableCommand {
             return try report(try detector.detect(image), origin: input.input)
         }
         let policy = input.policy
-        try input.source().forEach(onError: { error in
-            guard policy.skipBad else { throw error }
-            policy.onSkip(error)
-        }) { drawing in
+        try input.source().forEach(onError: policy.skip) { drawing in
             guard case let .strokes(record) = drawing.content else {
                 throw ValidationError("\(drawing.origin): a bitmap; detect reads stroke scenes")
             }

@@ -84,10 +84,7 @@ struct SuggestCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var drawings: [(label: String, sketch: StrokeSketchRecord)] = []
-        try input.source().forEach(onError: { error in
-            guard policy.skipBad else { throw error }
-            policy.onSkip(error)
-        }) { drawing in
+        try input.source().forEach(onError: policy.skip) { drawing in
             guard limit.map({ drawings.count < $0 }) ?? true, ValidationSplit.contains(drawing, in: subset) else { return }
             guard case let .strokes(record) = drawing.content else {
                 policy.onSkip(FormatError(file: drawing.origin, reason: "a bitmap has no strokes to suggest pictures for"))
@@ -106,9 +103,7 @@ struct SuggestCommand: AsyncParsableCommand {
                         drawing.record.drawing, label: label, service: service, perLabel: perLabel, style: style)
                     : try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
             } catch {
-                let failure = FormatError(file: drawing.origin, reason: "\(error)")
-                guard policy.skipBad else { throw failure }
-                policy.onSkip(failure)
+                try policy.skip(FormatError(file: drawing.origin, reason: "\(error)"))
                 continue
             }
             tally.add(latency: ContinuousClock.now - started, hit: result.suggestions.prefix(8).contains { $0.label == label })

@@ -2,6 +2,7 @@ import Foundation
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseTestSupport
+import Synchronization
 import Testing
 
 @Suite struct DrawingSourceTests {
@@ -79,5 +80,13 @@ import Testing
         let sketchRNN = try collect(SharedData.quickDraw("sketchrnn/radio.npz").path, skipBad: false).drawings
         #expect(sketchRNN.count > 2000)
         #expect(sketchRNN.allSatisfy { $0.label == "radio" })
+    }
+
+    @Test func aBadInputPolicySkipsAndReportsOrThrows() throws {
+        let error = FormatError(file: "a.ndjson", reason: "broken")
+        let reported = Mutex<[String]>([])
+        try BadInputPolicy(skipBad: true) { skipped in reported.withLock { $0.append(skipped.description) } }.skip(error)
+        #expect(reported.withLock { $0 } == [error.description])
+        #expect(throws: FormatError.self) { try BadInputPolicy(skipBad: false).skip(error) }
     }
 }
