@@ -99,14 +99,13 @@ struct SuggestCommand: AsyncParsableCommand {
             do {
                 result =
                     ownClass
-                    ? try await Self.ownClassSuggestions(
-                        drawing.record.drawing, label: label, service: service, perLabel: perLabel, style: style)
+                    ? try await service.ownClassSuggestions(drawing.record.drawing, label: label, perLabel: perLabel, style: style)
                     : try await service.suggest(drawing.record.drawing, labels: labels, perLabel: perLabel, style: style)
             } catch {
                 try policy.skip(FormatError(file: drawing.origin, reason: "\(error)"))
                 continue
             }
-            tally.add(latency: ContinuousClock.now - started, hit: result.suggestions.prefix(8).contains { $0.label == label })
+            tally.add(latency: ContinuousClock.now - started, label: label, suggested: result.suggestions.map(\.label))
             for problem in result.problems { StandardError.print("\(drawing.origin): \(problem)") }
             if json {
                 print(String(decoding: try encoder.encode(SuggestLine(result)), as: UTF8.self))
@@ -118,20 +117,6 @@ struct SuggestCommand: AsyncParsableCommand {
             }
         }
         StandardError.print(tally.summary)
-    }
-
-    /// Every provider's pictures for `label` as the sketch's one guess, ranked by the sketch's
-    /// embedding; the recogniser's own guesses are returned beside them.
-    static func ownClassSuggestions(
-        _ sketch: StrokeSketch, label: String, service: SuggestionService, perLabel: Int, style: PictureStyle?
-    ) async throws -> SuggestionResult {
-        let analysis = try service.recognizer.analyze(sketch, top: service.guessCount)
-        let (suggestions, problems) = await service.pictures(
-            for: SuggestionRequest(
-                analysis: SketchAnalysis(guesses: [Guess(label: label, probability: 1)], embedding: analysis.embedding),
-                labels: 1, perLabel: perLabel, style: style
-            ))
-        return SuggestionResult(guesses: analysis.guesses, suggestions: suggestions, problems: problems)
     }
 }
 
@@ -162,26 +147,5 @@ struct SuggestLine: Encodable {
     init(_ result: SuggestionResult) {
         guesses = result.guesses
         suggestions = result.suggestions.map(SuggestionItem.init)
-    }
-}
-
-/// Hit rate and latency over the drawings of one `suggest` run.
-struct SuggestTally {
-    private var latencies: [Double] = []
-    private var hits = 0
-
-    mutating func add(latency: Duration, hit: Bool) {
-        latencies.append(latency.inSeconds * 1e3)
-        if hit { hits += 1 }
-    }
-
-    var summary: String {
-        guard !latencies.isEmpty else { return "no drawings" }
-        let warm = latencies.count > 1 ? Array(latencies.dropFirst()) : latencies
-        func percentile(_ p: Double) -> Double { ModelBenchmark.percentile(warm, p) }
-        return String(
-            format: "drawings: %d   own class among the first 8 suggestions: %d (%.1f%%)   latency p50 %.2f ms, p99 %.2f ms",
-            latencies.count, hits, 100 * Double(hits) / Double(latencies.count), percentile(0.5), percentile(0.99)
-        )
     }
 }
