@@ -43,8 +43,8 @@ public struct PhotoService: Sendable {
     /// - Throws: ``PhotoError`` for an unusable file; the work queue's `Busy` and
     ///   `DeadlineExceeded`; `CancellationError`.
     public func analyze(
-        _ bytes: [UInt8], labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil, limits: PhotoLimits = PhotoLimits(),
-        deadline: ContinuousClock.Instant? = nil
+        _ bytes: [UInt8], labels: Int = SuggestionLimits.defaultLabels, perLabel: Int = SuggestionLimits.defaultPerLabel,
+        style: PictureStyle? = nil, limits: PhotoLimits = PhotoLimits(), deadline: ContinuousClock.Instant? = nil
     ) async throws -> PhotoResult {
         let (classifier, top) = (classifier, labelCount)
         let found =

@@ -131,8 +131,8 @@ struct APIRoutes: Sendable {
     private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
         let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
-        let labels = try input.integer(object, "labels", default: 4, in: 1...10)
-        let perLabel = try input.integer(object, "perLabel", default: 6, in: 1...20)
+        let labels = try input.integer(object, "labels", default: SuggestionLimits.defaultLabels, in: SuggestionLimits.labels)
+        let perLabel = try input.integer(object, "perLabel", default: SuggestionLimits.defaultPerLabel, in: SuggestionLimits.perLabel)
         let style = try input.style(object)
         let user = PersonalRoutes.bearerToken(request) != nil ? try await personal.user(request) : nil
         let answering = try serving.snapshot.answering(user)

@@ -38,8 +38,8 @@ struct PhotoRoutes: Sendable {
         }
         let options = SketchInput(limits: limits)
         let query = try Self.queryObject(request)
-        let labels = try options.integer(query, "labels", default: 4, in: 1...10)
-        let perLabel = try options.integer(query, "perLabel", default: 6, in: 1...20)
+        let labels = try options.integer(query, "labels", default: SuggestionLimits.defaultLabels, in: SuggestionLimits.labels)
+        let perLabel = try options.integer(query, "perLabel", default: SuggestionLimits.defaultPerLabel, in: SuggestionLimits.perLabel)
         let style = try options.style(query)
         let bytes = try await body(of: request)
         let service = PhotoService(classifier: classifier, mapping: mapping, providers: try serving.snapshot.service.providers, work: work)

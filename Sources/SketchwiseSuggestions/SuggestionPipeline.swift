@@ -45,7 +45,10 @@ public actor SuggestionPipeline {
     /// duplicate cannot replace a newer sketch. `style` is the pictures' (nil: the default).
     /// - Returns: whether the sketch was taken.
     @discardableResult
-    public func submit(_ sketch: StrokeSketch, query: UInt64, labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil) -> Bool {
+    public func submit(
+        _ sketch: StrokeSketch, query: UInt64, labels: Int = SuggestionLimits.defaultLabels,
+        perLabel: Int = SuggestionLimits.defaultPerLabel, style: PictureStyle? = nil
+    ) -> Bool {
         if let latest, query <= latest { return false }
         latest = query
         running?.cancel()

@@ -67,7 +67,8 @@ public struct SuggestionService: Sendable {
     ///   past `deadline`; ``SketchwiseWork/WorkQueue/Busy`` when the work queue is full;
     ///   ``SketchwiseCore/SketchError`` for unusable coordinates.
     public func suggest(
-        _ sketch: StrokeSketch, labels: Int = 4, perLabel: Int = 6, style: PictureStyle? = nil, deadline: ContinuousClock.Instant? = nil
+        _ sketch: StrokeSketch, labels: Int = SuggestionLimits.defaultLabels, perLabel: Int = SuggestionLimits.defaultPerLabel,
+        style: PictureStyle? = nil, deadline: ContinuousClock.Instant? = nil
     ) async throws -> SuggestionResult {
         func checkpoint() throws {
             try Task.checkCancellation()

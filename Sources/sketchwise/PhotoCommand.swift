@@ -37,10 +37,10 @@ struct PhotoCommand: AsyncParsableCommand {
     var db = LibraryDatabase.defaultPath
 
     @Option(help: "How many classes get pictures.")
-    var labels = 4
+    var labels = SuggestionLimits.defaultLabels
 
     @Option(help: "How many pictures each class gets at most.")
-    var perLabel = 6
+    var perLabel = SuggestionLimits.defaultPerLabel
 
     @Option(help: "The pictures' style: line, emoji, clipart or all (default: line when the index has line art, else all).")
     var style: PictureStyle?
@@ -53,8 +53,12 @@ struct PhotoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...20).contains(top) else { throw ValidationError("--top must be within 1…20") }
-        guard (1...10).contains(labels) else { throw ValidationError("--labels must be within 1…10") }
-        guard (1...20).contains(perLabel) else { throw ValidationError("--per-label must be within 1…20") }
+        guard SuggestionLimits.labels.contains(labels) else {
+            throw ValidationError("--labels must be within \(SuggestionLimits.describe(SuggestionLimits.labels))")
+        }
+        guard SuggestionLimits.perLabel.contains(perLabel) else {
+            throw ValidationError("--per-label must be within \(SuggestionLimits.describe(SuggestionLimits.perLabel))")
+        }
     }
 
     func run() async throws {

@@ -32,10 +32,10 @@ struct SuggestCommand: AsyncParsableCommand {
     var model: RecognizerKind = .ensemble
 
     @Option(help: "How many of the most probable guesses get pictures.")
-    var labels = 4
+    var labels = SuggestionLimits.defaultLabels
 
     @Option(help: "How many pictures each of those guesses gets at most.")
-    var perLabel = 6
+    var perLabel = SuggestionLimits.defaultPerLabel
 
     @Option(help: "all, validation or training (the training split rule).")
     var subset: ValidationSplit.Subset = .all
@@ -61,8 +61,12 @@ struct SuggestCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...20).contains(labels) else { throw ValidationError("--labels must be within 1…20") }
-        guard (1...50).contains(perLabel) else { throw ValidationError("--per-label must be within 1…50") }
+        guard SuggestionLimits.labels.contains(labels) else {
+            throw ValidationError("--labels must be within \(SuggestionLimits.describe(SuggestionLimits.labels))")
+        }
+        guard SuggestionLimits.perLabel.contains(perLabel) else {
+            throw ValidationError("--per-label must be within \(SuggestionLimits.describe(SuggestionLimits.perLabel))")
+        }
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("\(db) does not exist; run sketchwise index build") }
     }
 
