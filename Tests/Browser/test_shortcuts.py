@@ -285,7 +285,7 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     rect = canvas_rect(driver)
     (points, times), = fit_drawing(spiral(77), rect, fill=0.4)
     pieces = [(points[k:k + 8], times[k:k + 8]) for k in range(0, 70, 7)]
-    draw(driver, pieces, rect)
+    draw(driver, pieces, rect, gaps=[0.05] * len(pieces))   # well under the app's 800 ms rest
     wait_for(lambda: any(p["id"] == "emoji:U+1F300" for p in driver.execute_script("return window.sketchwise.pictures()")), 30,
              message="the 🌀 sticker replaces the drawing")
     time.sleep(2)

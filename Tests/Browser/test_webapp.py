@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
-                             open_app, png_info, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
+                             open_app, png_info, press, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
 from conftest import CHROMEDRIVER, CHROMIUM
 
 # Skip the whole module (before any server starts) when the browser can't run.
@@ -399,6 +399,22 @@ def test_keys_and_buttons_that_are_advertised_work(driver, static_base):
     key("d")
     assert driver.find_element("id", "tool-draw").get_attribute("aria-pressed") == "true", "keys work right after the menu"
     driver.execute_script("localStorage.removeItem('sketchwise.style')")
+
+
+def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base):
+    """Fit (key 0) zooms the drawing into the part of the canvas that the strip floating over it
+    leaves clear, not under the strip (issue 37, point 5)."""
+    open_app(driver, static_base, expect_state=None)
+    rect = canvas_rect(driver)
+    w, h = rect["w"], rect["h"]
+    draw(driver, [([(0.2 * w, 0.1 * h), (0.8 * w, 0.95 * h)], [0, 200]), ([(0.2 * w, 0.95 * h), (0.8 * w, 0.1 * h)], [400, 600])], rect)
+    driver.execute_script("document.activeElement.blur()")
+    press(driver, "0")
+    strip = driver.execute_script("const r = document.getElementById('assist').getBoundingClientRect(); return [r.top, r.bottom];")
+    drawn = driver.execute_script(
+        "const o = window.sketchwise.objects()[0]; const a = window.sketchwise.clientPoint(o.x, o.y);"
+        "const b = window.sketchwise.clientPoint(o.x + o.w, o.y + o.h); return [a.y, b.y];")
+    assert drawn[1] <= strip[0] or drawn[0] >= strip[1], f"the drawing spans {drawn}, the strip {strip} (y, px)"
 
 
 def test_picture_style_menu(driver, server, known_drawing):

@@ -5,6 +5,7 @@
 // Space + drag pans with any tool.
 
 const SLOP_PX = 8;   // how near (screen pixels) a click must be to an object to hit it
+const CLICK_PX = 3;  // how far (screen pixels) the pointer may waver in a click on an object
 
 const midpoint = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 
@@ -89,6 +90,9 @@ export class PointerInput {
       this.h.pan(s.x - a.last.x, s.y - a.last.y);
       a.last = s;
     } else if (a.mode === "move") {
+      // A click whose pointer wavers a few pixels moves nothing; past that, the whole way.
+      a.moving = a.moving || Math.hypot(s.x - a.s0.x, s.y - a.s0.y) >= CLICK_PX;
+      if (!a.moving) return;
       a.move = { id: a.object.id, dx: p.x - a.p0.x, dy: p.y - a.p0.y };
       this.h.onMoveUpdate(a.move);
     } else if (a.mode === "shape") {

@@ -23,12 +23,32 @@ export class Viewport {
   /** The box of everything drawn, or null. */
   contentBounds() { return objectsBounds(this.ctx.ui.state.doc.objects); }
 
-  /** Fits the drawing to the view (zooming in too when `grow`). */
+  /** The band of the canvas that the strip floating over it leaves clear, above or below it,
+   *  whichever is taller: {top, height} in CSS pixels of the canvas (the whole canvas when the
+   *  strip does not cover it, or leaves less than a third of it). */
+  clearBand() {
+    const { view, canvasEl, $ } = this.ctx;
+    const whole = { top: 0, height: view.height };
+    const strip = $("#assist");
+    if (!strip || strip.hidden) return whole;
+    const c = canvasEl.getBoundingClientRect(), s = strip.getBoundingClientRect();
+    const overlaps = s.width > 0 && s.left < c.right && s.right > c.left && s.top < c.bottom && s.bottom > c.top;
+    if (!overlaps) return whole;
+    const above = s.top - c.top, below = c.bottom - s.bottom;
+    const band = above >= below ? { top: 0, height: above } : { top: s.bottom - c.top, height: below };
+    return band.height >= view.height / 3 ? band : whole;
+  }
+
+  /** Fits the drawing to the view, clear of the strip (zooming in too when `grow`). */
   fit(grow = false) {
     const { camera, view } = this.ctx;
     const box = this.contentBounds();
     if (!box) { camera.x = 0; camera.y = 0; camera.zoom = 1; }
-    else camera.fit(box, view.width, view.height, { grow, margin: Math.min(48, view.width / 10) });
+    else {
+      const band = this.clearBand();
+      camera.fit(box, view.width, band.height, { grow, margin: Math.min(48, view.width / 10) });
+      camera.y -= band.top / camera.zoom;
+    }
     this.cameraChanged();
   }
 
