@@ -2,6 +2,21 @@ import Foundation
 
 /// Small model files in the Sketchwise format, written by tests.
 public enum TestModels {
+    /// The bundled models of the package (`Models/`).
+    public static let bundled = SharedData.packageRoot.appendingPathComponent("Models")
+
+    /// A folder holding the bundled raster-cnn under another version, like a hosted source.
+    public static func hostedRaster(version: String) throws -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        var spec =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: bundled.appendingPathComponent("raster-cnn.json"))) as! [String: Any]
+        spec["version"] = version
+        try JSONSerialization.data(withJSONObject: spec).write(to: folder.url.appendingPathComponent("raster-cnn.json"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("raster-cnn.safetensors"), to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
+        return folder
+    }
+
     /// Writes `<name>.json` and `<name>.safetensors` into `folder`: a 4×4 raster model (flatten,
     /// dense with zero weights) over `labels` whose answer is always `labels[favourite]`, with
     /// probability ≈ 0.9 when there are few labels.

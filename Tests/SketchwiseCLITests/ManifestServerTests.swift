@@ -7,22 +7,10 @@ import Testing
 /// `sketchwise models serve`'s ``ManifestServer`` on a real local port, with the model manager
 /// downloading from it (the faults are tested end to end in Tests/Browser/test_models.py).
 @Suite struct ManifestServerTests {
-    static let bundled = SharedData.packageRoot.appendingPathComponent("Models")
-
-    /// A folder holding raster-cnn under another version, like a hosted source.
-    static func hostedFolder(version: String) throws -> TemporaryFolder {
-        let folder = TemporaryFolder()
-        var spec =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: bundled.appendingPathComponent("raster-cnn.json"))) as! [String: Any]
-        spec["version"] = version
-        try JSONSerialization.data(withJSONObject: spec).write(to: folder.url.appendingPathComponent("raster-cnn.json"))
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("raster-cnn.safetensors"), to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
-        return folder
-    }
+    static let bundled = TestModels.bundled
 
     @Test func theManagerDownloadsFromServeManifestWithEventsAndStaleness() async throws {
-        let hosted = try Self.hostedFolder(version: "2.0.0")
+        let hosted = try TestModels.hostedRaster(version: "2.0.0")
         let port = LockedPort()
         let server = Task { try await ManifestServer(folder: hosted.url, port: 0).run { port.set($0) } }
         defer { server.cancel() }

@@ -6,19 +6,7 @@ import Testing
 /// The manifest, the model store and A/B arms (the manager against `sketchwise models serve` is
 /// in SketchwiseCLITests, the faults end to end in Tests/Browser/test_models.py).
 @Suite struct ModelLifecycleTests {
-    static let bundled = SharedData.packageRoot.appendingPathComponent("Models")
-
-    /// A folder holding raster-cnn under another version, like a hosted source.
-    static func hostedFolder(version: String) throws -> TemporaryFolder {
-        let folder = TemporaryFolder()
-        var spec =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: bundled.appendingPathComponent("raster-cnn.json"))) as! [String: Any]
-        spec["version"] = version
-        try JSONSerialization.data(withJSONObject: spec).write(to: folder.url.appendingPathComponent("raster-cnn.json"))
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("raster-cnn.safetensors"), to: folder.url.appendingPathComponent("raster-cnn.safetensors"))
-        return folder
-    }
+    static let bundled = TestModels.bundled
 
     @Test func versionsCompareNumberByNumber() {
         #expect(ModelManifest.compare("1.10", "1.9") == .orderedDescending)
@@ -62,7 +50,7 @@ import Testing
         let root = TemporaryFolder()
         let store = ModelStore(folder: root.url)
         for version in ["2.0.0", "3.0.0"] {
-            let source = try Self.hostedFolder(version: version)
+            let source = try TestModels.hostedRaster(version: version)
             let staging = try store.makeStagingFolder(for: "raster-cnn")
             for ext in ["json", "safetensors"] {
                 try FileManager.default.copyItem(
