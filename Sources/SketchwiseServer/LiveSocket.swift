@@ -61,17 +61,17 @@ struct LiveSocket: Sendable {
     }
 
     /// The endpoint, refusing handshakes before the upgrader while the server starts
-    /// (`503 starting`) and when the client's or the server's live sockets are all in use
-    /// (`503 busy`, `Retry-After`). A client that asks again at once after
+    /// (`503 starting`), when the client's or the server's live sockets are all in use, and past
+    /// the server's pace of new ones (`503 busy`, `Retry-After`). A client that asks again at once after
     /// ``LiveSocketAdmission/perClient`` such refusals has its connections closed unread until its
     /// `Retry-After` has passed (unless it is a trusted proxy, which speaks for others).
     var endpoint: WebSocketEndpoint {
         WebSocketEndpoint(path: Self.path) { [self] head, peer in
             guard isReady() else { return APIError.starting("the library index is loading").pipelineRefusal }
             let client = proxies.client(peer: peer?.ipAddress ?? "unknown", forwardedFor: head.headers["x-forwarded-for"])
-            guard let full = admission.refusal(for: client) else { return nil }
-            var error = APIError(.busy, "\(full); try again later")
-            error.headers[.retryAfter] = String(admission.retryAfter.components.seconds)
+            guard let refusal = admission.refusal(for: client) else { return nil }
+            var error = APIError(.busy, "\(refusal.reason); try again later")
+            error.headers[.retryAfter] = ClientRateLimiter.retryAfter(refusal.retryAfter)
             return error.pipelineRefusal
         } turnsAway: { [admission, proxies] peer in
             guard let address = peer?.ipAddress, !proxies.contains(address) else { return false }

@@ -1,10 +1,15 @@
 import Foundation
+import SketchwiseTransport
 import Synchronization
 
 /// Counts the live sockets open, in total and per client, and admits new ones under
 /// ``ServerLimits/maximumLiveSockets`` and ``ServerLimits/maximumLiveSocketsPerClient``.
 /// A slot is taken when a handshake is accepted and given back when its connection closes, so
 /// that sockets can never hold the connections plain HTTP needs. Thread-safe.
+///
+/// New sockets are also paced server-wide (``ServerLimits/newLiveSocketsPerSecond``): an upgrade
+/// costs far more than a request, and a burst of hundreds at once from many addresses would
+/// starve every other connection on the event loops for a fraction of a second.
 ///
 /// It also remembers refusals: a client refused ``perClient`` times within one ``retryAfter``
 /// (it was told to wait, and asks again at once) ``ignoresRetryAfter(_:)`` until that time has
@@ -13,14 +18,23 @@ import Synchronization
 final class LiveSocketAdmission: Sendable {
     let total: Int
     let perClient: Int
-    /// How long a refused client is asked to wait (the `Retry-After` of a refusal).
+    /// How long a client refused for want of a slot is asked to wait; also how long its
+    /// refusals are remembered.
     let retryAfter: Duration
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var open = 0
         var byClient: [String: Int] = [:]
         var refusals: [String: Refusals] = [:]
+        /// New sockets allowed now, server-wide; nil: no pace.
+        var opening: TokenBucket?
+    }
+
+    /// Why a new socket is refused, and how long to wait before asking again.
+    struct Refusal: Equatable {
+        let reason: String
+        let retryAfter: Duration
     }
 
     /// A client's refusals since `since`.
@@ -32,10 +46,15 @@ final class LiveSocketAdmission: Sendable {
     /// The most clients whose refusals are remembered at once (the oldest are forgotten first).
     static let rememberedClients = 16384
 
-    init(total: Int, perClient: Int, retryAfter: Duration = .seconds(10)) {
+    /// `perSecond` new sockets a second at most, server-wide, in bursts of as many; 0: no pace.
+    init(
+        total: Int, perClient: Int, perSecond: Int = 0, retryAfter: Duration = .seconds(10), now: ContinuousClock.Instant = .now
+    ) {
         self.total = total
         self.perClient = perClient
         self.retryAfter = retryAfter
+        let opening = perSecond > 0 ? TokenBucket(capacity: Double(perSecond), perSecond: Double(perSecond), now: now) : nil
+        state = Mutex(State(opening: opening))
     }
 
     /// Takes a slot for `client`; false when the total or the client's limit is reached.
@@ -58,17 +77,17 @@ final class LiveSocketAdmission: Sendable {
     }
 
     /// Why a new socket of `client` is refused now (the refusal is remembered); nil when it would
-    /// be admitted.
-    func refusal(for client: String, now: ContinuousClock.Instant = .now) -> String? {
+    /// be admitted, which takes its share of the server-wide pace.
+    func refusal(for client: String, now: ContinuousClock.Instant = .now) -> Refusal? {
         state.withLock { state in
-            guard let reason = problem(state, client) else { return nil }
+            guard let refusal = problem(state, client) ?? paced(&state, now) else { return nil }
             if let last = state.refusals[client], now - last.since < retryAfter {
                 state.refusals[client]?.count += 1
             } else {
                 if state.refusals.count >= Self.rememberedClients { forgetOldRefusals(&state, now: now) }
                 state.refusals[client] = Refusals(since: now, count: 1)
             }
-            return reason
+            return refusal
         }
     }
 
@@ -92,9 +111,19 @@ final class LiveSocketAdmission: Sendable {
     }
 
     /// What a new socket of `client` would pass; nil when it fits.
-    private func problem(_ state: State, _ client: String) -> String? {
-        if state.byClient[client, default: 0] >= perClient { return "this client has \(perClient) live sockets open, the most allowed" }
-        if state.open >= total { return "the server has \(total) live sockets open, the most it takes" }
+    private func problem(_ state: State, _ client: String) -> Refusal? {
+        if state.byClient[client, default: 0] >= perClient {
+            return Refusal(reason: "this client has \(perClient) live sockets open, the most allowed", retryAfter: retryAfter)
+        }
+        if state.open >= total {
+            return Refusal(reason: "the server has \(total) live sockets open, the most it takes", retryAfter: retryAfter)
+        }
         return nil
+    }
+
+    /// Takes a token of the server-wide pace; a refusal when there is none.
+    private func paced(_ state: inout State, _ now: ContinuousClock.Instant) -> Refusal? {
+        guard let wait = state.opening?.take(now: now), let perSecond = state.opening?.perSecond else { return nil }
+        return Refusal(reason: "the server opens at most \(Int(perSecond)) live sockets a second", retryAfter: wait)
     }
 }

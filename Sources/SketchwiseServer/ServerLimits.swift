@@ -48,15 +48,19 @@ public struct ServerLimits: Sendable, Equatable {
     /// Clients whose rates are remembered at once; past it, new clients share one rate.
     public var maximumRateLimitedClients = 10_000
     /// Per-person quotas of shortcuts (50), examples (10 per shortcut, 500 in all, 2 MiB) and
-    /// labels (200 characters, 256 bytes); past one a change is answered `409 conflict`.
+    /// labels (200 characters, 256 bytes); past one a change is answered `429 quota_exceeded`.
     public var shortcuts = ShortcutLimits()
-    /// Per-person quota of kept corrections (5 000, 8 MiB); past it `409 conflict`.
+    /// Per-person quota of kept corrections (5 000, 8 MiB); past it `429 quota_exceeded`.
     public var corrections = CorrectionLimits()
     /// Most live sockets (`/api/live`) open at once, below ``maximumConnections`` so that plain
     /// HTTP always has room; past it a handshake is answered `503 busy` with `Retry-After`.
     public var maximumLiveSockets = 1024
     /// Most live sockets open at once for one client.
     public var maximumLiveSocketsPerClient = 16
+    /// New live sockets the server opens a second at most, in bursts of as many, whoever asks;
+    /// past it a handshake is answered `503 busy` with `Retry-After`. An upgrade costs about
+    /// half a millisecond of CPU, so the default keeps a burst's cost near 30 ms. 0: no pace.
+    public var newLiveSocketsPerSecond = 64
     /// A live socket that sends no message for this long is closed (code 1001): answering pings
     /// does not keep one open for ever.
     public var liveIdleTimeout: Duration = .seconds(600)

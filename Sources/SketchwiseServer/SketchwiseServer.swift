@@ -162,7 +162,8 @@ public struct SketchwiseServer: Sendable {
         let router = Router(context: SketchwiseRequestContext.self, options: .autoGenerateHeadEndpoints)
         let clients = ClientConnections()
         router.middlewares.add(ClientAddressMiddleware(proxies: configuration.trustedProxies, clients: clients, limits: limits))
-        let liveSockets = LiveSocketAdmission(total: limits.maximumLiveSockets, perClient: limits.maximumLiveSocketsPerClient)
+        let liveSockets = LiveSocketAdmission(
+            total: limits.maximumLiveSockets, perClient: limits.maximumLiveSocketsPerClient, perSecond: limits.newLiveSocketsPerSecond)
         if configuration.metrics != nil { router.middlewares.add(RequestMetricsMiddleware()) }
         router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(UnservedMethodMiddleware())

@@ -12,20 +12,15 @@ package final class ClientRateLimiter: @unchecked Sendable {
     let perMinute: Int
     let maximumClients: Int
     private let lock = NSLock()
-    private var buckets: [String: Bucket] = [:]
-    private var overflow: Bucket
+    private var buckets: [String: TokenBucket] = [:]
+    private var overflow: TokenBucket
     /// When the buckets were last swept for refilled ones (at most once a second).
     private var lastSweep: ContinuousClock.Instant
-
-    private struct Bucket {
-        var tokens: Double
-        var updated: ContinuousClock.Instant
-    }
 
     package init(perMinute: Int, maximumClients: Int, now: ContinuousClock.Instant = .now) {
         self.perMinute = perMinute
         self.maximumClients = max(1, maximumClients)
-        overflow = Bucket(tokens: Double(perMinute), updated: now)
+        overflow = Self.bucket(perMinute: perMinute, now: now)
         lastSweep = now
     }
 
@@ -35,39 +30,28 @@ package final class ClientRateLimiter: @unchecked Sendable {
         let key = Self.key(client)
         return lock.withLock {
             if buckets[key] == nil, buckets.count >= maximumClients { sweep(now) }
-            if var bucket = buckets[key] ?? (buckets.count < maximumClients ? Bucket(tokens: Double(perMinute), updated: now) : nil) {
-                let wait = take(&bucket, now)
+            if var bucket = buckets[key] ?? (buckets.count < maximumClients ? Self.bucket(perMinute: perMinute, now: now) : nil) {
+                let wait = bucket.take(now: now)
                 buckets[key] = bucket
                 return wait
             }
-            return take(&overflow, now)
+            return overflow.take(now: now)
         }
     }
 
     /// Clients with a bucket now (for tests).
     var clientCount: Int { lock.withLock { buckets.count } }
 
-    private var perSecond: Double { Double(perMinute) / 60 }
-
-    private func take(_ bucket: inout Bucket, _ now: ContinuousClock.Instant) -> Duration? {
-        bucket.tokens = min(Double(perMinute), bucket.tokens + Self.seconds(now - bucket.updated) * perSecond)
-        bucket.updated = now
-        guard bucket.tokens < 1 else {
-            bucket.tokens -= 1
-            return nil
-        }
-        return .milliseconds(Int64(((1 - bucket.tokens) / perSecond * 1000).rounded(.up)))
+    /// A full bucket of `perMinute`, refilled at `perMinute` a minute.
+    private static func bucket(perMinute: Int, now: ContinuousClock.Instant) -> TokenBucket {
+        TokenBucket(capacity: Double(perMinute), perSecond: Double(perMinute) / 60, now: now)
     }
 
     /// Drops the buckets that have refilled (no different from a client never seen).
     private func sweep(_ now: ContinuousClock.Instant) {
         guard now - lastSweep >= .seconds(1) else { return }
         lastSweep = now
-        buckets = buckets.filter { $0.value.tokens + Self.seconds(now - $0.value.updated) * perSecond < Double(perMinute) }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        buckets = buckets.filter { !$0.value.isFull(at: now) }
     }
 
     /// The key of a client address: an IPv4 address as it is, an IPv6 address by its /64
@@ -84,6 +68,6 @@ package final class ClientRateLimiter: @unchecked Sendable {
 
     /// `Retry-After`'s value for a wait: whole seconds, at least 1.
     package static func retryAfter(_ wait: Duration) -> String {
-        String(max(1, Int(seconds(wait).rounded(.up))))
+        String(max(1, Int(TokenBucket.seconds(wait).rounded(.up))))
     }
 }

@@ -28,6 +28,9 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "Most live sockets open at once for one client.")
     var maxLiveSocketsPerClient = 16
 
+    @Option(help: "New live sockets the server opens a second at most, in bursts of as many (0: no pace).")
+    var newLiveSocketsPerSecond = 64
+
     @Option(help: "Seconds a live socket may stay open without a message (answering pings does not count).")
     var liveIdleTimeout = 600.0
 
@@ -57,6 +60,9 @@ struct ConnectionOptions: ParsableArguments {
         guard (1...maxConnections).contains(maxLiveSocketsPerClient) else {
             throw ValidationError("--max-live-sockets-per-client must be within 1…--max-connections")
         }
+        guard (0...100_000).contains(newLiveSocketsPerSecond) else {
+            throw ValidationError("--new-live-sockets-per-second must be within 0…100000")
+        }
     }
 
     /// `limits` with these options applied.
@@ -69,6 +75,7 @@ struct ConnectionOptions: ParsableArguments {
         limits.maximumConnectionsPerClient = maxConnectionsPerClient
         limits.maximumLiveSockets = maxLiveSockets ?? max(1, maxConnections / 4)
         limits.maximumLiveSocketsPerClient = maxLiveSocketsPerClient
+        limits.newLiveSocketsPerSecond = newLiveSocketsPerSecond
         limits.liveIdleTimeout = .milliseconds(Int64(liveIdleTimeout * 1000))
         return limits
     }

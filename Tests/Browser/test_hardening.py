@@ -168,6 +168,40 @@ def test_a_binary_live_message_is_refused_not_read_as_json(server):
         assert ws.recv_until(lambda m: m.get("type") == "result")[-1]["seq"] == 2
 
 
+# ---- the pace of new live sockets --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory, server):
+    srv = start_server(tmp_path_factory, server.data_dir, ["--new-live-sockets-per-second", "1"], name="paced-server")
+    yield srv
+    stop_server(srv)
+
+
+def test_new_live_sockets_are_paced_server_wide(paced_server):
+    """One new live socket a second: a second one at once, from another address, waits."""
+    def open_socket(source):
+        sock = socket.create_connection((paced_server.host, paced_server.port), timeout=30, source_address=(source, 0))
+        sock.sendall(handshake())
+        answers, _ = read_answers(sock, 5, count=1)
+        return sock, answers[0] if answers else None
+
+    first, answer = open_socket("127.0.7.1")
+    try:
+        assert answer[0] == 101, answer
+        refused, answer = open_socket("127.0.7.2")
+        refused.close()
+        assert answer[0] == 503 and answer[1].get("retry-after") == "1", answer
+        assert "a second" in json.loads(answer[2])["error"]["message"]
+        time.sleep(1.1)
+        later, answer = open_socket("127.0.7.2")
+        later.close()
+        assert answer[0] == 101, "once the second has passed"
+        assert_alive(paced_server)
+    finally:
+        first.close()
+
+
 # ---- behind a trusted proxy -------------------------------------------------------------------
 
 

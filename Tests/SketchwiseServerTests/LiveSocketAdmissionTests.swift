@@ -29,6 +29,23 @@ import Testing
         #expect(!admission.ignoresRetryAfter("10.0.0.1", now: start + .seconds(10)), "the count starts again")
     }
 
+    @Test func newSocketsArePacedServerWide() throws {
+        let start = ContinuousClock.now
+        let admission = LiveSocketAdmission(total: 100, perClient: 100, perSecond: 4, now: start)
+        for index in 0..<4 { #expect(admission.refusal(for: "10.0.0.\(index)", now: start) == nil, "a burst of 4") }
+        let refusal = try #require(admission.refusal(for: "10.0.0.9", now: start), "whoever asks")
+        #expect(refusal.retryAfter == .milliseconds(250), "4 a second: one every 250 ms")
+        #expect(refusal.reason.contains("4 live sockets a second"))
+        #expect(admission.refusal(for: "10.0.0.9", now: start + .milliseconds(250)) == nil)
+        #expect(admission.refusal(for: "10.0.0.9", now: start + .milliseconds(250)) != nil)
+        let full = LiveSocketAdmission(total: 1, perClient: 1, perSecond: 1, retryAfter: .seconds(10), now: start)
+        #expect(full.admit("10.0.0.1"))
+        #expect(full.refusal(for: "10.0.0.2", now: start)?.retryAfter == .seconds(10), "a full server is not paced")
+        #expect(full.refusal(for: "10.0.0.2", now: start)?.retryAfter == .seconds(10), "a refusal for want of a slot takes no token")
+        full.release("10.0.0.1")
+        #expect(full.refusal(for: "10.0.0.2", now: start) == nil)
+    }
+
     @Test func rememberedRefusalsAreBounded() {
         let start = ContinuousClock.now
         let admission = LiveSocketAdmission(total: 0, perClient: 1, retryAfter: .seconds(10))

@@ -16,6 +16,17 @@ import Testing
         #expect(limiter.take("10.0.0.1", now: start + .seconds(2)) != nil)
     }
 
+    @Test func aTokenBucketRefillsAtItsRateUpToItsCapacity() throws {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(capacity: 2, perSecond: 10, now: start)
+        #expect(bucket.take(now: start) == nil && bucket.take(now: start) == nil)
+        #expect(bucket.take(now: start) == .milliseconds(100))
+        #expect(!bucket.isFull(at: start + .milliseconds(150)))
+        #expect(bucket.isFull(at: start + .milliseconds(200)))
+        #expect(bucket.take(now: start + .seconds(60)) == nil && bucket.take(now: start + .seconds(60)) == nil)
+        #expect(bucket.take(now: start + .seconds(60)) != nil, "never more than its capacity")
+    }
+
     @Test func memoryIsBoundedAndManyAddressesShareOneBucket() {
         let start = ContinuousClock.now
         let limiter = ClientRateLimiter(perMinute: 5, maximumClients: 100, now: start)
