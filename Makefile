@@ -26,7 +26,8 @@ install: deps
 deb: deps
 	scripts/make-deb.sh
 
-# The checks (swift-format, ruff for the Python, ESLint for the web app), the Swift tests (the
+# The checks (swift-format, ruff for the Python, ESLint for the web app, the README's map of the
+# targets against Package.swift), the Swift tests (the
 # personal store's suite also against a throwaway PostgreSQL, scripts/postgres.sh), the training
 # tests (PyTorch), then the server's API and browser tests against the debug binary
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
@@ -42,6 +43,7 @@ test: deps-test
 	scripts/format-check.sh
 	scripts/lint-python.sh
 	scripts/lint-js.sh
+	scripts/check-map.py
 	swift build --build-tests
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)

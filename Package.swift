@@ -11,26 +11,7 @@ let hotLoops: [SwiftSetting] =
 
 let package = Package(
     name: "Sketchwise",
-    products: [
-        .library(name: "SketchwiseCore", targets: ["SketchwiseCore"]),
-        .library(name: "SketchwiseInstallation", targets: ["SketchwiseInstallation"]),
-        .library(name: "SketchwiseWork", targets: ["SketchwiseWork"]),
-        .library(name: "SketchwiseFormats", targets: ["SketchwiseFormats"]),
-        .library(name: "SketchwisePreprocess", targets: ["SketchwisePreprocess"]),
-        .library(name: "SketchwiseRaster", targets: ["SketchwiseRaster"]),
-        .library(name: "SketchwiseNN", targets: ["SketchwiseNN"]),
-        .library(name: "SketchwiseRecognition", targets: ["SketchwiseRecognition"]),
-        .library(name: "SketchwiseLibrary", targets: ["SketchwiseLibrary"]),
-        .library(name: "SketchwiseShortcuts", targets: ["SketchwiseShortcuts"]),
-        .library(name: "SketchwisePersonal", targets: ["SketchwisePersonal"]),
-        .library(name: "SketchwisePostgres", targets: ["SketchwisePostgres"]),
-        .library(name: "SketchwiseDigest", targets: ["SketchwiseDigest"]),
-        .library(name: "SketchwiseModels", targets: ["SketchwiseModels"]),
-        .library(name: "SketchwiseScenes", targets: ["SketchwiseScenes"]),
-        .library(name: "SketchwisePhotos", targets: ["SketchwisePhotos"]),
-        .library(name: "SketchwiseFuzzing", targets: ["SketchwiseFuzzing"]),
-        .executable(name: "sketchwise", targets: ["sketchwise"]),
-    ],
+    products: [.executable(name: "sketchwise", targets: ["sketchwise"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -46,26 +27,85 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
-        .target(name: "SketchwiseInstallation"),
+        // ---- Utilities: the sketch model, threads, digests, installed files, system libraries, HTTP hardening; no feature
         // The sketch model and its geometry. No I/O.
         .target(name: "SketchwiseCore", swiftSettings: hotLoops),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
-        // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
-        .target(
-            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
-        // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
-        .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // SHA-256, streaming: model files' checksums, stored token digests. SHA-1: the training split's hash rule.
         .target(name: "SketchwiseDigest", swiftSettings: hotLoops),
+        // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
+        .target(name: "SketchwiseInstallation"),
+        // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcairo, as a module.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // librsvg (SVG documents drawn with Cairo), as a module.
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // FreeType and Cairo's FreeType font backend (colour emoji glyphs), as a module.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // OpenBLAS (cblas), as a module.
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // libcurl (model downloads with a deadline and a byte limit enforced as bytes arrive), as a module.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The model registry: every model of a models folder, its checksum and the roles it serves;
-        // hosted models' manifest, downloads, store and A/B tests.
+        // Connection hardening that knows nothing about sketches: timers, per-client limits, malformed HTTP, WebSocket checks.
         .target(
-            name: "SketchwiseModels",
-            dependencies: ["CCurl", "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+            name: "SketchwiseTransport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // ---- Pipeline: drawings in, guesses out
+        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG; batches over
+        // drawing sources with a bad-input policy.
+        .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"], swiftSettings: hotLoops),
+        // Google-exact simplification and the sequence encodings of the stroke model.
+        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"], swiftSettings: hotLoops),
+        // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
+        .target(
+            name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"],
+            swiftSettings: hotLoops),
+        // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
+        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
+        // Sketch → model input → guesses and embeddings; ensembles; any model by name.
+        .target(
+            name: "SketchwiseRecognition",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: hotLoops
+        ),
+        // ---- Features: pictures, suggestions, shortcuts, personal data, scenes, photos, the model lifecycle
+        // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
+        .target(
+            name: "SketchwiseLibrary",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Resources"],
+            swiftSettings: hotLoops
+        ),
+        // Guesses plus pictures for a sketch: the Suggestion type and its ranking, providers (local
+        // library, web image search), the service (composed once for the server and the CLI) and the
+        // latest-wins query pipeline.
+        .target(
+            name: "SketchwiseSuggestions",
+            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"],
+            swiftSettings: hotLoops
+        ),
+        // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
+        .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
@@ -85,56 +125,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Reading and writing drawings: Quick, Draw! ndjson, .npy/.npz, stroke-3/5, Omniglot, SVG; batches over
-        // drawing sources with a bad-input policy.
-        .target(name: "SketchwiseFormats", dependencies: ["SketchwiseCore", "CZlib"], swiftSettings: hotLoops),
-        // Google-exact simplification and the sequence encodings of the stroke model.
-        .target(name: "SketchwisePreprocess", dependencies: ["SketchwiseCore", "SketchwiseWork"], swiftSettings: hotLoops),
-        // libcairo, as a module.
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        // librsvg (SVG documents drawn with Cairo), as a module.
-        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
-        // FreeType and Cairo's FreeType font backend (colour emoji glyphs), as a module.
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        // Rasterising sketches, SVG pictures and emoji to grayscale buffers and PNG.
-        // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
-        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
         .target(
-            name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"],
-            swiftSettings: hotLoops),
-        // OpenBLAS (cblas), as a module.
-        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
-        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
-        // Sketch → model input → guesses and embeddings; ensembles; any model by name.
-        .target(
-            name: "SketchwiseRecognition",
-            dependencies: [
-                "SketchwiseCore", "SketchwiseInstallation", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseWork",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ],
-            swiftSettings: hotLoops
-        ),
-        // Suggestion sources (Open Clip Art, Noto Color Emoji) and their index in SQLite (GRDB).
-        .target(
-            name: "SketchwiseLibrary",
-            dependencies: [
-                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            exclude: ["Resources"],
-            swiftSettings: hotLoops
-        ),
-        // Guesses plus pictures for a sketch: the Suggestion type and its ranking, providers (local
-        // library, web image search), the service (composed once for the server and the CLI) and the
-        // latest-wins query pipeline.
-        .target(
-            name: "SketchwiseSuggestions",
-            dependencies: ["SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary", "SketchwiseWork"],
-            swiftSettings: hotLoops
-        ),
+            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
         // Photos: PNG/JPEG decoding with limits, the image classifier (EfficientNet-Lite0 imported
         // from PyTorch), the ImageNet → drawing class table and the photo's pictures.
         .target(
@@ -146,20 +139,38 @@ let package = Package(
             ],
             swiftSettings: hotLoops
         ),
-        // Connection hardening that knows nothing about sketches: timers, per-client limits, malformed HTTP, WebSocket checks.
+        // The model registry: every model of a models folder, its checksum and the roles it serves;
+        // hosted models' manifest, downloads, store and A/B tests.
         .target(
-            name: "SketchwiseTransport",
+            name: "SketchwiseModels",
+            dependencies: ["CCurl", "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition"]),
+        // ---- Tools: batch jobs, evaluation, fuzzing, test fixtures
+        // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
+        .target(
+            name: "SketchwiseConversion",
+            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"],
+            swiftSettings: hotLoops
+        ),
+        // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
+        .target(
+            name: "SketchwiseEvaluation",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster",
+                "SketchwiseShortcuts", "SketchwiseScenes",
+            ],
+            swiftSettings: hotLoops
+        ),
+        // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
+        .target(
+            name: "SketchwiseFuzzing",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos",
+                "SketchwiseTransport",
             ]
         ),
+        // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
+        .target(name: "SketchwiseTestSupport"),
+        // ---- Apps: model serving, the server, the command-line tool
         // Model serving: the snapshot requests are answered with, hot switches to activated versions,
         // re-indexing the library for a new raster model, hosted models at start, A/B arms and their counts.
         .target(
@@ -191,29 +202,6 @@ let package = Package(
             ],
             exclude: ["Web"]
         ),
-        // Batch jobs over drawing collections (simplify, render, summarise) and their benchmark.
-        .target(
-            name: "SketchwiseConversion",
-            dependencies: ["SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster"],
-            swiftSettings: hotLoops
-        ),
-        // Accuracy of the recognisers over drawing collections, the training split rule, confusion pictures.
-        .target(
-            name: "SketchwiseEvaluation",
-            dependencies: [
-                "SketchwiseCore", "SketchwiseDigest", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseFormats", "SketchwiseRaster",
-                "SketchwiseShortcuts", "SketchwiseScenes",
-            ],
-            swiftSettings: hotLoops
-        ),
-        // Every parser as a fuzz target: for the libFuzzer harness (Fuzz/) and its regression tests.
-        .target(
-            name: "SketchwiseFuzzing",
-            dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseNN", "SketchwiseLibrary", "SketchwisePhotos",
-                "SketchwiseTransport",
-            ]
-        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "sketchwise",
@@ -230,8 +218,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Fixtures and helpers shared by the tests (locating ../shared/data, temporary folders).
-        .target(name: "SketchwiseTestSupport"),
+        // ---- Tests
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
         .testTarget(
@@ -329,3 +316,7 @@ let package = Package(
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }
+
+// Every layer can be embedded: each library target is a product of its own (the test fixtures aside).
+package.products += package.targets.filter { $0.type == .regular && $0.name != "SketchwiseTestSupport" }
+    .map { .library(name: $0.name, targets: [$0.name]) }
