@@ -123,7 +123,7 @@ struct SuggestionBody: Sendable, Encodable {
     var id: String
     var label: String
     var score: Double
-    var source: String
+    var source: SuggestionSource
     var title: String
     /// The picture for the canvas.
     var image: String
@@ -138,9 +138,10 @@ struct SuggestionBody: Sendable, Encodable {
         score = suggestion.score
         source = suggestion.source
         title = suggestion.title
-        if suggestion.source == "web" {
+        switch suggestion.source {
+        case .web:
             (image, thumbnail) = (suggestion.itemID, suggestion.itemID)
-        } else {
+        case .library:
             let path = "/api/library/" + Self.encoded(suggestion.itemID)
             (image, thumbnail) = (path + "/image", path + "/thumbnail")
         }
@@ -162,7 +163,7 @@ struct SuggestionBody: Sendable, Encodable {
         out.key("score")
         out.number(score)
         out.key("source")
-        out.string(source)
+        out.string(source.rawValue)
         out.key("thumbnail")
         out.string(thumbnail)
         out.key("title")

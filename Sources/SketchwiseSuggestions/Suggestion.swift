@@ -10,8 +10,8 @@ public struct Suggestion: Sendable, Equatable, Codable {
     public var probability: Double
     /// The cosine similarity of the sketch's embedding and the picture's (negative taken as 0).
     public var similarity: Double
-    /// Where the picture comes from: a ``LibrarySource`` name (`clipart`, `emoji`) or `web`.
-    public var source: String
+    /// Where the picture comes from: a library source or the web.
+    public var source: SuggestionSource
     /// The picture's id in its source (for the web, the image's address).
     public var itemID: String
     public var title: String
@@ -21,7 +21,7 @@ public struct Suggestion: Sendable, Equatable, Codable {
     public var reason: MatchReason
 
     public init(
-        label: String, score: Double, probability: Double, similarity: Double, source: String, itemID: String, title: String,
+        label: String, score: Double, probability: Double, similarity: Double, source: SuggestionSource, itemID: String, title: String,
         aspect: Double, reason: MatchReason
     ) {
         self.label = label

@@ -87,7 +87,7 @@ public struct SuggestionRanker: Sendable {
             return Suggestion(
                 label: guess.label, score: Self.score(candidates[index], guess: guess, similarity: similarity),
                 probability: guess.probability, similarity: similarity,
-                source: picture.source.rawValue, itemID: picture.id, title: picture.title, aspect: picture.aspect,
+                source: .library(picture.source), itemID: picture.id, title: picture.title, aspect: picture.aspect,
                 reason: candidates[index].reason
             )
         }

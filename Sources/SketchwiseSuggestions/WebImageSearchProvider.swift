@@ -130,7 +130,7 @@ public final class WebImageSearchProvider: SuggestionProvider {
         return Suggestion(
             label: guess.label, score: Suggestion.score(probability: guess.probability, similarity: similar, strength: .keyword),
             probability: guess.probability, similarity: similar,
-            source: name, itemID: result.contentUrl ?? address, title: result.name ?? guess.label, aspect: rendered.aspect,
+            source: .web, itemID: result.contentUrl ?? address, title: result.name ?? guess.label, aspect: rendered.aspect,
             reason: .webSearch
         )
     }

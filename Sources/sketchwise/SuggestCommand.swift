@@ -135,7 +135,7 @@ struct SuggestionItem: Encodable {
     var id: String
     var label: String
     var score: Double
-    var source: String
+    var source: SuggestionSource
     var title: String
 
     init(_ suggestion: Suggestion) {

@@ -39,7 +39,7 @@ final class DelayedProvider: SuggestionProvider, @unchecked Sendable {
             throw error
         }
         return [Suggestion(
-            label: "strokes-\(strokes)", score: 1, probability: 1, similarity: 1, source: "test", itemID: "item-\(strokes)",
+            label: "strokes-\(strokes)", score: 1, probability: 1, similarity: 1, source: .web, itemID: "item-\(strokes)",
             title: "", aspect: 1, reason: .webSearch
         )]
     }

@@ -77,7 +77,7 @@ import Testing
         ]
         let suggestions = ranker.suggestions(guesses: guesses, embedding: [0.5, 0, 0.5])
         #expect(suggestions.map(\.score) == suggestions.map(\.score).sorted(by: >))
-        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == "emoji")
+        #expect(suggestions.first?.itemID == "emoji:U+1F408" && suggestions.first?.source == .library(.emoji))
         #expect(Set(suggestions.map(\.label)) == ["cat", "sailboat"])
         #expect(Set(suggestions.map(\.itemID)).count == suggestions.count)
         #expect(suggestions.contains { $0.reason == .predictedClass(0.95) })
@@ -122,12 +122,12 @@ import Testing
         var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
         ranker.perGuess = 10
         ranker.duplicateSimilarity = 2
-        func sources(_ style: PictureStyle) -> Set<String> {
+        func sources(_ style: PictureStyle) -> Set<SuggestionSource> {
             ranker.style = style
             return Set(ranker.suggestions(guesses: [.init(label: "cat", probability: 1)], embedding: [1, 0]).map(\.source))
         }
-        #expect(sources(.line) == ["openmoji", "lucide"])
-        #expect(sources(.emoji) == ["emoji"] && sources(.clipart) == ["clipart"])
+        #expect(sources(.line) == [.library(.openmoji), .library(.lucide)])
+        #expect(sources(.emoji) == [.library(.emoji)] && sources(.clipart) == [.library(.clipart)])
         #expect(sources(.all).count == 4)
         #expect(CandidateFinder(pictures: Array(pictures.suffix(2))).has(.line) == false)
     }

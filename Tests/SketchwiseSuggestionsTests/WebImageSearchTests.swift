@@ -109,7 +109,7 @@ final class LockedURL: @unchecked Sendable {
         // gave it up (a wall-clock bound here failed under a loaded CI, where every test slows).
         #expect(found.map(\.title) == ["good loop"], "only the real image survives: \(found.map(\.title))")
         let picture = try #require(found.first)
-        #expect(picture.source == "web" && picture.label == request.analysis.guesses[0].label)
+        #expect(picture.source == .web && picture.label == request.analysis.guesses[0].label)
         #expect(picture.itemID.hasSuffix("/img/good.png") && picture.similarity > 0 && picture.score <= picture.probability)
         #expect(abs(picture.aspect - 80.0 / 60.0) < 0.2, "the loop is wider than tall: \(picture.aspect)")
     }
