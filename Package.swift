@@ -74,7 +74,8 @@ let package = Package(
         .target(
             name: "SketchwiseRaster", dependencies: ["SketchwiseCore", "SketchwiseWork", "CCairo", "CRSVG", "CFreeType", "CGdkPixbuf"],
             swiftSettings: hotLoops),
-        // The inference runtime: model files, tensors, layers and kernels. Knows nothing about sketches.
+        // The inference runtime: model files, tensors, layers and kernels. It runs no sketch code: the spec's input
+        // recipe (views, rotations, raster planes, photo normalisation) it only decodes and validates, for Recognition.
         .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
         // Sketch → model input → guesses and embeddings; ensembles; any model by name.
         .target(

@@ -27,7 +27,6 @@ public final class Model: Sendable {
 
     /// Loads `<name>.json` at `url` and `<name>.safetensors` beside it, validating both.
     public init(contentsOf url: URL) throws(ModelError) {
-        _ = BLAS.singleThreaded
         self.url = url
         weightsURL = url.deletingPathExtension().appendingPathExtension("safetensors")
         (spec, program) = try Self.load(url: url, weightsURL: weightsURL)

@@ -25,7 +25,9 @@ public struct ModelSpec: Sendable, Decodable {
     }
 }
 
-/// What the model takes and how a drawing is turned into it.
+/// What the model takes and how a drawing is turned into it. The runtime decodes and validates
+/// this recipe with the rest of the spec, so that a bad one fails at load naming the file, but
+/// applies none of it: Recognition, the library and photos turn drawings and photos into inputs.
 public struct InputSpec: Sendable, Decodable {
     /// The input encoding and its preprocessing parameters.
     public enum Kind: Sendable, Equatable {

@@ -1,11 +1,8 @@
 import COpenBLAS
 
-/// Row-major single-precision BLAS calls (OpenBLAS), always single-threaded: throughput comes
-/// from parallel sessions, not from threads inside one inference.
+/// Row-major single-precision BLAS calls (OpenBLAS), with as many threads as the app chose
+/// (``BLASThreads``).
 enum BLAS {
-    /// Evaluated once, before the first call (`Model` touches it at load).
-    static let singleThreaded: Void = openblas_set_num_threads(1)
-
     /// OpenBLAS (0.3.16+, AVX-512 kernels) multiplies products of at most this many `m·n·k` with
     /// its small-matrix kernels, which read the operands in place instead of packing them first;
     /// only for `b` not transposed (its "NN" case; "TN" is refused for most of our shapes).
