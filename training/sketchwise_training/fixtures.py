@@ -157,14 +157,21 @@ def write_fixtures(models_dir: Path, out_dir: Path, seed: int = 7) -> list[Path]
     return written
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", type=Path, default=ROOT / "Models", help="the exported models (default Models/)")
-    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity",
-                    help="the fixture folder (default Tests/SketchwiseNNTests/Fixtures/parity)")
+def fixture_command(argv, doc, write, models, models_help, folder):
+    """The command line of a fixture writer: `--models` (default `models`), `--out` (default
+    Tests/SketchwiseNNTests/Fixtures/`folder`); calls `write(models, out)` and prints each file
+    written with its size."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--models", type=Path, default=models, help=f"{models_help} (default {models})")
+    out = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / folder
+    ap.add_argument("--out", type=Path, default=out, help=f"the fixture folder (default {out.relative_to(ROOT)})")
     a = ap.parse_args(argv)
-    for p in write_fixtures(a.models, a.out):
+    for p in write(a.models, a.out):
         print(p, p.stat().st_size)
+
+
+def main(argv=None):
+    fixture_command(argv, __doc__, write_fixtures, ROOT / "Models", "the exported models", "parity")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ visibly when it is absent.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 from pathlib import Path
@@ -25,7 +24,7 @@ from sketchwise_data import raster
 
 from . import REPO as ROOT
 from . import import_model as im
-from .fixtures import synthetic_drawings
+from .fixtures import fixture_command, synthetic_drawings
 
 SHARED_MODELS = ROOT.parent / "shared" / "models"
 #: The public models the fixtures cover: fixture name -> its source below ../shared/models.
@@ -131,13 +130,7 @@ def write_fixtures(models: Path, out: Path) -> list[Path]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", type=Path, default=SHARED_MODELS, help="the public models (default ../shared/models)")
-    ap.add_argument("--out", type=Path, default=ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "imported",
-                    help="the fixture folder (default Tests/SketchwiseNNTests/Fixtures/imported)")
-    a = ap.parse_args(argv)
-    for p in write_fixtures(a.models, a.out):
-        print(p, p.stat().st_size)
+    fixture_command(argv, __doc__, write_fixtures, SHARED_MODELS, "the public models", "imported")
 
 
 if __name__ == "__main__":
