@@ -206,7 +206,7 @@ def heavy_body():
 
 def heavy_scene_body():
     """256 strokes of 78 random points: the costliest legal sketch for /api/detect, whose scene
-    grouping grows with the number of strokes (seconds of work, stopped at the deadline)."""
+    replay renders the growing object's strokes (about 1.3 s in release)."""
     rng = random.Random(2)
     def coordinates():
         return [round(rng.uniform(0, 1000), 1) for _ in range(78)]

@@ -5,13 +5,16 @@ import SketchwiseCore
 /// ID. An object is associated with a track by the strokes they share (compared by shape, so a
 /// moved stroke still matches), by the overlap of their boxes, and by the similarity of their
 /// embeddings; the best pairs are taken first. An object no track matches gets a new ID; a track
-/// nothing matches ends (an erased object drawn again is a new object).
+/// nothing matches ends (an erased object drawn again is a new object). Embeddings are asked for
+/// only where they can change the answer: an object that holds every stroke of a track continues
+/// it (the oldest, if it holds several) whatever the embeddings say.
 final class ObjectTracker: @unchecked Sendable {
     struct Observation {
         var frame: Rect
         /// The shapes of its strokes (``ObjectTracker/shape(of:)``).
         var shapes: Set<Int>
-        var embedding: [Float]?
+        /// Nil without an embedding model.
+        var embedding: LazyEmbedding?
     }
 
     private struct Track {
@@ -23,13 +26,19 @@ final class ObjectTracker: @unchecked Sendable {
     private var nextID = 1
 
     /// The IDs of `observations`, in their order.
-    func update(_ observations: [Observation]) -> [Int] {
+    /// - Throws: what an embedding that was needed threw.
+    func update(_ observations: [Observation]) throws -> [Int] {
         var pairs: [(whole: Bool, score: Double, observation: Int, track: Int)] = []
         for (o, observation) in observations.enumerated() {
+            let wholes = tracks.indices.filter { t in
+                !tracks[t].observation.shapes.isEmpty && tracks[t].observation.shapes.isSubset(of: observation.shapes)
+            }
+            // An object that continues a track whole takes it before any other pair is looked at.
+            for t in wholes { pairs.append((true, Self.affinity(observation, tracks[t].observation, similarity: 0), o, t)) }
+            guard wholes.isEmpty else { continue }
             for (t, track) in tracks.enumerated() {
-                let score = Self.affinity(observation, track.observation)
-                let whole = !track.observation.shapes.isEmpty && track.observation.shapes.isSubset(of: observation.shapes)
-                if score > 0 { pairs.append((whole, score, o, t)) }
+                let score = try Self.affinity(observation, track.observation)
+                if score > 0 { pairs.append((false, score, o, t)) }
             }
         }
         // A track whose strokes are all in the object continues first; when parts of an object
@@ -59,17 +68,25 @@ final class ObjectTracker: @unchecked Sendable {
     }
 
     /// How strongly an observation continues a track; 0 when it does not.
-    static func affinity(_ a: Observation, _ b: Observation) -> Double {
+    static func affinity(_ a: Observation, _ b: Observation) throws -> Double {
+        affinity(a, b, similarity: try similarity(a, b))
+    }
+
+    /// The affinity for a given similarity of the embeddings (0: none or not similar).
+    static func affinity(_ a: Observation, _ b: Observation, similarity: Double) -> Double {
         let shared = Double(a.shapes.intersection(b.shapes).count) / Double(max(1, b.shapes.count))
         let overlap = a.frame.intersectionOverUnion(b.frame)
-        var similarity = 0.0
-        if let x = a.embedding, let y = b.embedding, x.count == y.count {
-            let cosine = Double(zip(x, y).reduce(0) { $0 + $1.0 * $1.1 })
-            let sizeRatio = (a.frame.width + a.frame.height) / max(1e-9, b.frame.width + b.frame.height)
-            if cosine >= 0.85, (0.6...1.6).contains(sizeRatio) { similarity = cosine }
-        }
         guard shared >= 0.5 || overlap >= 0.3 || similarity > 0 else { return 0 }
         return 2 * shared + overlap + 0.5 * similarity
+    }
+
+    /// The cosine of two objects' embeddings when it is at least 0.85 and their sizes are alike;
+    /// else 0.
+    private static func similarity(_ a: Observation, _ b: Observation) throws -> Double {
+        guard let x = try a.embedding?.value(), let y = try b.embedding?.value(), x.count == y.count else { return 0 }
+        let cosine = Double(zip(x, y).reduce(0) { $0 + $1.0 * $1.1 })
+        let sizeRatio = (a.frame.width + a.frame.height) / max(1e-9, b.frame.width + b.frame.height)
+        return cosine >= 0.85 && (0.6...1.6).contains(sizeRatio) ? cosine : 0
     }
 
     /// A stroke's shape, the same wherever the stroke is moved: its points relative to the first,

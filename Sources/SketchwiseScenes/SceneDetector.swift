@@ -90,6 +90,9 @@ public final class SceneDetector: @unchecked Sendable {
     let embedder: ModelRecognizer?
     let tracker = ObjectTracker()
     let grouper = StrokeGrouper()
+    /// The embeddings and labels of the previous state's objects, by their strokes (stream
+    /// mode): an object the new stroke left alone is neither embedded nor classified again.
+    private var previous = ObjectAnswers()
 
     /// - Parameters:
     ///   - recognizer: labels the objects (needed when ``SceneDetectorOptions/classification`` is on).
@@ -127,9 +130,15 @@ public final class SceneDetector: @unchecked Sendable {
         if !options.multipleObjects { objects = Array(objects.prefix(1)) }
         objects = Array(objects.prefix(options.maxObjects))
         var ids: [Int?] = Array(repeating: nil, count: objects.count)
+        var answers = ObjectAnswers()
         if options.mode == .stream {
-            let embeddings = try objects.map { try embedder?.embedding($0.sketch) }
-            ids = tracker.update(
+            let embeddings = objects.map { object in
+                embedder.map { embedder in
+                    previous.embeddings[object.sketch] ?? LazyEmbedding { try embedder.embedding(object.sketch) }
+                }
+            }
+            for (object, embedding) in zip(objects, embeddings) { answers.embeddings[object.sketch] = embedding }
+            ids = try tracker.update(
                 objects.enumerated().map { index, object in
                     ObjectTracker.Observation(
                         frame: object.frame, shapes: Set(object.strokes.map { ObjectTracker.shape(of: sketch.strokes[$0]) }),
@@ -137,11 +146,16 @@ public final class SceneDetector: @unchecked Sendable {
                 }
             ).map { $0 }
         }
-        return try objects.enumerated().map { index, object in
-            DetectedObject(
-                frame: object.frame, trackingID: ids[index], labels: labeled ? try labels(for: object.sketch) : [],
-                strokes: object.strokes.sorted())
+        let detected = try objects.enumerated().map { index, object in
+            var labels: [ObjectLabel] = []
+            if labeled {
+                labels = try previous.labels[object.sketch] ?? self.labels(for: object.sketch)
+                answers.labels[object.sketch] = labels
+            }
+            return DetectedObject(frame: object.frame, trackingID: ids[index], labels: labels, strokes: object.strokes.sorted())
         }
+        if options.mode == .stream { previous = answers }
+        return detected
     }
 
     /// The objects of a raster drawing (a photo or scan; 0 background, 255 ink, as
@@ -161,10 +175,13 @@ public final class SceneDetector: @unchecked Sendable {
         frames = Array(frames.prefix(options.multipleObjects ? options.maxObjects : 1))
         var ids: [Int?] = Array(repeating: nil, count: frames.count)
         if options.mode == .stream {
-            let embeddings = try frames.map { frame in
-                try embedder.flatMap { model in try Self.side(of: model).map { try model.embedding(image.fitted(frame, side: $0)) } }
+            let embeddings = frames.map { frame in
+                embedder.flatMap { model in
+                    Self.side(of: model).map { side in LazyEmbedding { try model.embedding(image.fitted(frame, side: side)) } }
+                }
             }
-            ids = tracker.update(frames.indices.map { ObjectTracker.Observation(frame: frames[$0], shapes: [], embedding: embeddings[$0]) })
+            ids = try tracker.update(
+                frames.indices.map { ObjectTracker.Observation(frame: frames[$0], shapes: [], embedding: embeddings[$0]) })
         }
         return try frames.indices.map { index in
             var labels: [ObjectLabel] = []
@@ -185,6 +202,7 @@ public final class SceneDetector: @unchecked Sendable {
     /// Forgets the tracks (a new canvas).
     public func reset() {
         tracker.reset()
+        previous = ObjectAnswers()
     }
 
     /// The object's labels above the confidence threshold, at most ``SceneDetectorOptions/maxLabelsPerObject``.
@@ -200,6 +218,12 @@ public final class SceneDetector: @unchecked Sendable {
             .prefix(options.maxLabelsPerObject)
             .filter { probabilities[$0] >= threshold }
             .map { ObjectLabel(text: names[$0], confidence: probabilities[$0], index: $0) }
+    }
+
+    /// What the model said about each object of one state, by the object's strokes.
+    struct ObjectAnswers {
+        var embeddings: [StrokeSketch: LazyEmbedding] = [:]
+        var labels: [StrokeSketch: [ObjectLabel]] = [:]
     }
 
     struct Candidate {
