@@ -126,6 +126,18 @@ def element_centre(driver, css):
     return r[0], r[1]
 
 
+def reveal(driver, el):
+    """Opens the "more" menu that holds control `el`, if it is in one; returns the menu's More
+    button id, or None when `el` is in its bar."""
+    button = driver.execute_script(
+        "const menu = arguments[0].closest('.more-menu');"
+        "return menu && menu.hidden ? document.querySelector(`[aria-controls='${menu.id}']`).id : null;", el)
+    if button:
+        driver.find_element("id", button).click()
+        wait_for(lambda: el.is_displayed(), 5, message=f"the control in #{button}'s menu")
+    return button
+
+
 def press(driver, *keys):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
-                             open_app, png_info, press, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
+                             open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
 from conftest import CHROMEDRIVER, CHROMIUM
 
 # Skip the whole module (before any server starts) when the browser can't run.
@@ -171,7 +171,7 @@ def test_phone_viewport(driver, server):
 
     rail = driver.find_element(By.CSS_SELECTOR, "nav.rail")
     assert rail.is_displayed()
-    # Undo, redo and the main tools show without scrolling; the rest of the rail scrolls.
+    # Undo, redo and the main tools show as they are; the rest is in the bars' "more" menus.
     for bid in ("undo", "redo", "tool-select", "tool-autodraw", "tool-draw", "clear", "load-ndjson", "save-document"):
         el = driver.find_element(By.ID, bid)
         r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];", el)
@@ -179,10 +179,12 @@ def test_phone_viewport(driver, server):
         assert r[1] - r[0] >= 32 and r[3] - r[2] >= 32, f"#{bid} is too small to tap: {r}"
     for bid in ("tool-shape", "tool-text", "tool-fill", "erase-last", "export-png", "export-svg", "save-ndjson"):
         el = driver.find_element(By.ID, bid)
-        driver.execute_script("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", el)
+        opened = reveal(driver, el)
         r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];", el)
         assert el.is_displayed() and r[0] >= 0 and r[1] <= vw and r[3] <= vh, f"#{bid} not reachable: {r}"
         assert r[1] - r[0] >= 32 and r[3] - r[2] >= 32, f"#{bid} is too small to tap: {r}"
+        if opened:
+            driver.find_element(By.ID, opened).click()   # closes the menu again
 
     rect = canvas_rect(driver)
     assert rect["x"] >= 0 and rect["x"] + rect["w"] <= vw, f"canvas wider than the viewport: {rect}"
@@ -322,6 +324,40 @@ def test_offline_static_app(driver, static_base):
     assert png_info(data_url_png(driver.execute_script("return window.sketchwise.exportPNGDataURL()"))) == tuple(size)
     assert driver.find_element(By.ID, "status").get_attribute("data-state") == "offline"
     assert guess_labels(driver) == []
+
+
+def test_offline_banner_does_not_move_the_canvas(driver, static_base):
+    """The offline banner floats over the canvas, above the strip: when it shows, the canvas keeps
+    its place and size (a stroke in progress stays under the pen), and the banner covers neither
+    the strip nor a control (issue 37, point 5)."""
+    # Every box the canvas has from the first layout on, before the app can say it is offline.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+      document.addEventListener('DOMContentLoaded', () => {
+        const c = document.getElementById('canvas'), boxes = window.__canvasBoxes = [];
+        const note = () => { const r = c.getBoundingClientRect(); boxes.push([r.left, r.top, r.width, r.height]); };
+        note();
+        new ResizeObserver(note).observe(c);
+        new MutationObserver(note).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['hidden']});
+      });
+    """})
+    open_app(driver, static_base, expect_state="offline")
+    assert driver.find_element("id", "offline-banner").is_displayed()
+    boxes = driver.execute_script("return window.__canvasBoxes")
+    assert len(boxes) >= 2 and all(b == boxes[0] for b in boxes), f"the canvas moved: {boxes}"
+    top = driver.execute_script("return document.querySelector('.topbar').getBoundingClientRect().bottom")
+    assert boxes[0][1] == top, f"the canvas starts at {boxes[0][1]}, not under the top bar ({top})"
+    banner, strip = driver.execute_script(
+        "return ['offline-banner', 'assist'].map((id) => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })")
+    assert banner[3] <= strip[1], f"the banner {banner} runs into the strip {strip}"
+    covered = driver.execute_script("""
+      const b = document.getElementById('offline-banner').getBoundingClientRect();
+      return [...document.querySelectorAll('button, select, input')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+      }).map((el) => el.id);""")
+    assert covered == [], f"the banner covers {covered}"
+    save_screenshot(driver, "webapp-offline-banner.png")
 
 
 def test_http_fallback_and_reconnect(driver, server):

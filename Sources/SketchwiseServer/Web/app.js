@@ -27,6 +27,7 @@ import { TextEditing } from "./text-editing.js";
 import { Viewport } from "./viewport.js";
 import { Files } from "./files.js";
 import { Toolbar } from "./toolbar.js";
+import { OverflowMenu } from "./overflow.js";
 import { installTestHook } from "./test-hook.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -171,6 +172,9 @@ ui.subscribe((s, prev, how) => {
 // ---- start ----------------------------------------------------------------------------------
 
 ctx.toolbar.wire();
+// The bars never overflow: what doesn't fit goes into their "more" menus.
+ctx.filesMenu = new OverflowMenu($(".files"), $("#files-more"), $("#files-menu"));
+ctx.railMenu = new OverflowMenu($(".rail"), $("#rail-more"), $("#rail-menu"));
 installTestHook(ctx);
 
 // The pictures' style, kept for the next visit.

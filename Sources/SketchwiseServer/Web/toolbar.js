@@ -37,13 +37,18 @@ export class Toolbar {
     this.ctx.ui.commit({ shapeKind: kind });
   }
 
-  /** Draws the rail's state (after a change of tool or shape kind). */
+  /** Draws the rail's state (after a change of tool or shape kind); the rail is fitted again when
+   *  the shape kinds come or go. */
   render() {
-    const { ui, canvasEl, $ } = this.ctx;
+    const { ui, canvasEl, railMenu, $ } = this.ctx;
     const { tool, shapeKind } = ui.state;
     canvasEl.dataset.tool = tool;
     for (const t of TOOLS) $(`#tool-${t}`).setAttribute("aria-pressed", String(t === tool));
-    $("#shape-kinds").hidden = tool !== Tool.shape;
+    const kinds = $("#shape-kinds");
+    if (kinds.hidden !== (tool !== Tool.shape)) {
+      kinds.hidden = tool !== Tool.shape;
+      railMenu.fit();
+    }
     for (const b of document.querySelectorAll("#shape-kinds button")) b.setAttribute("aria-checked", String(b.dataset.shape === shapeKind));
   }
 

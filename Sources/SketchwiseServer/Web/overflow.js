@@ -1,0 +1,98 @@
+// A bar that never overflows: when its controls don't fit, it first drops their labels (its
+// data-compact), then moves them, least needed first, into its "more" menu, which its More button
+// opens beside the bar. Each control that may move carries data-overflow="N" (the lowest N moves
+// first); it keeps its element, id and listeners, and goes back to its place when there is room.
+
+export class OverflowMenu {
+  /**
+   * @param {HTMLElement} bar       the bar (it hides its overflow, so that the overflow can be measured)
+   * @param {HTMLButtonElement} button  its More button, inside the bar (aria-controls names the menu)
+   * @param {HTMLElement} menu      the menu, outside the bar (position: fixed)
+   */
+  constructor(bar, button, menu) {
+    this.bar = bar;
+    this.button = button;
+    this.menu = menu;
+    // Each control that may move, with a marker where it belongs in the bar.
+    this.units = [...bar.querySelectorAll("[data-overflow]")].map((el) => {
+      const mark = document.createComment(el.id || el.className);
+      el.before(mark);
+      return { el, mark, rank: Number(el.dataset.overflow) };
+    });
+    this.byRank = [...this.units].sort((a, b) => a.rank - b.rank);
+    button.addEventListener("click", () => (this.isOpen ? this.close(true) : this.open()));
+    // A control used in the menu closes it (a slider, which is dragged, leaves it open).
+    menu.addEventListener("click", (e) => { if (e.target.closest("button")) this.close(); });
+    menu.addEventListener("change", (e) => { if (e.target.type === "color") this.close(); });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.isOpen) this.close(true); });
+    document.addEventListener("pointerdown", (e) => {
+      if (this.isOpen && !menu.contains(e.target) && !button.contains(e.target)) this.close();
+    });
+    new ResizeObserver(() => this.fit()).observe(bar);
+  }
+
+  get isOpen() { return !this.menu.hidden; }
+
+  /** Whether everything in the bar is inside it. */
+  fits() {
+    const b = this.bar;
+    return b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1;
+  }
+
+  /** Lays the bar out again for its size: labels, then compact, then controls into the menu. */
+  fit() {
+    this.close();
+    const moved = new Set();
+    const place = () => {
+      for (const u of this.units) {
+        if (moved.has(u)) this.menu.append(u.el);
+        else u.mark.after(u.el);
+      }
+    };
+    this.bar.dataset.compact = "false";
+    this.button.hidden = true;
+    place();
+    if (this.fits()) return;
+    this.bar.dataset.compact = "true";
+    if (this.fits()) return;
+    this.button.hidden = false;
+    for (const u of this.byRank) {
+      moved.add(u);
+      place();
+      if (this.fits()) break;
+    }
+  }
+
+  /** Opens the menu beside the bar (beside a vertical bar, under or over a horizontal one, as
+   *  there is room), within the window, and focuses its first control. */
+  open() {
+    const { menu, button } = this;
+    const b = button.getBoundingClientRect(), bar = this.bar.getBoundingClientRect();
+    const gap = 6, edge = 8, beside = bar.height > bar.width;
+    // Beside a vertical bar, the menu keeps clear of it.
+    menu.style.maxWidth = beside ? `${innerWidth - b.right - gap - edge}px` : "";
+    menu.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    const m = menu.getBoundingClientRect();
+    let left, top;
+    if (beside) {
+      left = b.right + gap;
+      top = b.bottom - m.height;
+    } else {
+      left = b.right - m.width;
+      top = b.bottom + gap + m.height <= innerHeight - edge ? b.bottom + gap : b.top - gap - m.height;
+    }
+    menu.style.left = `${Math.max(edge, Math.min(left, innerWidth - edge - m.width))}px`;
+    menu.style.top = `${Math.max(edge, Math.min(top, innerHeight - edge - m.height))}px`;
+    const first = menu.querySelector("button, input, select");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  /** Closes the menu; `refocus`: the focus goes back to the More button. */
+  close(refocus = false) {
+    if (!this.isOpen) return;
+    this.menu.hidden = true;
+    this.button.setAttribute("aria-expanded", "false");
+    if (refocus) this.button.focus({ preventScroll: true });
+  }
+}
