@@ -305,7 +305,10 @@ let package = Package(
         .testTarget(name: "SketchwiseTransportTests", dependencies: ["SketchwiseTransport"]),
         .testTarget(
             name: "SketchwiseCLITests",
-            dependencies: ["sketchwise", "SketchwiseFormats", "SketchwiseModels", "SketchwiseTestSupport"],
+            dependencies: [
+                "sketchwise", "SketchwiseFormats", "SketchwiseModels", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -24,6 +24,7 @@ Dev-only (run through bench/compare.sh; not part of the tests or CI).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -267,6 +268,17 @@ def ort_overhead(work: Path) -> float:
 
 
 # ------------------------------------------------------------------ main
+def check_same_weights(models, figures):
+    """Prints the SHA-256 of the weights each side timed and stops unless the Swift side timed
+    the very files ORT and PyTorch were made from."""
+    for kind, name in (("raster", "raster-cnn"), ("strokes", "stroke-rnn")):
+        ours = hashlib.sha256((models / f"{name}.safetensors").read_bytes()).hexdigest()
+        swift = [f["sha256"] for f in figures[kind]["files"]]
+        log(f"{name}: ORT and PyTorch from weights {ours[:16]}…, Swift timed {', '.join(h[:16] + '…' for h in swift)}")
+        if swift != [ours]:
+            raise SystemExit(f"the Swift side timed other weights for {name} than ORT and PyTorch; not comparing")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", type=Path, required=True, help="folder with raster-cnn.*, stroke-rnn.*, ensemble.json")
@@ -332,6 +344,8 @@ def main():
         if res.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
         figures = {f["model"]: f for f in json.loads(res.stdout)["models"]["figures"]}
+        if r == 0:
+            check_same_weights(args.models, figures)
         rows["raster"]["swift"].append(figures["raster"]["p50Inference"])
         rows["strokes"]["swift"].append(figures["strokes"]["p50Inference"])
         if figures["strokes"].get("p50InferenceFixedLength") is not None:

@@ -96,3 +96,14 @@ public struct SHA256: Sendable {
 extension UInt32 {
     fileprivate func rotatedRight(_ n: UInt32) -> UInt32 { self >> n | self << (32 - n) }
 }
+
+extension SHA256 {
+    /// The hexadecimal SHA-256 of a file, read in 1 MiB pieces.
+    public static func hexDigest(ofFileAt url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
+        return hash.hexDigest()
+    }
+}

@@ -8,6 +8,8 @@ import SketchwiseRecognition
 public struct ModelBenchmark: Sendable, Codable {
     public struct Figures: Sendable, Codable {
         public var model: String
+        /// The model files timed, so that a comparison can check it timed the same weights.
+        public var files: [TimedModel]
         /// Milliseconds per sketch on one thread, from strokes to guesses (simplify, render or
         /// encode, infer once per view of each model, softmax).
         public var p50WithPreprocessing: Double
@@ -50,7 +52,7 @@ public struct ModelBenchmark: Sendable, Codable {
             let inference = try inferenceTimes(recognizer.members, sketches: sketches, rounds: rounds)
             let throughput = try parallelThroughput(recognizer, sketches: sketches, threads: threads)
             var entry = Figures(
-                model: kind.rawValue, p50WithPreprocessing: percentile(endToEnd, 0.5),
+                model: kind.rawValue, files: try recognizer.members.map(TimedModel.init), p50WithPreprocessing: percentile(endToEnd, 0.5),
                 p99WithPreprocessing: percentile(endToEnd, 0.99), p50Inference: percentile(inference, 0.5),
                 p99Inference: percentile(inference, 0.99), throughput: throughput, threads: threads)
             if recognizer.members.count == 1, let fixed = try fixedLengthTimes(recognizer.members[0], sketches: sketches, rounds: rounds) {

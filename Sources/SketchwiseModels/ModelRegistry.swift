@@ -152,11 +152,7 @@ public struct ModelRegistry: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         let stamp = "\(attributes[.size] as? Int ?? -1) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let known = checksums.value(for: url.path, stamp: stamp) { return known }
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
-        let digest = hash.hexDigest()
+        let digest = try SHA256.hexDigest(ofFileAt: url)
         checksums.set(digest, for: url.path, stamp: stamp)
         return digest
     }

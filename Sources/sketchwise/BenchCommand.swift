@@ -86,6 +86,11 @@ struct BenchCommand: AsyncParsableCommand {
                         "  \(f.model.padding(toLength: max(9, f.model.count), withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads"
                     )
                 }
+                for file in Dictionary(models.figures.flatMap(\.files).map { ($0.spec, $0) }, uniquingKeysWith: { a, _ in a }).values
+                    .sorted(by: { $0.spec < $1.spec })
+                {
+                    print("  timed \(file.name): \(file.spec), weights SHA-256 \(file.sha256)")
+                }
             }
         }
     }

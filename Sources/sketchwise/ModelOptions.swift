@@ -14,7 +14,7 @@ struct ModelOptions: ParsableArguments {
 
     @Option(
         help:
-            "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models)."
+            "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models). Named here, its models are used as they are unless --model-store is named too."
     )
     var models: String?
 
@@ -32,10 +32,17 @@ struct ModelOptions: ParsableArguments {
         modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
     }
 
-    /// The models folder's recognisers, with the store's active versions in place of the bundled ones.
+    /// The models folder's recognisers, with the store's active versions in place of the bundled
+    /// ones, each said on standard error. A models folder named with `--models` is what was asked
+    /// for: the store replaces its models only when `--model-store` is named too.
     func load(dataDirectory: String = "out") throws -> RecognizerSet {
-        let bundled = try RecognizerSet.load(folder: models)
-        return noModelStore ? bundled : bundled.replacing(overrides: store(dataDirectory: dataDirectory).activeFolders())
+        let folder = try RecognizerSet.load(folder: models)
+        guard !noModelStore, models == nil || modelStore != nil else { return folder }
+        let overrides = store(dataDirectory: dataDirectory).activeFolders()
+        for (name, version) in overrides.sorted(by: { $0.key < $1.key }) {
+            StandardError.print("\(name): the model store's version in \(version.path) (--no-model-store for the models folder's)")
+        }
+        return folder.replacing(overrides: overrides)
     }
 }
 
