@@ -28,6 +28,7 @@ import { Viewport } from "./viewport.js";
 import { Files } from "./files.js";
 import { Toolbar } from "./toolbar.js";
 import { OverflowMenu } from "./overflow.js";
+import { keepAppShell } from "./offline.js";
 import { installTestHook } from "./test-hook.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -200,6 +201,7 @@ personal.refresh().catch(() => {});
 ctx.modelInfo.start();
 viewport.fitIfHidden();
 live.start();
+keepAppShell();
 // The server's limits, asked once: from then on the app holds sketches and messages to them.
 loadLimits().then((limits) => {
   if (!limits) return;
