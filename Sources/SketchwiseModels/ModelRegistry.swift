@@ -3,30 +3,6 @@ import SketchwiseDigest
 import SketchwiseNN
 import SketchwiseRecognition
 
-/// One model of a models folder as the registry lists it: what it is, which files, which
-/// checksum, and the roles it is active in.
-public struct RegisteredModel: Sendable, Equatable, Encodable {
-    public let name: String
-    public let version: String
-    /// SHA-256 of the weights file (`<name>.safetensors`), hexadecimal.
-    public let sha256: String
-    /// Bytes of the spec and the weights together.
-    public let size: Int
-    /// `raster`, `strokes` or `image` (photos).
-    public let input: String
-    /// The labels it answers (0 for an embedding-only model).
-    public let labels: Int
-    /// Where it comes from: `bundled` (the models folder shipped with Sketchwise), `local` (another
-    /// models folder), `fetched` (imported at install time, such as the photo model) or `hosted`
-    /// (downloaded into the model store).
-    public let source: String
-    /// `active` (it serves under its name), `fallback` (a bundled model a downloaded version
-    /// replaces for now), `previous` (what ``ModelStore/rollback(_:)`` goes back to) or `installed`.
-    public let status: String
-    /// The roles it serves now: `raster`, `strokes`, `embedding` (shortcuts), `ensemble`, `photo`.
-    public let roles: [String]
-}
-
 /// A model whose files are there but cannot be used, with the reason.
 public struct BrokenModel: Sendable, Equatable, Encodable {
     public let name: String
@@ -40,6 +16,8 @@ public struct ModelRegistry: Sendable {
     public let folder: URL
     /// Whether the folder is the one shipped with Sketchwise.
     public let isBundled: Bool
+    /// The source of the folder's models: `bundled` or `local`.
+    public var folderSource: RegisteredModel.Source { isBundled ? .bundled : .local }
     /// The downloaded versions, whose active ones serve instead of the folder's models.
     public let store: ModelStore?
     /// Models fetched and imported at install time rather than shipped (the photo model), listed
@@ -66,31 +44,32 @@ public struct ModelRegistry: Sendable {
     public func models(overrides serving: [String: URL]? = nil) throws -> (models: [RegisteredModel], broken: [BrokenModel]) {
         let overrides = serving ?? store?.activeFolders() ?? [:]
         let roles = activeRoles(overrides: overrides)
-        func rolesOf(_ name: String) -> [String] { roles.filter { $0.model == name }.map(\.role) }
+        func rolesOf(_ name: String) -> [RegisteredModel.Role] { roles.filter { $0.model == name }.map(\.role) }
         var models: [RegisteredModel] = [], broken: [BrokenModel] = []
-        func add(_ name: String, in modelFolder: URL, source: String, status: String) {
+        func add(_ name: String, in modelFolder: URL, source: RegisteredModel.Source, status: RegisteredModel.Status) {
             do {
                 models.append(
-                    try describe(name, in: modelFolder, source: source, status: status, roles: status == "active" ? rolesOf(name) : []))
+                    try describe(name, in: modelFolder, source: source, status: status, roles: status == .active ? rolesOf(name) : []))
             } catch {
                 broken.append(
-                    BrokenModel(name: source == "hosted" ? "\(name)@\(modelFolder.lastPathComponent)" : name, problem: Self.describe(error))
+                    BrokenModel(name: source == .hosted ? "\(name)@\(modelFolder.lastPathComponent)" : name, problem: Self.describe(error))
                 )
             }
         }
         for name in try Self.modelNames(in: folder) {
-            add(name, in: folder, source: isBundled ? "bundled" : "local", status: overrides[name] == nil ? "active" : "fallback")
+            add(name, in: folder, source: folderSource, status: overrides[name] == nil ? .active : .fallback)
         }
         if let fetched, FileManager.default.fileExists(atPath: fetched.path) {
-            for name in try Self.modelNames(in: fetched) { add(name, in: fetched, source: "fetched", status: "active") }
+            for name in try Self.modelNames(in: fetched) { add(name, in: fetched, source: .fetched, status: .active) }
         }
         if let store {
             for name in store.names() {
                 let state = store.state(of: name)
                 for version in store.versions(of: name) {
                     let folder = store.folder(of: name, version: version)
-                    let status = overrides[name] == folder ? "active" : version == state.previous ? "previous" : "installed"
-                    add(name, in: folder, source: "hosted", status: status)
+                    let status: RegisteredModel.Status =
+                        overrides[name] == folder ? .active : version == state.previous ? .previous : .installed
+                    add(name, in: folder, source: .hosted, status: status)
                 }
             }
         }
@@ -105,19 +84,16 @@ public struct ModelRegistry: Sendable {
             .sorted()
     }
 
-    private func describe(_ name: String, in modelFolder: URL, source: String, status: String, roles: [String]) throws -> RegisteredModel {
+    private func describe(
+        _ name: String, in modelFolder: URL, source: RegisteredModel.Source, status: RegisteredModel.Status, roles: [RegisteredModel.Role]
+    ) throws -> RegisteredModel {
         let spec = modelFolder.appendingPathComponent("\(name).json"), weights = modelFolder.appendingPathComponent("\(name).safetensors")
         let specData = try Data(contentsOf: spec)
         let decoded = try JSONDecoder().decode(ModelSpec.self, from: specData)
         let weightsSize = try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int ?? 0
-        let input: String =
-            switch decoded.input.kind {
-            case .raster: "raster"
-            case .strokes: "strokes"
-            case .image: "image"
-            }
+        let input = RegisteredModel.Input(decoded.input.kind)
         // An active photo model serves `POST /api/photo`.
-        let allRoles = input == "image" && status == "active" ? roles + ["photo"] : roles
+        let allRoles = input == .image && status == .active ? roles + [.photo] : roles
         return RegisteredModel(
             name: name, version: decoded.version, sha256: try Self.sha256(of: weights), size: specData.count + weightsSize,
             input: input, labels: decoded.labels.count, source: source, status: status, roles: allRoles)
@@ -125,20 +101,20 @@ public struct ModelRegistry: Sendable {
 
     /// Which model serves each role: raster-cnn, stroke-rnn, the shortcut embedding
     /// (sketch-embedding, else raster-cnn) and the members of ensemble.json.
-    func activeRoles(overrides: [String: URL] = [:]) -> [(role: String, model: String)] {
+    func activeRoles(overrides: [String: URL] = [:]) -> [(role: RegisteredModel.Role, model: String)] {
         let has = { (name: String) in
             overrides[name] != nil || FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).json").path)
         }
-        var roles: [(role: String, model: String)] = []
-        if has(RecognizerSet.rasterModel) { roles.append(("raster", RecognizerSet.rasterModel)) }
-        if has(RecognizerSet.strokeModel) { roles.append(("strokes", RecognizerSet.strokeModel)) }
+        var roles: [(role: RegisteredModel.Role, model: String)] = []
+        if has(RecognizerSet.rasterModel) { roles.append((.raster, RecognizerSet.rasterModel)) }
+        if has(RecognizerSet.strokeModel) { roles.append((.strokes, RecognizerSet.strokeModel)) }
         let embedding = has(RecognizerSet.shortcutEmbeddingModel) ? RecognizerSet.shortcutEmbeddingModel : RecognizerSet.rasterModel
-        if has(embedding) { roles.append(("embedding", embedding)) }
+        if has(embedding) { roles.append((.embedding, embedding)) }
         struct Ensemble: Decodable { let members: [String] }
         if let data = try? Data(contentsOf: folder.appendingPathComponent("ensemble.json")),
             let ensemble = try? JSONDecoder().decode(Ensemble.self, from: data)
         {
-            roles += ensemble.members.map { ("ensemble", $0) }
+            roles += ensemble.members.map { (.ensemble, $0) }
         }
         return roles
     }

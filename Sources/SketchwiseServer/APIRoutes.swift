@@ -99,7 +99,7 @@ struct APIRoutes: Sendable {
             let snapshot = try serving.snapshot
             var experiment: ExperimentBody?
             if let treatment = snapshot.treatment {
-                let control = snapshot.models.first { $0.name == treatment.experiment.model && $0.status == "active" }?.version ?? "?"
+                let control = snapshot.models.first { $0.name == treatment.experiment.model && $0.status == .active }?.version ?? "?"
                 experiment = ExperimentBody(treatment.experiment, control: control, counts: try await personal.counts(treatment.experiment))
             }
             return try json(

@@ -50,7 +50,7 @@ public final class ServerMetrics: Sendable {
         gauge("sketchwise_work_queue_waiting", help: "Jobs waiting for a worker thread").set(Double(work.waitingCount))
         if let snapshot {
             gauge("sketchwise_library_items", help: "Pictures in the library index").set(Double(snapshot.libraryItems))
-            let active = Set(snapshot.models.filter { $0.status == "active" }.map { [$0.name, $0.version, $0.source] })
+            let active = Set(snapshot.models.filter { $0.status == .active }.map { [$0.name, $0.version, $0.source.rawValue] })
             for stale in modelLabels.exchange(active).subtracting(active) {
                 registry.unregisterGauge(gauge("sketchwise_model_info", labels: Self.modelLabels(stale)))
             }

@@ -146,7 +146,7 @@ package final class ServingModels: @unchecked Sendable {
         do {
             let snapshot = try makeSnapshot(next, database)
             lock.withLock { current = snapshot }
-            let versions = snapshot.models.filter { $0.status == "active" && $0.source == "hosted" }.map { "\($0.name)@\($0.version)" }
+            let versions = snapshot.models.filter { $0.status == .active && $0.source == .hosted }.map { "\($0.name)@\($0.version)" }
             logger.info("switched models: \(versions.isEmpty ? "all bundled" : versions.joined(separator: ", "))")
         } catch {
             logger.error("models not switched, the current ones keep serving: \(error)")

@@ -40,13 +40,14 @@ struct ModelsListCommand: ParsableCommand {
             return
         }
         print(
-            "models in \(registry.folder.path) (\(registry.isBundled ? "bundled" : "local")), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):"
+            "models in \(registry.folder.path) (\(registry.folderSource.rawValue)), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):"
         )
         for model in models {
-            let roles = model.roles.isEmpty ? "-" : model.roles.joined(separator: ",")
+            let roles = model.roles.isEmpty ? "-" : model.roles.map(\.rawValue).joined(separator: ",")
             let columns = [
-                model.name.padded(18), model.version.padded(7), model.source.padded(8), model.status.padded(9), model.input.padded(8),
-                "\(model.labels) labels".padded(11), "\(model.size) B".padded(11), "sha256 \(model.sha256.prefix(12))…", "roles: \(roles)",
+                model.name.padded(18), model.version.padded(7), model.source.rawValue.padded(8), model.status.rawValue.padded(9),
+                model.input.rawValue.padded(8), "\(model.labels) labels".padded(11), "\(model.size) B".padded(11),
+                "sha256 \(model.sha256.prefix(12))…", "roles: \(roles)",
             ]
             print("  " + columns.joined(separator: " "))
         }
