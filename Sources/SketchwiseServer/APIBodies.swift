@@ -49,7 +49,7 @@ struct ExperimentBody: Encodable, Sendable {
 
 /// `POST /api/suggest`'s answer and the WebSocket's `result` message (with `type` and `seq`).
 struct SuggestBody: Sendable {
-    var type: String?
+    var type: LiveOutboundType?
     var seq: UInt64?
     var guesses: [Guess]
     var suggestions: [SuggestionBody]
@@ -62,7 +62,7 @@ struct SuggestBody: Sendable {
         let distance: Float
     }
 
-    init(_ result: SuggestionResult, type: String? = nil, seq: UInt64? = nil) {
+    init(_ result: SuggestionResult, type: LiveOutboundType? = nil, seq: UInt64? = nil) {
         self.type = type
         self.seq = seq
         guesses = result.guesses
@@ -111,7 +111,7 @@ struct SuggestBody: Sendable {
         out.raw("]")
         if let type {
             out.key("type")
-            out.string(type)
+            out.string(type.rawValue)
         }
         out.raw("}")
         return out
@@ -216,16 +216,16 @@ struct ReadyBody: Codable, Sendable {
     var library: HealthBody.Library
 }
 
-/// A WebSocket `error` message.
 /// The objects of one state of a live canvas (`"scene": true`).
 struct SceneMessage: Encodable, Sendable {
-    var type = "scene"
+    var type = LiveOutboundType.scene
     var seq: UInt64
     var objects: [DetectedObject]
 }
 
+/// A WebSocket `error` message.
 struct SocketErrorBody: Codable, Sendable {
-    var type = "error"
+    var type = LiveOutboundType.error
     var seq: UInt64?
     var error: APIError.ErrorBody.Detail
 }

@@ -91,7 +91,7 @@ struct LiveSocket: Sendable {
                     let text: String
                     switch update.outcome {
                     case let .success(result):
-                        text = SuggestBody(result, type: "result", seq: update.query).json.text
+                        text = SuggestBody(result, type: .result, seq: update.query).json.text
                     case let .failure(error):
                         let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to answer")
                         if apiError.code == .internalError { logger.error("live query failed", metadata: ["error": "\(error)"]) }
@@ -225,14 +225,16 @@ struct LiveSession {
             case let .bool(on)?: nextScene = on
             default: throw APIError(.badRequest, "\"scene\" must be true or false")
             }
-            switch object["type"] {
-            case .string("stroke")?:
+            guard case let .string(name)? = object["type"], let type = LiveInboundType(rawValue: name) else {
+                throw APIError(.badRequest, "\"type\" must be \(LiveInboundType.choices)")
+            }
+            switch type {
+            case .stroke:
                 guard let stroke = object["stroke"] else { throw APIError(.badRequest, "a stroke message needs \"stroke\"") }
                 next += try input.strokes([stroke])
-            case .string("undo")?: next = Array(next.dropLast())
-            case .string("clear")?: next = []
-            case .string("sketch")?: next = try input.sketch(object).strokes
-            default: throw APIError(.badRequest, "\"type\" must be stroke, undo, clear or sketch")
+            case .undo: next = Array(next.dropLast())
+            case .clear: next = []
+            case .sketch: next = try input.sketch(object).strokes
             }
             try input.checkLimits(next)
         } catch let error as APIError {

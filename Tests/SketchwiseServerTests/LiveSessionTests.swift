@@ -54,6 +54,18 @@ import Testing
         #expect(next.0 == 11 && next.1.strokes.isEmpty)
     }
 
+    @Test func aMissingOrUnknownTypeIsRefusedNamingTheTypes() {
+        var live = session()
+        for (i, text) in [#"{"type":"dance","seq":1}"#, #"{"seq":2}"#, #"{"type":3,"seq":3}"#].enumerated() {
+            do {
+                _ = try live.receive(message(text), now: at(i))
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.error.body.error.message == #""type" must be stroke, undo, clear or sketch"#, "\(text)")
+            }
+        }
+    }
+
     @Test func sketchesOverTheLimitsAreRefused() throws {
         var limits = ServerLimits()
         limits.maximumStrokes = 2
