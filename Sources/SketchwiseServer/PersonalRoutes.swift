@@ -93,13 +93,16 @@ struct PersonalRoutes: Sendable {
             guard case let .string(typed)? = object["label"] else { throw APIError(.badRequest, "\"label\" must be the chosen label") }
             let label = try ShortcutLabel.validated(typed, limits: shortcuts.limits)
             guard !sketch.isEmpty else { throw APIError(.badRequest, "the sketch has no points") }
-            let kind: String
-            switch object["kind"] {
-            case nil, .null?: kind = "suggestion"
-            case let .string(text)? where ["suggestion", "guess"].contains(text): kind = text
-            default: throw APIError(.badRequest, "\"kind\" must be \"suggestion\" (a picked picture) or \"guess\" (a picked guess)")
+            let kind: CorrectionKind? =
+                switch object["kind"] {
+                case nil, .null?: .suggestion
+                case let .string(text)?: CorrectionKind(rawValue: text)
+                default: nil
+                }
+            guard let kind else {
+                throw APIError(.badRequest, "\"kind\" must be \"suggestion\" (a picked picture) or \"guess\" (a picked guess)")
             }
-            if kind == "suggestion", let experiment { count(experiment.arm(ofUser: user.id), user: user.id, served: 0, accepted: 1) }
+            if kind == .suggestion, let experiment { count(experiment.arm(ofUser: user.id), user: user.id, served: 0, accepted: 1) }
             guard user.keepsCorrections else { return try json(CorrectionBody(kept: false)) }
             try await countingRefusals {
                 try await store.addCorrection(user: user.id, label: label, sketch: sketch, limits: limits.corrections)
