@@ -54,7 +54,7 @@ const ctx = {
   history: new History(),
   styleSelect: $("#style"),
   personal: new PersonalClient(),
-  modelInfo: new ModelInfo($("#model-info")),
+  modelInfo: new ModelInfo($("#model-info"), $("#model-list")),
   resultListeners: new Set(),   // window.sketchwise.onResult
   sceneListeners: new Set(),    // window.sketchwise.onScene
 };

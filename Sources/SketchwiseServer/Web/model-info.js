@@ -1,10 +1,12 @@
-// The models that answer, from GET /api/models: a short line in the top bar ("raster-cnn 2.0.0,
-// downloaded") with every active model in its tooltip, and the library re-index while a new raster
-// model is being switched to. Refreshed every 30 s, so a switch on the server shows without a reload.
+// The models that answer, from GET /api/models, in the "?" dialog: a short line ("raster-cnn
+// 2.0.0, downloaded", or the library re-index while a new raster model is being switched to) and
+// every active model with its version, source and roles. Refreshed every 30 s, so a switch on the
+// server shows without a reload.
 
 const REFRESH_MS = 30000;
 
-/** The line for a listing: the raster model's version and source, or the re-index under way. */
+/** The line for a listing (the raster model's version and source, and the re-index under way)
+ *  and one line per active model. */
 export function describeModels(listing) {
   const active = (listing.models || []).filter((m) => m.status === "active");
   const raster = active.find((m) => m.roles.includes("raster"));
@@ -13,14 +15,15 @@ export function describeModels(listing) {
   if (hosted.length > (raster && raster.source === "hosted" ? 1 : 0)) text += ` +${hosted.length - (raster && raster.source === "hosted" ? 1 : 0)} downloaded`;
   const r = listing.reindex;
   if (r) text += ` · switching to ${r.model}: ${r.total ? Math.floor((100 * r.done) / r.total) : 0}%`;
-  const title = active.map((m) => `${m.name} ${m.version} (${m.source}${m.roles.length ? `; ${m.roles.join(", ")}` : ""})`).join("\n");
-  return { text, title };
+  const lines = active.map((m) => `${m.name} ${m.version} (${m.source}${m.roles.length ? `; ${m.roles.join(", ")}` : ""})`);
+  return { text, lines };
 }
 
-/** Keeps `element` showing the active models. */
+/** Keeps `element` showing the line and `list` the active models, one item each. */
 export class ModelInfo {
-  constructor(element) {
+  constructor(element, list) {
     this.element = element;
+    this.list = list;
     this.listing = null;
   }
 
@@ -34,12 +37,15 @@ export class ModelInfo {
       const r = await fetch("/api/models", { cache: "no-store" });
       if (!r.ok) return;
       this.listing = await r.json();
-      const { text, title } = describeModels(this.listing);
+      const { text, lines } = describeModels(this.listing);
       this.element.textContent = text;
-      this.element.title = `Active models:\n${title}`;
-      this.element.hidden = false;
+      this.list.replaceChildren(...lines.map((line) => {
+        const item = document.createElement("li");
+        item.textContent = line;
+        return item;
+      }));
     } catch {
-      // Offline: the status line says so; the last known models stay shown.
+      // Offline: the status line says so; the last known models stay listed.
     }
   }
 }
