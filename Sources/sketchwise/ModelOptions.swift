@@ -14,13 +14,13 @@ struct ModelOptions: ParsableArguments {
 
     @Option(
         help:
-            "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models). Named here, its models are used as they are unless --model-store is named too."
+            "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models)."
     )
     var models: String?
 
     @Option(
         help:
-            "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/)."
+            "The model store: downloaded models whose active versions serve instead of the bundled ones (default: $SKETCHWISE_MODEL_STORE, else models/ in the data folder, out/). With --models named, commands other than serve use it only when it is named too."
     )
     var modelStore: String?
 
