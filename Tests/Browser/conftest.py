@@ -37,6 +37,16 @@ ARTIFACTS = REPO / "out" / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
+
+def skip_module_without_browser():
+    """Skips the calling test module, before any server starts, when Selenium or Debian's Chromium
+    is missing."""
+    pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
+                        "(Debian: python3-selenium; run with /usr/bin/python3)")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(path):
+            pytest.skip(f"{path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+
 # Classes tried, in order, for a drawing the model recognises.
 CANDIDATE_CLASSES = ["cat", "house", "sun", "bicycle", "star", "tree", "clock", "fish", "car", "apple", "umbrella"]
 

@@ -9,7 +9,6 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_editor.py
 
 import json
 import math
-import os
 import sys
 
 import pytest
@@ -17,13 +16,9 @@ import pytest
 from browser_helpers import (attr_int, canvas_rect, click_at, client, drag, draw, element_centre, fit_drawing, guess_labels,
                              ink_pixels, install_probe, open_app, press, save_screenshot, wait_for, wait_for_downloads,
                              wait_for_full_result)
-from conftest import CHROMEDRIVER, CHROMIUM
+from conftest import skip_module_without_browser
 
-pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
-                    "(Debian: python3-selenium; run with /usr/bin/python3)")
-for _path in (CHROMIUM, CHROMEDRIVER):
-    if not os.path.exists(_path):
-        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+skip_module_without_browser()
 
 
 # ---- helpers ---------------------------------------------------------------------------------

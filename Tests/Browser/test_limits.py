@@ -10,20 +10,13 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_limits.py
 """
 
 import json
-import os
-import sys
 import time
 
-import pytest
 
 from browser_helpers import open_app, wait_for
-from conftest import CHROMEDRIVER, CHROMIUM
+from conftest import skip_module_without_browser
 
-pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
-                    "(Debian: python3-selenium; run with /usr/bin/python3)")
-for _path in (CHROMIUM, CHROMEDRIVER):
-    if not os.path.exists(_path):
-        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+skip_module_without_browser()
 
 
 def limits_stub(status, body):

@@ -6,19 +6,12 @@ banner. Recognition comes back with the server; drawing works without it.
 Run:  /usr/bin/python3 -m pytest -v Tests/Browser/test_offline_app.py
 """
 
-import os
-import sys
 
-import pytest
 
 from browser_helpers import attr_int, canvas_rect, draw, open_app, save_screenshot, wait_for
-from conftest import CHROMEDRIVER, CHROMIUM, start_server, stop_server
+from conftest import skip_module_without_browser, start_server, stop_server
 
-pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
-                    "(Debian: python3-selenium; run with /usr/bin/python3)")
-for _path in (CHROMIUM, CHROMEDRIVER):
-    if not os.path.exists(_path):
-        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+skip_module_without_browser()
 
 SHELL_KEPT = """
 const done = arguments[arguments.length - 1];

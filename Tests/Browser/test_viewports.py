@@ -13,19 +13,14 @@ menu open).
 Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_viewports.py
 """
 
-import os
 import sys
 
 import pytest
 
 from browser_helpers import canvas_rect, draw, fit_drawing, guess_labels, open_app, wait_for
-from conftest import CHROMEDRIVER, CHROMIUM, REPO
+from conftest import REPO, skip_module_without_browser
 
-pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
-                    "(Debian: python3-selenium; run with /usr/bin/python3)")
-for _path in (CHROMIUM, CHROMEDRIVER):
-    if not os.path.exists(_path):
-        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+skip_module_without_browser()
 
 SCREENSHOTS = REPO / "out" / "screenshots"
 

@@ -6,22 +6,15 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_webapp.py
 """
 
 import json
-import os
 import sys
 import xml.etree.ElementTree as ET
 
-import pytest
 
 from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
                              open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
-from conftest import CHROMEDRIVER, CHROMIUM
+from conftest import skip_module_without_browser
 
-# Skip the whole module (before any server starts) when the browser can't run.
-pytest.importorskip("selenium", reason=f"selenium is not importable from {sys.executable} "
-                    "(Debian: python3-selenium; run with /usr/bin/python3)")
-for _path in (CHROMIUM, CHROMEDRIVER):
-    if not os.path.exists(_path):
-        pytest.skip(f"{_path} not found (Debian: chromium, chromium-driver)", allow_module_level=True)
+skip_module_without_browser()
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
