@@ -218,7 +218,12 @@ def test_every_control_fits_at(driver, server, known_drawing, width, height):
     # The first-run tip waits until the drawing is done (it would sit where strokes go), then shows.
     driver.execute_script("localStorage.setItem('sketchwise.firstRunDone', '1')")
     draw_in_clear_band(driver, known_drawing[1])
-    driver.execute_script("localStorage.removeItem('sketchwise.firstRunDone'); window.sketchwise.undo(); window.sketchwise.redo();")
+    # Undo and redo, each answered in turn (together they could be one unchanged sketch, never asked).
+    driver.execute_script("window.__answers = 0; window.sketchwise.onResult(() => { window.__answers += 1; });"
+                          "localStorage.removeItem('sketchwise.firstRunDone'); window.sketchwise.undo();")
+    wait_for(lambda: driver.execute_script("return window.__answers") >= 1, 60, message="the answer after undo")
+    driver.execute_script("window.sketchwise.redo();")
+    wait_for(lambda: driver.execute_script("return window.__answers") >= 2, 60, message="the answer after redo")
     wait_for(lambda: driver.execute_script("return !document.getElementById('first-run').hidden"), 30, message="the first-run tip")
     wait_for(lambda: len(guess_labels(driver)) >= 3 or None, 60, message="guesses again")
     wait_for(lambda: not driver.execute_script("return document.getElementById('assist').dataset.pending === 'true'"), 30,
