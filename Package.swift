@@ -128,7 +128,8 @@ let package = Package(
         ),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
         .target(
-            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition"], swiftSettings: hotLoops),
+            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseWork"],
+            swiftSettings: hotLoops),
         // Photos: PNG/JPEG decoding with limits, the image classifier (EfficientNet-Lite0 imported
         // from PyTorch), the ImageNet → drawing class table and the photo's pictures.
         .target(

@@ -2,6 +2,7 @@ import Foundation
 import SketchwiseCore
 import SketchwiseNN
 import SketchwiseRecognition
+import SketchwiseWork
 
 /// How a ``SceneDetector`` works (ML Kit's object detector options, for drawings).
 public struct SceneDetectorOptions: Sendable, Equatable {
@@ -236,10 +237,13 @@ public final class SceneDetector: @unchecked Sendable {
 extension SceneDetector {
     /// The objects of a finished scene as a stream-mode detector sees them when it is drawn
     /// stroke by stroke (labels only for the final state); in single mode, ``detect(_:)``.
+    /// Work asked to stop (``SketchwiseWork/StopSignal``) ends between two states: most states
+    /// render nothing, so the model's own checks may not come for a while.
     public func detectReplaying(_ scene: StrokeSketch) throws -> [DetectedObject] {
         guard options.mode == .stream else { return try detect(scene) }
         reset()
         for count in 1..<max(1, scene.strokes.count) {
+            try StopSignal.check()
             _ = try detect(StrokeSketch(strokes: Array(scene.strokes.prefix(count))), labeled: false)
         }
         return try detect(scene)
