@@ -142,7 +142,9 @@ ctx.input = new PointerInput(canvasEl, {
   onStrokeEnd: (s) => {
     scene.penBusy();
     if (!onSketch()) editor.select(null);
-    editor.change(M.addStroke(ui.state.doc, s, ui.state.tool === Tool.autodraw));
+    // AutoDraw strokes form objects as they are drawn; in scene mode the server splits them instead.
+    const autodraw = ui.state.tool === Tool.autodraw;
+    editor.change(autodraw && !ui.state.sceneMode ? M.addGroupedStroke(ui.state.doc, s) : M.addStroke(ui.state.doc, s, autodraw));
   },
   onShapeUpdate: (o) => view.setPreview(o),
   onShapeEnd: (o) => { const { id, ...shape } = o; editor.change(M.addObject(ui.state.doc, shape)); },

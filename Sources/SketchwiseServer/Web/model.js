@@ -7,15 +7,18 @@
 //            its closed strokes.
 //   picture: a library picture {libraryId, source, label, title, image, thumbnail, aspect,
 //            colour}, with the strokes it replaced (`sketch`) and the other pictures that were
-//            offered for them (`alternatives`), so its suggestions can be opened again.
+//            offered for them (`alternatives`), so its suggestions can be opened again; a line
+//            picture keeps the pen width of those strokes (`lineWidth`) at any size.
 //   shape:   {shape: ellipse|rectangle|triangle|line, color, width, fill, rising (lines)}.
 //   text:    {text, color, size}.
 //   photo:   a photo to trace over, kept at the back: {src (a JPEG data URL), opacity, labels
 //            [{text, confidence}] (the photo model's), classes [{label, probability}] (drawing
 //            classes) and the pictures offered for it (`alternatives`, null until known)}.
-// `current` is the sketch that new strokes join (null: the next stroke starts one).
+// `current` is the sketch that new strokes join (null: the next stroke starts one); an AutoDraw
+// stroke joins the sketch it is drawn by instead (addGroupedStroke), so each object is a sketch.
 
 import { centre, rotate, strokesBounds, fitRect, scaleBetween } from "./geometry.js";
+import { sketchesToJoin } from "./grouping.js";
 
 /** The empty scene. */
 export function emptyState() {
@@ -49,13 +52,31 @@ export function untransformed(o) {
  * In scene mode the server splits the sketch into objects (swapStrokesForPicture swaps one).
  */
 export function addStroke(state, stroke, recognize = true) {
+  return addStrokeTo(state, stroke, recognize, currentSketch(state, recognize));
+}
+
+/** Adds an AutoDraw stroke to the object it is drawn by (grouping.js): the recognised sketch it
+ *  lies near, which becomes the current one, or a new sketch on top. A stroke near several
+ *  sketches joins them: the first of them takes the others' strokes, then the stroke. */
+export function addGroupedStroke(state, stroke) {
+  const sketches = state.objects.filter((o) => o.type === "sketch" && o.recognize && untransformed(o));
+  const [first, ...others] = sketchesToJoin(sketches, stroke);
+  if (!others.length) return addStrokeTo(state, stroke, true, first || null);
+  const taken = new Set(others.map((o) => o.id));
+  const strokes = Object.freeze([first, ...others].flatMap((o) => o.strokes));
+  const merged = Object.freeze({ ...first, strokes });
+  const objects = state.objects.filter((o) => !taken.has(o.id)).map((o) => (o.id === first.id ? merged : o));
+  return addStrokeTo(withObjects(state, objects), stroke, true, merged);
+}
+
+/** Adds `stroke` to `sketch` (when it is untransformed), or as a new sketch on top. */
+function addStrokeTo(state, stroke, recognize, sketch) {
   const s = Object.freeze({ ...stroke });
-  const sketch = currentSketch(state, recognize);
   if (sketch && untransformed(sketch)) {
     const strokes = Object.freeze([...sketch.strokes, s]);
     const box = strokesBounds(strokes);
     const next = Object.freeze({ ...sketch, strokes, natural: box, ...box });
-    return withObjects(state, state.objects.map((o) => (o.id === sketch.id ? next : o)));
+    return withObjects(state, state.objects.map((o) => (o.id === sketch.id ? next : o)), { current: sketch.id });
   }
   const box = strokesBounds([s]);
   const created = Object.freeze({
@@ -112,7 +133,14 @@ export function toQuickDraw(strokes) {
   return strokes.map((s) => [s.x.slice(), s.y.slice(), s.t.slice()]);
 }
 
-/** The library picture object for `suggestion`, fitted into `box` (keeping its rotation). */
+/** The pen width most of `strokes` were drawn with (the median), or null for none. */
+function penWidth(strokes) {
+  const widths = strokes.map((s) => s.width).filter((w) => w > 0).sort((a, b) => a - b);
+  return widths.length ? widths[Math.floor(widths.length / 2)] : null;
+}
+
+/** The library picture object for `suggestion`, fitted into `box` (keeping its rotation).
+ *  `extra.lineWidth` is the width its lines keep at any size (line pictures). */
 function pictureFor(suggestion, box, extra) {
   const aspect = suggestion.width > 0 && suggestion.height > 0 ? suggestion.width / suggestion.height : 1;
   return Object.freeze({
@@ -137,7 +165,7 @@ export function swapStrokesForPicture(state, id, strokes, suggestion, alternativ
   if (sketch.strokes.length - rest.length !== taken.size) return state;
   if (!rest.length) return swapForPicture(state, id, suggestion, alternatives);
   const picture = pictureFor(suggestion, { ...strokesBounds(strokes), rotation: 0 }, {
-    id: state.nextId,
+    id: state.nextId, lineWidth: penWidth(strokes),
     sketch: Object.freeze(strokes.map((s) => Object.freeze({ ...s }))),
     alternatives: alternatives && Object.freeze(alternatives.slice()),
   });
@@ -159,7 +187,7 @@ export function swapForPicture(state, id, suggestion, alternatives = null, fallb
   const sketch = !target ? null : target.type === "sketch" ? worldStrokes(target) : target.sketch || null;
   const kept = alternatives || (target && target.alternatives) || null;
   const picture = pictureFor(suggestion, target || fallbackBox, {
-    id: target ? target.id : state.nextId,
+    id: target ? target.id : state.nextId, lineWidth: (target && target.lineWidth) || (sketch && penWidth(sketch)),
     sketch: sketch && Object.freeze(sketch.map((s) => Object.freeze({ ...s }))),
     alternatives: kept && Object.freeze(kept.slice()),
   });

@@ -3,6 +3,8 @@
 // the strip says so; guesses for a sketch that has changed since (or while offline) are marked
 // stale and can't be picked. Focus stays on the control that was used when the strip redraws.
 
+import { markScrollEdges } from "./scroll-edges.js";
+
 /** A suggestion's width over its height for a picture of width/height `aspect` (style.css sizes
  *  the button by it): wide pictures get up to twice the box, tall ones down to half. */
 const buttonShape = (aspect) => Math.min(2, Math.max(0.5, aspect)).toFixed(3);
@@ -34,6 +36,8 @@ export class SuggestionPanel {
     this.title = "Do you mean";
     this.note = "";         // said beside the guesses when nothing is on its way
     this.action = null;     // what picking a picture does, for its button's title
+    markScrollEdges(this.guessesEl);
+    markScrollEdges(this.stripEl);
     this.guessesEl.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-label]");
       if (!b) return;

@@ -1,0 +1,17 @@
+// A row that scrolls sideways says so: its data-more names the edges with more beyond them
+// ("start", "end" or "both"), which the style sheet fades, so that a chip or picture cut at an
+// edge reads as "more this way" rather than as a slip of the layout.
+
+/** Keeps `el`'s data-more up to date as it scrolls, resizes or changes; returns its update. */
+export function markScrollEdges(el) {
+  const update = () => {
+    const start = el.scrollLeft > 1;
+    const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    if (start || end) el.dataset.more = start && end ? "both" : start ? "start" : "end";
+    else delete el.dataset.more;
+  };
+  el.addEventListener("scroll", update, { passive: true });
+  new ResizeObserver(update).observe(el);
+  new MutationObserver(update).observe(el, { childList: true });
+  return update;
+}
