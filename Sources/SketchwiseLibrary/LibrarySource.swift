@@ -15,6 +15,10 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     /// Lucide line icons (PyPI `lucide`), named by their file names.
     case lucide
 
+    /// Whether the source draws line pictures (black strokes of one width), whose line weight
+    /// can be set (``LineWeight``): OpenMoji's line art and Lucide.
+    public var drawsLines: Bool { self == .openmoji || self == .lucide }
+
     /// The source's bit in a ``PictureStyle/sourceBits`` set.
     var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
 

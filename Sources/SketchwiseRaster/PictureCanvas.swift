@@ -63,14 +63,15 @@ final class PictureCanvas {
         }
     }
 
-    /// The picture in colour, cropped to its ink box and scaled so that its longer side is
-    /// `maxSide` pixels.
-    func picture(width: Double, height: Double, maxSide: Int, _ drawing: Drawing) throws(PictureError) -> PicturePNG {
+    /// The picture in colour, cropped to its ink box (or to `crop`) and scaled so that its longer
+    /// side is `maxSide` pixels.
+    func picture(width: Double, height: Double, maxSide: Int, crop: Rect? = nil, _ drawing: Drawing) throws(PictureError) -> PicturePNG {
         guard width.isFinite, height.isFinite, width > 0, height > 0, max(width, height) / min(width, height) < 1e6 else {
             throw PictureError(.noSize, "size \(width)×\(height)")
         }
         guard (1...4096).contains(maxSide) else { throw PictureError(.renderFailed, "picture side \(maxSide) is outside 1…4096") }
-        let box = try inkBox(width: width, height: height, drawing)
+        let box: Rect
+        if let crop { box = crop } else { box = try inkBox(width: width, height: height, drawing) }
         let scale = Double(maxSide) / max(box.width, box.height)
         let (w, h) = (max(1, Int((box.width * scale).rounded())), max(1, Int((box.height * scale).rounded())))
         do {
@@ -89,7 +90,7 @@ final class PictureCanvas {
     }
 
     /// Step 1: the box, in the picture's coordinates, of the pixels that differ from white.
-    private func inkBox(width: Double, height: Double, _ drawing: Drawing) throws(PictureError) -> Rect {
+    func inkBox(width: Double, height: Double, _ drawing: Drawing) throws(PictureError) -> Rect {
         let side = Double(probe.side)
         let scale = side / max(width, height)
         let ox = (side - width * scale) / 2, oy = (side - height * scale) / 2

@@ -79,6 +79,14 @@ public struct PicturePNG: Sendable {
     public var height: Int
 }
 
+/// Where a picture's ink lies on its page, in the page's own units (an SVG's pixels or viewBox).
+public struct PictureExtent: Sendable, Equatable {
+    public var pageWidth: Double
+    public var pageHeight: Double
+    /// The box of the pixels that differ from white.
+    public var ink: Rect
+}
+
 /// Why a picture cannot be rendered.
 public struct PictureError: Error, Sendable, CustomStringConvertible, Equatable {
     public enum Reason: String, Sendable, CaseIterable, Codable {

@@ -1,4 +1,5 @@
 import CRSVG
+import SketchwiseCore
 
 /// Renders SVG documents with librsvg by a ``PictureRecipe`` into N×N outlines (ink 255 on 0)
 /// and colour thumbnails. External files an SVG refers to are not loaded. Reuses its surfaces:
@@ -18,22 +19,34 @@ public final class SVGRasterizer {
     /// - Throws: ``PictureError`` for a document librsvg cannot read, one with neither a page nor
     ///   ink, one that shows nothing, or one whose drawing fails.
     public func render(_ bytes: [UInt8]) throws(PictureError) -> RenderedPicture {
-        try withDocument(bytes) { width, height, drawing throws(PictureError) in
+        try withDocument(bytes) { width, height, _, drawing throws(PictureError) in
             try canvas.render(width: width, height: height, drawing)
         }
     }
 
-    /// The document drawn in colour, cropped to its ink, longer side `maxSide` pixels.
+    /// The document drawn in colour, cropped to its ink (or to `crop`, a box on its page), longer
+    /// side `maxSide` pixels.
     /// - Throws: ``PictureError`` as ``render(_:)``.
-    public func picture(_ bytes: [UInt8], maxSide: Int) throws(PictureError) -> PicturePNG {
-        try withDocument(bytes) { width, height, drawing throws(PictureError) in
-            try canvas.picture(width: width, height: height, maxSide: maxSide, drawing)
+    public func picture(_ bytes: [UInt8], maxSide: Int, crop: Rect? = nil) throws(PictureError) -> PicturePNG {
+        try withDocument(bytes) { width, height, _, drawing throws(PictureError) in
+            try canvas.picture(width: width, height: height, maxSide: maxSide, crop: crop, drawing)
         }
     }
 
-    /// Reads the document and calls `body` with its size and how to draw it.
+    /// The document's page and the box of its ink on that page (what ``picture(_:maxSide:)``
+    /// crops to), or nil for a document with neither a page size nor a viewBox.
+    /// - Throws: ``PictureError`` as ``render(_:)``.
+    public func extent(_ bytes: [UInt8]) throws(PictureError) -> PictureExtent? {
+        try withDocument(bytes) { width, height, onPage, drawing throws(PictureError) -> PictureExtent? in
+            guard onPage else { return nil }
+            return PictureExtent(pageWidth: width, pageHeight: height, ink: try canvas.inkBox(width: width, height: height, drawing))
+        }
+    }
+
+    /// Reads the document and calls `body` with its size, whether that is its page (else its ink
+    /// extents) and how to draw it.
     private func withDocument<T>(
-        _ bytes: [UInt8], _ body: (Double, Double, PictureCanvas.Drawing) throws(PictureError) -> T
+        _ bytes: [UInt8], _ body: (Double, Double, Bool, PictureCanvas.Drawing) throws(PictureError) -> T
     ) throws(PictureError) -> T {
         guard !bytes.isEmpty else { throw PictureError(.unreadable, "empty file") }
         var error: UnsafeMutablePointer<GError>?
@@ -41,7 +54,8 @@ public final class SVGRasterizer {
         guard let handle else { throw PictureError(.unreadable, GLibError.message(consuming: error)) }
         defer { g_object_unref(handle) }
         if let (width, height) = Self.pageSize(handle) {
-            return try body(width, height, Self.drawing(width: width, height: height) { rsvg_handle_render_document(handle, $0, $1, $2) })
+            let drawing = Self.drawing(width: width, height: height) { rsvg_handle_render_document(handle, $0, $1, $2) }
+            return try body(width, height, true, drawing)
         }
         var ink = RsvgRectangle(), logical = RsvgRectangle()
         guard rsvg_handle_get_geometry_for_element(handle, nil, &ink, &logical, &error) != 0 else {
@@ -49,7 +63,7 @@ public final class SVGRasterizer {
         }
         guard ink.width > 0, ink.height > 0 else { throw PictureError(.noSize, "no size, no viewBox and no ink") }
         return try body(
-            ink.width, ink.height,
+            ink.width, ink.height, false,
             Self.drawing(width: ink.width, height: ink.height) { rsvg_handle_render_element(handle, $0, nil, $1, $2) })
     }
 

@@ -33,7 +33,8 @@ struct APIRoutes: Sendable {
 
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
-        ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]), ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]),
+        ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]),
+        ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]), ("library/:id/vector", [.get]),
         ("health", [.get]), ("ready", [.get]), ("limits", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
 
@@ -56,11 +57,10 @@ struct APIRoutes: Sendable {
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.post("detect") { request, _ in try await detect(request) }
         api.get("library/:id/image") { request, context in
-            // `colour` is the parameter's first name, still accepted.
-            let color = request.uri.queryParameters.get("color") ?? request.uri.queryParameters.get("colour")
-            return try await picture(context, thumbnail: false, color: ["1", "true"].contains(color))
+            try await picture(context, thumbnail: false, drawing: try PictureDrawing(request))
         }
-        api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, color: false) }
+        api.get("library/:id/thumbnail") { _, context in try await picture(context, thumbnail: true, drawing: PictureDrawing()) }
+        api.get("library/:id/vector") { request, context in try await vector(context, drawing: try PictureDrawing(request)) }
         api.get("live") { _, _ -> Response in
             _ = try serving.snapshot
             var error = APIError(.upgradeRequired, "/api/live is a WebSocket: ask for it with Connection: Upgrade and Upgrade: websocket")
@@ -196,25 +196,52 @@ struct APIRoutes: Sendable {
 
     /// A picture as PNG: its thumbnail (stored in the index), or drawn at full size on the work
     /// queue (OpenMoji line art in colour when `colour` is set).
-    private func picture(_ context: some RequestContext, thumbnail: Bool, color: Bool) async throws -> Response {
-        guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
-            throw APIError(.notFound, "no such picture")
-        }
+    private func picture(_ context: some RequestContext, thumbnail: Bool, drawing: PictureDrawing) async throws -> Response {
+        let id = try pictureID(context)
         let bytes: [UInt8]
         let images = try serving.snapshot.images
         if thumbnail {
             guard let data = try images.thumbnail(id: id) else { throw APIError(.notFound, "no picture \(id)") }
             bytes = [UInt8](data)
         } else {
-            guard let picture = try await work.run(deadline: limits.requestDeadline, { try images.picture(id: id, color: color) }) else {
-                throw APIError(.notFound, "no picture \(id)")
+            let picture = try await work.run(deadline: limits.requestDeadline) {
+                try images.picture(id: id, color: drawing.color, weight: drawing.weight)
             }
+            guard let picture else { throw APIError(.notFound, "no picture \(id)") }
             bytes = picture.bytes
         }
         return Response(
             status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes))
         )
+    }
+
+    /// `GET /api/library/:id/vector`: an SVG picture as a document cropped like its image, for
+    /// exports that keep vectors. Served so that a browser opening it runs nothing in it.
+    private func vector(_ context: some RequestContext, drawing: PictureDrawing) async throws -> Response {
+        let id = try pictureID(context)
+        let images = try serving.snapshot.images
+        let document: Data?
+        do {
+            document = try await work.run(deadline: limits.requestDeadline) {
+                try images.vector(id: id, color: drawing.color, weight: drawing.weight)
+            }
+        } catch let error as LibraryError {
+            throw APIError(.notFound, "no vector picture: \(error.description)")
+        }
+        guard let document else { throw APIError(.notFound, "no picture \(id)") }
+        var headers: HTTPFields = [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
+    }
+
+    /// The picture id of a `library/:id/…` path.
+    private func pictureID(_ context: some RequestContext) throws -> String {
+        guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
+            throw APIError(.notFound, "no such picture")
+        }
+        return id
     }
 }
 

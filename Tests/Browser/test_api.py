@@ -129,7 +129,7 @@ def test_openapi_served_and_parses(server):
     assert paths >= DOCUMENTED_PATHS
 
 
-DOCUMENTED_PATHS = {"/api/classify", "/api/suggest", "/api/library/{id}/image", "/api/library/{id}/thumbnail",
+DOCUMENTED_PATHS = {"/api/classify", "/api/suggest", "/api/library/{id}/image", "/api/library/{id}/thumbnail", "/api/library/{id}/vector",
                     "/api/health", "/api/models", "/api/openapi.yaml", "/api/live", "/api/users", "/api/users/me", "/api/shortcuts",
                     "/api/shortcuts/predict", "/api/shortcuts/{label}", "/api/corrections", "/api/photo"}
 
@@ -403,12 +403,27 @@ def test_library_images(server, known_drawing):
     assert status == 200 and headers.get("content-type", "").startswith("image/png")
     assert max(png_size(colour)) == 512 and colour != line
     assert server.get(sources["openmoji"]["image"] + "?color=true")[2] == colour, "color is the parameter's US name"
+    # A line weight draws other lines in the same crop; the vector is the SVG file, cropped alike.
+    status, _, thin = server.get(sources["openmoji"]["image"] + "?weight=0.01")
+    assert status == 200 and png_size(thin) == png_size(line) and thin != line
+    for bad in ("0", "0.5", "abc", "nan"):
+        status, body, _, raw = get_json(server, sources["openmoji"]["image"] + f"?weight={bad}")
+        assert_error(status, body, raw, 400)
+    vector = sources["openmoji"]["image"].replace("/image", "/vector")
+    status, headers, svg = server.get(vector + "?weight=0.01")
+    assert status == 200 and headers["content-type"] == "image/svg+xml", headers
+    assert "default-src 'none'" in headers["content-security-policy"] and headers["x-content-type-options"] == "nosniff"
+    assert svg.startswith(b"<svg ") and b"viewBox=" in svg and b"stroke-width:" in svg
+    if "emoji" in sources:
+        status, body, _, raw = get_json(server, sources["emoji"]["image"].replace("/image", "/vector"))
+        assert_error(status, body, raw, 404)
     print(f"\n[library] fetched {sorted(sources)}", file=sys.stderr)
 
 
 @pytest.mark.parametrize("path", [
     "/api/library/clipart%3Ano%2Fsuch.svg/image",
     "/api/library/clipart%3Ano%2Fsuch.svg/thumbnail",
+    "/api/library/clipart%3Ano%2Fsuch.svg/vector",
     "/api/library/emoji%3AU%2B0041/image",
     "/api/library/nothing/image",
     "/api/library/clipart%3Aanimals%2Fcat.svg/nope",

@@ -9,6 +9,8 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 
+import pytest
+
 
 from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
                              open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
@@ -133,13 +135,26 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     png = data_url_png(driver.execute_script("return window.sketchwise.exportPNGDataURL()"))
     assert png_info(png) == tuple(size)
 
-    # SVG export: the picture as an <image>, no strokes.
+    # The line picture is drawn with lines as wide as the pen's at its size, whatever its size.
+    weight = round(pen / max(p["w"], p["h"]), 3)
+    fetched = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert any("/image?" in url and f"weight={weight}" in url for url in fetched), (weight, [u for u in fetched if "/image" in u])
+
+    # SVG export: the line picture as vectors (its own document nested in its box), no strokes,
+    # and its lines as wide as the pen's.
     svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
     root = ET.fromstring(svg)
     assert root.tag == SVG_NS + "svg"
-    images = root.findall(f"{SVG_NS}image")
-    assert len(images) == 1 and len(root.findall(f"{SVG_NS}path")) == 0
-    assert images[0].get("href"), "the <image> has an href"
+    nested = root.find(f"{SVG_NS}g/{SVG_NS}svg")
+    assert nested is not None, "the picture is an <svg> of its own"
+    assert not root.findall(f"{SVG_NS}image") and not list(root.iter(f"{SVG_NS}script"))
+    assert [float(nested.get(k)) for k in ("x", "y", "width", "height")] == pytest.approx([p["x"], p["y"], p["w"], p["h"]], abs=0.01)
+    shapes = [e for e in nested.iter() if e.tag in {SVG_NS + t for t in ("path", "rect", "polygon", "polyline", "line", "circle", "ellipse")}]
+    assert shapes, "the picture's own shapes are in the file"
+    (style,) = [e.text for e in nested.iter(f"{SVG_NS}style")]
+    view_width = float(nested.get("viewBox").split()[2])
+    line = float(style.split("stroke-width:")[1].split("px")[0]) * p["w"] / view_width
+    assert abs(line - pen) < 0.5, f"lines {line:.2f} wide in the export, the pen {pen}"
 
     # Export buttons download files; the PNG is cropped to the drawing (16 px margin) at 2×.
     driver.find_element(By.ID, "export-png").click()
@@ -148,7 +163,7 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     assert abs(width - 2 * (p["w"] + 32)) <= 2 and abs(height - 2 * (p["h"] + 32)) <= 2, (width, height, p)
     driver.find_element(By.ID, "export-svg").click()
     svg_file = wait_for_downloads(download_dir, "sketchwise.svg")
-    assert len(ET.parse(svg_file).getroot().findall(f"{SVG_NS}image")) == 1
+    assert ET.parse(svg_file).getroot().find(f"{SVG_NS}g/{SVG_NS}svg") is not None
 
 
 def test_phone_viewport(driver, server):
@@ -209,7 +224,7 @@ def test_bad_files_keep_the_drawing(driver, server, tmp_path, download_dir):
     install_probe(driver)
     rect = canvas_rect(driver)
     draw(driver, [([(100, 100), (160, 120), (220, 100)], [0, 50, 100]),
-                  ([(100, 200), (220, 200)], [400, 500])], rect)
+                  ([(100, 140), (220, 140)], [400, 500])], rect)   # near enough to be one object
     assert attr_int(driver, "data-stroke-count") == 2
     before = driver.execute_script("return window.sketchwise.strokes()")
     guesses = wait_for_full_result(driver, 2)["labels"]
@@ -275,7 +290,7 @@ def test_move_erase_clear(driver, static_base):
 
     open_app(driver, static_base, expect_state=None)
     rect = canvas_rect(driver)
-    draw(driver, [([(200, 150), (300, 150)], [0, 100]), ([(200, 180), (300, 180)], [300, 400])], rect)
+    draw(driver, [([(200, 150), (300, 150)], [0, 100]), ([(200, 165), (300, 165)], [300, 400])], rect)   # one object
     before = driver.execute_script("return window.sketchwise.strokes()")
     svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
     assert len(list(ET.fromstring(svg).iter(f"{SVG_NS}path"))) == 2, "one <path> per stroke"

@@ -41,8 +41,23 @@ export function traceShape(ctx, o) {
   else { ctx.moveTo(x, y); ctx.lineTo(x + w, y + h); }
 }
 
-/** The URL a picture object is drawn from (its colour mode asks the server for colour). */
-export const pictureURL = (o) => (o.colour ? `${o.image}${o.image.includes("?") ? "&" : "?"}colour=true` : o.image);
+/** The sources of line pictures, whose line weight the server draws as asked. */
+const LINE_SOURCES = new Set(["openmoji", "lucide"]);
+
+/** The line weight a picture object asks for: its line width (that of the pen that drew the
+ *  sketch it replaced) as a share of its longer side, in thousandths; null for none. */
+export function lineWeight(o) {
+  if (!o.lineWidth || o.colour || !LINE_SOURCES.has(o.source)) return null;
+  const share = Math.round((1000 * o.lineWidth) / Math.max(o.w, o.h, 1)) / 1000;
+  return Math.min(0.1, Math.max(0.001, share));
+}
+
+/** The URL a picture object is drawn from: in colour when its colour mode asks, and a line
+ *  picture with lines as wide as the pen's at its size (they do not scale with it). */
+export function pictureURL(o) {
+  const query = [o.colour ? "colour=true" : null, lineWeight(o) ? `weight=${lineWeight(o)}` : null].filter(Boolean);
+  return query.length ? `${o.image}${o.image.includes("?") ? "&" : "?"}${query.join("&")}` : o.image;
+}
 
 /** The URL of the image an object is drawn from (a picture's or a photo's), or null. */
 export const imageURL = (o) => (o.type === "picture" ? pictureURL(o) : o.type === "photo" ? o.src : null);
@@ -51,16 +66,18 @@ export const imageURL = (o) => (o.type === "picture" ? pictureURL(o) : o.type ==
 export class ImageCache {
   constructor(onLoad = () => {}) {
     this.images = new Map();
+    this.latest = new Map();   // family → the image of it that loaded last
     this.onLoad = onLoad;
   }
 
-  /** The image element for a URL (loading starts on first use). */
-  get(url) {
+  /** The image element for a URL (loading starts on first use); `family` groups the URLs of one
+   *  picture drawn in several ways, so that one can stand in for another while it loads. */
+  get(url, family = url) {
     let img = this.images.get(url);
     if (!img) {
       img = new Image();
       img.decoding = "async";
-      img.addEventListener("load", () => this.onLoad());
+      img.addEventListener("load", () => { this.latest.set(family, img); this.onLoad(); });
       img.src = url;
       this.images.set(url, img);
     }
@@ -107,8 +124,8 @@ function drawSketch(ctx, o) {
 }
 
 function drawPicture(ctx, o, images) {
-  const full = images.get(pictureURL(o));
-  const img = full.complete && full.naturalWidth ? full : images.get(o.thumbnail);
+  const full = images.get(pictureURL(o), o.image);
+  const img = full.complete && full.naturalWidth ? full : images.latest.get(o.image) || images.get(o.thumbnail);
   if (!drawImage(ctx, img, o)) drawPlaceholder(ctx, o);
 }
 

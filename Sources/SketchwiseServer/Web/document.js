@@ -143,6 +143,7 @@ function readObject(o, where, budget) {
         type: "picture", ...common, libraryId: string(o, "libraryId", where, 4096), source: string(o, "source", where), label: string(o, "label", where),
         title: string(o, "title", where), image: url(o, "image", where), thumbnail: url(o, "thumbnail", where),
         aspect: number(o, "aspect", where, { min: 0.001 }), colour: o.colour === true, sketch, alternatives: alternatives(o.alternatives, `${where}.alternatives`),
+        lineWidth: o.lineWidth === undefined || o.lineWidth === null ? null : number(o, "lineWidth", where, { min: 0.1, max: 400 }),
       };
     }
     case "shape":

@@ -1,4 +1,5 @@
-// Files in and out: SVG export, Quick, Draw! ndjson save and load (with validation).
+// Files in and out: SVG export (library pictures as vectors), Quick, Draw! ndjson save and load
+// (with validation).
 
 import { BACKGROUND, pictureURL, measureText } from "./canvas.js";
 import { centre, isClosed, scaleBetween } from "./geometry.js";
@@ -53,8 +54,39 @@ const transformOf = (o) => {
   return o.rotation ? ` transform="rotate(${num(o.rotation)} ${num(c.x)} ${num(c.y)})"` : "";
 };
 
-/** SVG elements of one object (pictures embedded, or by absolute URL when they can't be; photos
- *  as they are kept, data: URLs). */
+/** The sources whose pictures are SVG documents, which the SVG export keeps as vectors. */
+const VECTOR_SOURCES = new Set(["openmoji", "lucide", "clipart"]);
+const IMAGE_PATH = /\/image(?=\?|$)/;
+
+/** A library picture as its own SVG document (GET …/vector: cropped like its image, with the same
+ *  colour and line weight) nested in its box, or null when there is none to be had. Scripts,
+ *  foreign content, event handlers and references outside the document are taken out. */
+async function vectorOf(o) {
+  const url = pictureURL(o);
+  if (!VECTOR_SOURCES.has(o.source) || !IMAGE_PATH.test(url)) return null;
+  try {
+    const r = await fetch(url.replace(IMAGE_PATH, "/vector"));
+    if (!r.ok) return null;
+    const doc = new DOMParser().parseFromString(await r.text(), "image/svg+xml");
+    const root = doc.documentElement;
+    if (root.localName !== "svg" || doc.getElementsByTagName("parsererror").length) return null;
+    for (const el of [...doc.querySelectorAll("script, foreignObject")]) el.remove();
+    for (const el of [root, ...root.querySelectorAll("*")]) {
+      for (const a of [...el.attributes]) {
+        const outside = a.localName === "href" && !/^(#|data:image\/)/.test(a.value.trim());
+        if (/^on/i.test(a.localName) || outside) el.removeAttributeNode(a);
+      }
+    }
+    for (const [key, value] of Object.entries({ x: o.x, y: o.y, width: o.w, height: o.h })) root.setAttribute(key, num(value));
+    root.setAttribute("preserveAspectRatio", "none");
+    return `<g${transformOf(o)}><title>${esc(o.title)}</title>${new XMLSerializer().serializeToString(root)}</g>`;
+  } catch {
+    return null;
+  }
+}
+
+/** SVG elements of one object (SVG pictures as vectors, other pictures embedded, or by absolute
+ *  URL when they can't be; photos as they are kept, data: URLs). */
 async function svgOf(o) {
   if (o.type === "sketch") {
     const n = o.natural, c = centre(o), nc = centre(n);
@@ -65,6 +97,8 @@ async function svgOf(o) {
     return `<g transform="${placed}">${[...fills, ...lines].join("")}</g>`;
   }
   if (o.type === "picture") {
+    const vector = await vectorOf(o);
+    if (vector) return vector;
     const href = (await dataURL(pictureURL(o))) || new URL(pictureURL(o), location.href).href;
     return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(o.title)}</title></image>`;
   }
