@@ -82,7 +82,8 @@ def test_a_sun_and_a_house_drawn_apart_are_two_objects(driver, server):
         "const g = document.getElementById('guesses'); return [g.scrollWidth > g.clientWidth + 1, g.dataset.more || null]")
     assert more == ("end" if overflows else None), (overflows, more)
     # Before strokes formed objects, the app guessed every stroke on the page as one sketch.
-    status, body, _, _ = server.post_json("/api/classify", {"strokes": driver.execute_script("return window.sketchwise.strokes()"), "top": 3})
+    every_stroke = driver.execute_script("return window.sketchwise.strokes()")
+    status, body, _, _ = server.post_json("/api/classify", {"strokes": every_stroke, "top": 3})
     assert status == 200
     together = [f"{g['label']} {g['probability']:.0%}" for g in body["guesses"]]
     print(f"\n[objects] before, as one sketch: {together}; after: sun {sun_guesses[:3]}, house {house_guesses[:3]}", file=sys.stderr)

@@ -149,7 +149,8 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     assert nested is not None, "the picture is an <svg> of its own"
     assert not root.findall(f"{SVG_NS}image") and not list(root.iter(f"{SVG_NS}script"))
     assert [float(nested.get(k)) for k in ("x", "y", "width", "height")] == pytest.approx([p["x"], p["y"], p["w"], p["h"]], abs=0.01)
-    shapes = [e for e in nested.iter() if e.tag in {SVG_NS + t for t in ("path", "rect", "polygon", "polyline", "line", "circle", "ellipse")}]
+    shape_tags = {SVG_NS + t for t in ("path", "rect", "polygon", "polyline", "line", "circle", "ellipse")}
+    shapes = [e for e in nested.iter() if e.tag in shape_tags]
     assert shapes, "the picture's own shapes are in the file"
     (style,) = [e.text for e in nested.iter(f"{SVG_NS}style")]
     view_width = float(nested.get("viewBox").split()[2])
