@@ -18,14 +18,24 @@ extension Suggestion {
         suggestions.sorted { ($0.score, $1.itemID) > ($1.score, $0.itemID) }
     }
 
-    /// Each picture once, under its best-scoring suggestion, ``ranked(_:)``.
+    /// Each picture once, ``ranked(_:)``: under the guess it is named after (its title is the
+    /// guess's class, so a "police car" stays under police car when car is guessed first), else
+    /// under its best-scoring suggestion.
     public static func merged(_ suggestions: some Sequence<Suggestion>) -> [Suggestion] {
         var best: [String: Suggestion] = [:]
-        for suggestion in suggestions where suggestion.score > (best[suggestion.itemID]?.score ?? -1) {
-            best[suggestion.itemID] = suggestion
+        for suggestion in suggestions {
+            guard let kept = best[suggestion.itemID] else {
+                best[suggestion.itemID] = suggestion
+                continue
+            }
+            let named = (suggestion.namesItsLabel ? 1 : 0, kept.namesItsLabel ? 1 : 0)
+            if (named.0, suggestion.score) > (named.1, kept.score) { best[suggestion.itemID] = suggestion }
         }
         return ranked(best.values)
     }
+
+    /// Whether the picture's title is the class it is suggested for (case aside).
+    var namesItsLabel: Bool { title.lowercased() == label.lowercased() }
 }
 
 /// Orders the candidates of a sketch's guesses by how much their pictures look like the sketch.

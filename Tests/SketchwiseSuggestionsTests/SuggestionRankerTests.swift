@@ -56,6 +56,22 @@ import Testing
                 == ["clipart:a.svg", "clipart:b.svg"], "look-alikes never push out named pictures")
     }
 
+    /// Issue 38: a picture named after a guess stays under that guess, though another scores it higher.
+    @Test func aPictureNamedAfterAGuessStaysUnderIt() throws {
+        let finder = CandidateFinder(
+            pictures: pictures([
+                item("clipart:car.svg", title: "Car", embedding: [1, 0, 0]),
+                item("clipart:police.svg", title: "Police car", embedding: [0.5, 0.8, 0]),
+            ]))
+        let ranker = SuggestionRanker(finder: finder)
+        let guesses = [Guess(label: "car", probability: 0.7), Guess(label: "police car", probability: 0.2)]
+        let suggestions = ranker.suggestions(guesses: guesses, embedding: [1, 0, 0])
+        #expect(suggestions.map { "\($0.itemID) \($0.label)" } == ["clipart:car.svg car", "clipart:police.svg police car"])
+        let carAlone = ranker.suggestions(guesses: [guesses[0]], embedding: [1, 0, 0])
+        let underCar = try #require(carAlone.first { $0.itemID == "clipart:police.svg" })
+        #expect(underCar.score > suggestions[1].score, "car alone would have kept it, with a higher score")
+    }
+
     @Test func rankingOrdersBySimilarityAndSkipsNearDuplicates() throws {
         var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures(boats)))
         ranker.perGuess = 2
