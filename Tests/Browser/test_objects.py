@@ -89,6 +89,17 @@ def test_a_sun_and_a_house_drawn_apart_are_two_objects(driver, server):
     print(f"\n[objects] before, as one sketch: {together}; after: sun {sun_guesses[:3]}, house {house_guesses[:3]}", file=sys.stderr)
     save_screenshot(driver, "objects-sun-and-house.png")
 
+    # Scene mode boxes both objects (the server groups the page's strokes); off, they are two again.
+    driver.find_element(By.ID, "scene-mode").click()
+    wait_for(lambda: len(driver.execute_script("return window.sketchwise.sceneObjects()")) == 2, 60, message="two boxes in scene mode")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#scene-boxes .scene-tag")) == 2
+    save_screenshot(driver, "objects-scene-mode.png")
+    driver.find_element(By.ID, "scene-mode").click()
+    assert sorted(o["strokeCount"] for o in sketches(driver)) == sorted([len(sun), len(house)]), "the same two objects"
+    assert sketches(driver)[-1]["strokeCount"] == len(house), "the house is the object drawn last"
+    wait_for(lambda: driver.execute_script("return document.getElementById('assist').dataset.stale") != "true"
+             and "house" in guess_labels(driver)[:3], 30, message="the card back on the house")
+
     # A swap replaces the house's strokes only; the sun stays a sketch.
     pick = next(s for s in driver.execute_script("return window.sketchwise.suggestions()") if s["label"] == "house")
     driver.find_element(By.CSS_SELECTOR, f'#suggestions button[data-id="{pick["id"]}"]').click()

@@ -55,18 +55,58 @@ export function addStroke(state, stroke, recognize = true) {
   return addStrokeTo(state, stroke, recognize, currentSketch(state, recognize));
 }
 
+/** The recognised sketches that new strokes may join (untransformed), back to front. */
+const recognizedSketches = (state) => state.objects.filter((o) => o.type === "sketch" && o.recognize && untransformed(o));
+
 /** Adds an AutoDraw stroke to the object it is drawn by (grouping.js): the recognised sketch it
  *  lies near, which becomes the current one, or a new sketch on top. A stroke near several
  *  sketches joins them: the first of them takes the others' strokes, then the stroke. */
 export function addGroupedStroke(state, stroke) {
-  const sketches = state.objects.filter((o) => o.type === "sketch" && o.recognize && untransformed(o));
-  const [first, ...others] = sketchesToJoin(sketches, stroke);
-  if (!others.length) return addStrokeTo(state, stroke, true, first || null);
+  const near = sketchesToJoin(recognizedSketches(state), stroke);
+  const joined = near.length > 1 ? joinSketches(state, near) : state;
+  return addStrokeTo(joined, stroke, true, near.length ? find(joined, near[0].id) : null);
+}
+
+/** `sketches` (untransformed, back to front) as one, in the place of the first, which takes the
+ *  others' strokes after its own and becomes the current sketch. */
+function joinSketches(state, sketches) {
+  const [first, ...others] = sketches;
   const taken = new Set(others.map((o) => o.id));
-  const strokes = Object.freeze([first, ...others].flatMap((o) => o.strokes));
-  const merged = Object.freeze({ ...first, strokes });
-  const objects = state.objects.filter((o) => !taken.has(o.id)).map((o) => (o.id === first.id ? merged : o));
-  return addStrokeTo(withObjects(state, objects), stroke, true, merged);
+  const strokes = Object.freeze(sketches.flatMap((o) => o.strokes));
+  const box = strokesBounds(strokes);
+  const joined = Object.freeze({ ...first, strokes, natural: box, ...box });
+  const objects = state.objects.filter((o) => !taken.has(o.id)).map((o) => (o.id === first.id ? joined : o));
+  return withObjects(state, objects, { current: first.id });
+}
+
+/** The page's recognised sketches as one, which new strokes join: scene mode lets the server
+ *  find, box and track the objects of the whole page. */
+export function joinRecognizedSketches(state) {
+  const sketches = recognizedSketches(state);
+  return sketches.length > 1 ? joinSketches(state, sketches) : state;
+}
+
+/** Sketch `id` split into one sketch per group of its strokes (stroke items of the sketch: the
+ *  objects scene mode found), in the sketch's place and in drawing order; strokes in no group stay
+ *  in the first. The part holding the last stroke drawn becomes the current sketch. */
+export function splitSketch(state, id, groups) {
+  const sketch = find(state, id);
+  if (!sketch || sketch.type !== "sketch" || !untransformed(sketch)) return state;
+  const owner = new Map();
+  groups.forEach((group, g) => group.forEach((s) => owner.set(s, g)));
+  const parts = groups.map(() => []);
+  for (const s of sketch.strokes) parts[owner.has(s) ? owner.get(s) : 0].push(s);
+  const order = (part) => sketch.strokes.indexOf(part[0]);
+  const kept = parts.filter((p) => p.length).sort((a, b) => order(a) - order(b));
+  if (kept.length < 2) return state;
+  let nextId = state.nextId;
+  const made = kept.map((strokes, k) => {
+    const box = strokesBounds(strokes);
+    return Object.freeze({ ...sketch, id: k === 0 ? sketch.id : nextId++, strokes: Object.freeze(strokes), natural: box, ...box });
+  });
+  const last = sketch.strokes[sketch.strokes.length - 1];
+  const objects = state.objects.flatMap((o) => (o.id === id ? made : [o]));
+  return withObjects(state, objects, { current: made.find((o) => o.strokes.includes(last)).id, nextId });
 }
 
 /** Adds `stroke` to `sketch` (when it is untransformed), or as a new sketch on top. */

@@ -1,6 +1,7 @@
-// Scene mode: the server boxes, labels and tracks each object of the current sketch (live, with
-// "scene": true); the boxes are drawn over the canvas, each with a tag "#ID label" that opens the
-// pictures for that object's strokes alone, and picking one swaps only those strokes.
+// Scene mode: the server boxes, labels and tracks each object of the page's sketch (live, with
+// "scene": true; turning it on joins the recognised sketches into one); the boxes are drawn over
+// the canvas, each with a tag "#ID label" that opens the pictures for that object's strokes alone,
+// and picking one swaps only those strokes.
 
 import * as M from "./model.js";
 import { Target, EMPTY_SCENE } from "./ui-state.js";
@@ -19,10 +20,17 @@ export class SceneMode {
     this.tagRest = 0;
   }
 
-  /** Turns scene mode on or off. */
+  /** Turns scene mode on or off. On, the page's recognised sketches become one, which the server
+ *  splits into objects; off, that sketch is split again into the objects the server found last,
+ *  each a sketch of its own as AutoDraw keeps them. Neither is a step of undo. */
   set(on) {
-    this.ctx.ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE });
-    this.ctx.live.setScene(Boolean(on));
+    const { ui, live, editor } = this.ctx;
+    const { scene, doc } = ui.state;
+    const sketch = M.currentSketch(doc, true);
+    const groups = scene.objects.map((o) => o.strokes.map((i) => scene.strokes[i]).filter(Boolean));
+    ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE });
+    live.setScene(Boolean(on));
+    editor.change(on ? M.joinRecognizedSketches(doc) : sketch ? M.splitSketch(doc, sketch.id, groups) : doc, { record: false });
   }
 
   toggle() { this.set(!this.ctx.ui.state.sceneMode); }
