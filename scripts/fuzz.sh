@@ -22,7 +22,7 @@ seconds=${2:-0}
 mkdir -p out/fuzz
 if [ "$target" = start-build ]; then
   rm -f out/fuzz/build.status
-  (nice -n 19 "$0" build > out/fuzz/build.log 2>&1; echo $? > out/fuzz/build.status) &
+  (code=0; nice -n 19 "$0" build > out/fuzz/build.log 2>&1 || code=$?; echo $code > out/fuzz/build.status) &
   echo "building the fuzz harness in the background (out/fuzz/build.log)"
   exit 0
 fi
@@ -40,7 +40,7 @@ if [ "$target" = all ]; then
   for each in "${targets[@]}"; do "$0" "$each" "$seconds" || status=1; export SKETCHWISE_FUZZ_NO_BUILD=1; done
   exit $status
 fi
-[[ " ${targets[*]} " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
+[[ $target == build || " ${targets[*]} " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
 
 # The harness links with LLVM's lld, which ships with Swift (gold fails on the sanitised objects).
 lld=$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld
