@@ -91,7 +91,7 @@ export function joinRecognizedSketches(state) {
  *  in the first. The part holding the last stroke drawn becomes the current sketch. */
 export function splitSketch(state, id, groups) {
   const sketch = find(state, id);
-  if (!sketch || sketch.type !== "sketch" || !untransformed(sketch)) return state;
+  if (!sketch || sketch.type !== "sketch" || !untransformed(sketch) || groups.length < 2) return state;
   const owner = new Map();
   groups.forEach((group, g) => group.forEach((s) => owner.set(s, g)));
   const parts = groups.map(() => []);
