@@ -32,8 +32,7 @@ deb: deps
 # tests (PyTorch), then the server's API and browser tests against the debug binary
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
-# (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs). The fuzz harness builds in the background
-# at the lowest priority meanwhile, in the time the tests leave idle (about 3 of CI's 30 minutes).
+# (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
 # The Swift tests run models with one BLAS thread per call, as the sketchwise command does.
 # The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
 # hotLoops): the Swift tests take about a minute instead of five, the test server's library
@@ -47,7 +46,6 @@ test: deps-test
 	scripts/lint-js.sh
 	scripts/check-map.py
 	swift build --build-tests
-	env -u SKETCHWISE_OPTIMIZE_DEBUG scripts/fuzz.sh start-build
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url OPENBLAS_NUM_THREADS=1 swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q training/tests

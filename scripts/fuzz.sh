@@ -3,9 +3,6 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS        # TARGET: json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo
 #   scripts/fuzz.sh all SECONDS           # every target in turn, SECONDS each
-#   scripts/fuzz.sh start-build           # builds the harness in the background, at the lowest
-#                                         # priority (make test starts it early, so that it uses
-#                                         # the time the other tests leave idle); the next run waits for it
 #
 # The harness (Fuzz/) is built once into .build-fuzz with -sanitize=fuzzer,address. Seeds come
 # from ../shared/data, Models and the installed pictures (Fuzz/make_seeds.py), plus every input
@@ -16,33 +13,19 @@
 # Swift tests (FuzzRegressionTests) replay it on every `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 2 ] || { [ $# -eq 1 ] && [[ $1 == start-build || $1 == build ]]; } || { sed -n '2,7p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,4p' "$0" >&2; exit 2; }
 target=$1
-seconds=${2:-0}
-mkdir -p out/fuzz
-if [ "$target" = start-build ]; then
-  rm -f out/fuzz/build.status
-  (code=0; nice -n 19 "$0" build > out/fuzz/build.log 2>&1 || code=$?; echo $code > out/fuzz/build.status) &
-  echo "building the fuzz harness in the background (out/fuzz/build.log)"
-  exit 0
-fi
-# A build started in the background: wait for it, then use what it built.
-if [ -f out/fuzz/build.log ] && [ -z "${SKETCHWISE_FUZZ_NO_BUILD:-}" ] && [ "$target" != build ]; then
-  while [ ! -s out/fuzz/build.status ]; do sleep 2; done
-  cat out/fuzz/build.log
-  rm -f out/fuzz/build.log
-  [ "$(cat out/fuzz/build.status)" = 0 ] || { echo "the fuzz harness did not build" >&2; exit 1; }
-  export SKETCHWISE_FUZZ_NO_BUILD=1
-fi
+seconds=$2
 targets=(json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo connection)
 if [ "$target" = all ]; then
   status=0
   for each in "${targets[@]}"; do "$0" "$each" "$seconds" || status=1; export SKETCHWISE_FUZZ_NO_BUILD=1; done
   exit $status
 fi
-[[ $target == build || " ${targets[*]} " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
+[[ " ${targets[*]} " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
 
 # The harness links with LLVM's lld, which ships with Swift (gold fails on the sanitised objects).
+mkdir -p out/fuzz
 lld=$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld
 printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" > out/fuzz/toolset.json
 build=(swift build --package-path Fuzz -c debug --scratch-path .build-fuzz --toolset "$PWD/out/fuzz/toolset.json" -Xswiftc -sanitize=fuzzer,address)
@@ -50,7 +33,6 @@ if [ -z "${SKETCHWISE_FUZZ_NO_BUILD:-}" ]; then
   echo "building the fuzz harness (debug, -sanitize=fuzzer,address)…"
   "${build[@]}" 2>&1 | grep -E "error:|Compiling|Build complete" | tail -3
 fi
-[ "$target" = build ] && exit 0
 binary=$("${build[@]}" --show-bin-path)/sketchwise-fuzz
 [ -x "$binary" ] || { echo "no harness at $binary" >&2; exit 1; }
 
