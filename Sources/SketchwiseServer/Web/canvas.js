@@ -55,7 +55,8 @@ export function lineWeight(o) {
 /** The URL a picture object is drawn from: in colour when its colour mode asks, and a line
  *  picture with lines as wide as the pen's at its size (they do not scale with it). */
 export function pictureURL(o) {
-  const query = [o.colour ? "colour=true" : null, lineWeight(o) ? `weight=${lineWeight(o)}` : null].filter(Boolean);
+  const weight = lineWeight(o);
+  const query = [o.colour ? "colour=true" : null, weight ? `weight=${weight}` : null].filter(Boolean);
   return query.length ? `${o.image}${o.image.includes("?") ? "&" : "?"}${query.join("&")}` : o.image;
 }
 
