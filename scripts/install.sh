@@ -4,7 +4,7 @@
 #   PREFIX/share/sketchwise/web                 the web app and openapi.yaml
 #   PREFIX/share/sketchwise/models              the bundled models and their model card
 #   PREFIX/share/sketchwise/tables              curated tables (picture reviews, ImageNet → classes)
-#   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji and Lucide line art
+#   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji, Lucide and Tabler line art
 #                                               from $SKETCHWISE_PICTURES (scripts/install-deps.sh)
 #   PREFIX/share/sketchwise/photo-models        with --pictures: the photo model, imported at install
 #                                               time (scripts/fetch-photo-model.sh), when it is there
@@ -32,7 +32,7 @@ for doc in README.md LICENSE CHANGELOG.md; do
 done
 if [ "${1:-}" = "--pictures" ]; then
   pictures="${SKETCHWISE_PICTURES:-/usr/local/share/sketchwise/pictures}"
-  for set in openmoji lucide; do
+  for set in openmoji lucide tabler; do
     source_folder="$(readlink -f "$pictures/$set")"
     [ -d "$source_folder" ] || { echo "no $set pictures in $pictures (run scripts/install-deps.sh)" >&2; exit 1; }
     install -d "$root/share/sketchwise/pictures/$set"

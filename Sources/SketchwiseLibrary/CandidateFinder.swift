@@ -131,7 +131,7 @@ public struct Candidate: Sendable, Equatable {
 
 /// The pictures that may illustrate each class: those whose title or keywords contain one of the
 /// class's synonyms (``ClassSynonyms``), no word of another sense and break no general rule
-/// (``PictureWordRules``: people doing things, zodiac signs, Lucide interface compounds), or that people reviewed as
+/// (``PictureWordRules``: people doing things, zodiac signs, icon-set interface compounds), or that people reviewed as
 /// showing it, then those the raster model itself puts in that class. ``PictureReviews`` decide
 /// over words: a picture reviewed as wrong for a class is never its candidate; a good one ranks
 /// at least as a synonym in its title would (``MatchStrength/synonymInTitle``), a loose one only as
@@ -222,11 +222,11 @@ public struct CandidateFinder: Sendable {
             if strength <= weakest { found.append(Candidate(picture: picture, reason: reason, strength: strength)) }
         }
         /// The general rules of ``PictureWordRules``: people pictures name what people do, zodiac
-        /// signs are symbols, Lucide compounds are interface symbols.
+        /// signs are symbols, compounds of an icon set are interface symbols.
         func breaksARule(_ index: Int) -> Bool {
             if !aboutPeople, PictureWordRules.depictsPeople(pictures[index].title) { return true }
             if PictureWordRules.isZodiacSign(title: titleWords[index], words: words[index]) { return true }
-            return pictures[index].source == .lucide && !PictureWordRules.isLucideIcon(of: phrases, title: titleWords[index])
+            return pictures[index].source.isIconSet && !PictureWordRules.isIcon(of: phrases, title: titleWords[index])
         }
         for name in names {
             for (index, picture) in pictures.enumerated() where !seen.contains(picture.id) {

@@ -62,7 +62,7 @@ public struct IndexBuilder: Sendable {
             let known = try database.stamps(of: source)
             var plan =
                 switch source {
-                case .clipart, .openmoji, .lucide: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
+                case .clipart, .openmoji, .lucide, .tabler: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
                 case .emoji:
                     try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0], names: emojiNames)
                 }
@@ -107,7 +107,8 @@ public struct IndexBuilder: Sendable {
 
     /// The SVG files of a folder source. OpenMoji files are named by ``EmojiNames`` and left out
     /// when ``OpenMojiArt/emoji(fileName:)`` leaves them out or nothing names them; Lucide files
-    /// are named by their file names; clip-art names itself when it is read.
+    /// are named by their file names, Tabler's by theirs and their tags unless ``TablerIcon``
+    /// leaves them out; clip-art names itself when it is read.
     private func planFolder(of source: LibrarySource, known: [String: FileStamp], pipeline: String, names: EmojiNames) throws(LibraryError)
         -> Plan
     {
@@ -125,6 +126,13 @@ public struct IndexBuilder: Sendable {
                 }
                 name = entry
             case .lucide: name = PictureName.lucide(fileName: fileName)
+            case .tabler:
+                let icon = TablerIcon(fileName: fileName, header: SVGFolder.header(of: file.url))
+                guard icon.depictsAThing else {
+                    plan.report.symbols += 1
+                    continue
+                }
+                name = icon.name
             case .clipart, .emoji: name = nil
             }
             plan.report.found += 1

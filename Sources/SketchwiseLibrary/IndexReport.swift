@@ -21,6 +21,8 @@ public struct IndexReport: Sendable, Equatable {
         /// OpenMoji: files left out as skin-tone variants, flags of countries or regions, or with
         /// no name.
         public var unnamed = 0
+        /// Tabler: interface symbols and crossed-out icons left out (``TablerIcon/depictsAThing``).
+        public var symbols = 0
     }
 
     public var sources: [LibrarySource: SourceReport] = [:]
@@ -44,6 +46,7 @@ public struct IndexReport: Sendable, Equatable {
             if r.aliases > 0 { line += "; \(r.aliases) links to drawings already in the folder left out" }
             if r.notInFont > 0 { line += "; \(r.notInFont) emoji not in the font" }
             if r.unnamed > 0 { line += "; \(r.unnamed) skin-tone variants, flags and unnamed pictures left out" }
+            if r.symbols > 0 { line += "; \(r.symbols) interface symbols and crossed-out icons left out" }
             lines.append(line + ")")
             if let reasons = malformed[source], !reasons.isEmpty {
                 let text = SkipReason.allCases.compactMap { reason in reasons[reason].map { "\(reason.rawValue) \($0)" } }

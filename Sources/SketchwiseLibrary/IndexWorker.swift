@@ -73,7 +73,7 @@ final class IndexWorker {
         if let name {
             return try indexed(
                 picture, id: file.id, source: file.source, path: file.url.path, title: name.title, sourceTitle: name.title,
-                keywords: name.keywords, license: file.source == .openmoji ? License.openMoji : License.lucide, file: stamp
+                keywords: name.keywords, license: License.of(file.source), file: stamp
             )
         }
         return try indexed(

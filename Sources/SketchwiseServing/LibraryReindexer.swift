@@ -37,7 +37,8 @@ package struct LibraryReindexer: Sendable {
         ["index", "build", "--db", path, "--models", recognizers.folder(of: RecognizerSet.rasterModel).path, "--no-model-store",
          "--threads", "\(threads)", "--sources", sources.map(\.rawValue).sorted().joined(separator: ","),
          "--clipart-dir", locations.clipartFolder.path, "--emoji-font", locations.emojiFont.path,
-         "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path]
+         "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path,
+         "--tabler-dir", locations.tablerFolder.path]
     }
 
     private func buildInChild(

@@ -35,6 +35,9 @@ struct IndexBuildCommand: AsyncParsableCommand {
     @Option(help: "The folder of Lucide SVG files.")
     var lucideDir = LibraryLocations().lucideFolder.path
 
+    @Option(help: "The folder of Tabler's outline SVG files.")
+    var tablerDir = LibraryLocations().tablerFolder.path
+
     @Option(help: "Threads rendering and embedding.")
     var threads = 2
 
@@ -49,7 +52,8 @@ struct IndexBuildCommand: AsyncParsableCommand {
             sources: sources,
             locations: LibraryLocations(
                 clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont),
-                openmojiFolder: URL(fileURLWithPath: openmojiDir), lucideFolder: URL(fileURLWithPath: lucideDir)
+                openmojiFolder: URL(fileURLWithPath: openmojiDir), lucideFolder: URL(fileURLWithPath: lucideDir),
+                tablerFolder: URL(fileURLWithPath: tablerDir)
             )
         )
         builder.threads = threads

@@ -58,7 +58,7 @@ def check_suggestions(suggestions, guesses, labels=4, per_label=6):
     per = {}
     for s in suggestions:
         assert set(s) >= SUGGESTION_FIELDS, f"missing fields: {SUGGESTION_FIELDS - set(s)}"
-        assert s["source"] in ("clipart", "emoji", "openmoji", "lucide")
+        assert s["source"] in ("clipart", "emoji", "openmoji", "lucide", "tabler")
         assert s["id"].startswith(s["source"] + ":"), s["id"]
         assert allowed is None or s["label"] in allowed, f"suggestion for {s['label']!r}, not one of the top {labels} guesses {allowed}"
         enc = urllib.parse.quote(s["id"], safe="")
@@ -349,8 +349,8 @@ def test_suggest_bad_request(server, extra):
     assert_error(status, body, raw, 400)
 
 
-STYLE_SOURCES = {"line": {"openmoji", "lucide"}, "emoji": {"emoji"}, "clipart": {"clipart"},
-                 "all": {"openmoji", "lucide", "emoji", "clipart"}}
+STYLE_SOURCES = {"line": {"openmoji", "lucide", "tabler"}, "emoji": {"emoji"}, "clipart": {"clipart"},
+                 "all": {"openmoji", "lucide", "tabler", "emoji", "clipart"}}
 
 
 def test_suggest_styles(server, known_drawing):

@@ -44,29 +44,31 @@ import Testing
         }
     }
 
-    /// The real pictures: every OpenMoji and Lucide file the list names is indexed with its real
-    /// names (CLDR when installed), and for every reviewed class no picture reviewed as wrong is a
-    /// candidate, by default and when keyword and model-only matches are let in.
+    /// The real pictures: every file of the line sources (OpenMoji, Lucide, Tabler) the list names is
+    /// indexed with its real names (CLDR when installed), and for every reviewed class no picture
+    /// reviewed as wrong is a candidate, by default and when keyword and model-only matches are let in.
     @Test func noPictureReviewedAsWrongComesBackFromTheRealLibrary() throws {
         let locations = LibraryLocations()
-        guard locations.installed([.openmoji, .lucide]) == [.openmoji, .lucide] else {
-            print("skipped: OpenMoji and Lucide are not installed (scripts/install-deps.sh installs them)")
+        let lineSources = PictureStyle.line.sources
+        guard locations.installed(lineSources) == lineSources else {
+            print("skipped: OpenMoji, Lucide and Tabler are not all installed (scripts/install-deps.sh installs them)")
             return
         }
         let folder = TemporaryFolder()
         var copied = LibraryLocations(
-            openmojiFolder: folder.url.appendingPathComponent("openmoji"), lucideFolder: folder.url.appendingPathComponent("lucide"))
+            openmojiFolder: folder.url.appendingPathComponent("openmoji"), lucideFolder: folder.url.appendingPathComponent("lucide"),
+            tablerFolder: folder.url.appendingPathComponent("tabler"))
         copied.emojiAnnotations = locations.emojiAnnotations
         for id in Set(reviews.all.map(\.id)) {
             let parts = id.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let source = LibrarySource(rawValue: parts[0]), [.openmoji, .lucide].contains(source) else { continue }
+            guard parts.count == 2, let source = LibrarySource(rawValue: parts[0]), lineSources.contains(source) else { continue }
             let target = copied.location(of: source)
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 at: locations.location(of: source).appendingPathComponent(parts[1]), to: target.appendingPathComponent(parts[1]))
         }
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
-        _ = try IndexBuilder(sources: [.openmoji, .lucide], locations: copied).build(
+        _ = try IndexBuilder(sources: lineSources, locations: copied).build(
             into: database, embedder: try LibraryFixtures.embedder())
         let pictures = try database.pictures()
         #expect(pictures.count >= 300)

@@ -130,8 +130,8 @@ import Testing
 
     @Test func aStyleLimitsTheSuggestionsToItsSources() {
         let pictures = [
-            ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("emoji:U+1F408", .emoji),
-            ("clipart:cat.svg", .clipart),
+            ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("tabler:cat.svg", .tabler),
+            ("emoji:U+1F408", .emoji), ("clipart:cat.svg", .clipart),
         ].map {
             IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: [1, 0], topClasses: [])
         }
@@ -142,9 +142,9 @@ import Testing
             ranker.style = style
             return Set(ranker.suggestions(guesses: [.init(label: "cat", probability: 1)], embedding: [1, 0]).map(\.source))
         }
-        #expect(sources(.line) == [.library(.openmoji), .library(.lucide)])
+        #expect(sources(.line) == [.library(.openmoji), .library(.lucide), .library(.tabler)])
         #expect(sources(.emoji) == [.library(.emoji)] && sources(.clipart) == [.library(.clipart)])
-        #expect(sources(.all).count == 4)
+        #expect(sources(.all).count == 5)
         #expect(CandidateFinder(pictures: Array(pictures.suffix(2))).has(.line) == false)
     }
 }

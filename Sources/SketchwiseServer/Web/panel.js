@@ -9,7 +9,7 @@ import { markScrollEdges } from "./scroll-edges.js";
  *  the button by it): wide pictures get up to twice the box, tall ones down to half. */
 const buttonShape = (aspect) => Math.min(2, Math.max(0.5, aspect)).toFixed(3);
 
-const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art", lucide: "line art", web: "web picture" };
+const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art", lucide: "line art", tabler: "line art", web: "web picture" };
 
 /** The alternative text of a picture: "cat — line art: Cat face". */
 export const altText = (s) => `${s.label} — ${STYLE_NAMES[s.source] || s.source || "picture"}: ${s.title || s.label}`;
