@@ -12,8 +12,10 @@ deps-test:
 build: deps
 	swift build -c release --product sketchwise
 
-# The web app and API on http://127.0.0.1:8080 (the library index is built on first start).
+# The web app and API on http://127.0.0.1:8080 (the library index is built on first start; the
+# doodles are drawn once from ../shared/data when it is there: scripts/install-doodles.sh).
 run: build
+	scripts/install-doodles.sh .build/release/sketchwise
 	.build/release/sketchwise serve --host 127.0.0.1 --port 8080 --data-dir out
 
 # The binary and its resources under PREFIX (PREFIX/bin/sketchwise, PREFIX/share/sketchwise/…),
@@ -46,6 +48,7 @@ test: deps-test
 	scripts/lint-js.sh
 	scripts/check-map.py
 	swift build --build-tests
+	scripts/install-doodles.sh .build/debug/sketchwise
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url OPENBLAS_NUM_THREADS=1 swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q training/tests

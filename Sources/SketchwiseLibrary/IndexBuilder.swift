@@ -62,7 +62,8 @@ public struct IndexBuilder: Sendable {
             let known = try database.stamps(of: source)
             var plan =
                 switch source {
-                case .clipart, .openmoji, .lucide, .tabler: try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
+                case .clipart, .openmoji, .lucide, .tabler, .doodle:
+                    try planFolder(of: source, known: known, pipeline: pipeline, names: emojiNames)
                 case .emoji:
                     try planEmoji(known: known, pipeline: pipeline, font: locations.emojiFont, glyphs: workers[0], names: emojiNames)
                 }
@@ -108,7 +109,7 @@ public struct IndexBuilder: Sendable {
     /// The SVG files of a folder source. OpenMoji files are named by ``EmojiNames`` and left out
     /// when ``OpenMojiArt/emoji(fileName:)`` leaves them out or nothing names them; Lucide files
     /// are named by their file names, Tabler's by theirs and their tags unless ``TablerIcon``
-    /// leaves them out; clip-art names itself when it is read.
+    /// leaves them out; doodles by their class's folder; clip-art names itself when it is read.
     private func planFolder(of source: LibrarySource, known: [String: FileStamp], pipeline: String, names: EmojiNames) throws(LibraryError)
         -> Plan
     {
@@ -133,6 +134,12 @@ public struct IndexBuilder: Sendable {
                     continue
                 }
                 name = icon.name
+            case .doodle:
+                guard !file.category.isEmpty, !file.category.contains("/") else {
+                    plan.report.unnamed += 1
+                    continue
+                }
+                name = PictureName(title: file.category, keywords: [])
             case .clipart, .emoji: name = nil
             }
             plan.report.found += 1

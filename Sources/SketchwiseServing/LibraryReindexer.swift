@@ -38,7 +38,7 @@ package struct LibraryReindexer: Sendable {
          "--threads", "\(threads)", "--sources", sources.map(\.rawValue).sorted().joined(separator: ","),
          "--clipart-dir", locations.clipartFolder.path, "--emoji-font", locations.emojiFont.path,
          "--openmoji-dir", locations.openmojiFolder.path, "--lucide-dir", locations.lucideFolder.path,
-         "--tabler-dir", locations.tablerFolder.path]
+         "--tabler-dir", locations.tablerFolder.path, "--doodle-dir", locations.doodleFolder.path]
     }
 
     private func buildInChild(

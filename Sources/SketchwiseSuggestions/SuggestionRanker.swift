@@ -69,9 +69,11 @@ public struct SuggestionRanker: Sendable {
     /// index and only the chosen ones are copied (a class may have hundreds). Without an
     /// embedding (a photo has no sketch to compare with) the most typical pictures of the guess
     /// come first: those most similar to the mean direction of its candidates in ``style``.
+    /// Doodles are the last resort: left out when any other picture of the style draws the class.
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
-        let sources = style.sourceBits
+        let drawn = style.sourceBits & ~LibrarySource.doodle.bit
+        let sources = candidates.contains { $0.sourceBit & drawn != 0 } ? drawn : style.sourceBits
         let sketch = embedding.isEmpty ? Self.typicalDirection(of: candidates, sources: sources) : UnitVector.normalized(embedding)
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
@@ -115,8 +117,11 @@ public struct SuggestionRanker: Sendable {
         return UnitVector.normalized(sum.map(Float.init))
     }
 
+    /// A doodle scores as a keyword match would: the most probable guess's doodles still lead,
+    /// but a real picture of a guess nearly as probable comes first.
     private static func score(_ candidate: Candidate, guess: Guess, similarity: Double) -> Double {
-        Suggestion.score(probability: guess.probability, similarity: similarity, strength: candidate.strength)
+        let strength = candidate.picture.source == .doodle ? max(candidate.strength, .keyword) : candidate.strength
+        return Suggestion.score(probability: guess.probability, similarity: similarity, strength: strength)
     }
 
     /// The cosine of two vectors; nil when their lengths differ or either is zero or not finite.

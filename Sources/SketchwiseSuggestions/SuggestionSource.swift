@@ -1,7 +1,7 @@
 import SketchwiseLibrary
 
 /// Where a suggested picture comes from: a source of the local library, or the web image search.
-/// Written as one string, the library source's name (`clipart`, `emoji`, `openmoji`, `lucide`, `tabler`)
+/// Written as one string, the library source's name (`clipart`, `emoji`, `openmoji`, `lucide`, `tabler`, `doodle`)
 /// or `web`.
 public enum SuggestionSource: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
     /// A picture of the library's index.

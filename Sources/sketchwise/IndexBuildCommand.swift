@@ -15,8 +15,9 @@ struct IndexBuildCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "Comma-separated sources: \(LibrarySource.names) (default: all).", transform: { try LibrarySource.list($0) })
-    var sources: Set<LibrarySource> = Set(LibrarySource.allCases)
+    @Option(
+        help: "Comma-separated sources: \(LibrarySource.names) (default: every one installed).", transform: { try LibrarySource.list($0) })
+    var sources: Set<LibrarySource>?
 
     @Option(help: "The index database (created if missing).")
     var db = LibraryDatabase.defaultPath
@@ -38,6 +39,9 @@ struct IndexBuildCommand: AsyncParsableCommand {
     @Option(help: "The folder of Tabler's outline SVG files.")
     var tablerDir = LibraryLocations().tablerFolder.path
 
+    @Option(help: "The folder of doodles, a folder per class (sketchwise index doodles).")
+    var doodleDir = LibraryLocations().doodleFolder.path
+
     @Option(help: "Threads rendering and embedding.")
     var threads = 2
 
@@ -48,14 +52,12 @@ struct IndexBuildCommand: AsyncParsableCommand {
     func run() async throws {
         let embedder = try PictureEmbedder(recognizer: try modelOptions.load().raster)
         let database = try LibraryDatabase(path: db)
-        var builder = IndexBuilder(
-            sources: sources,
-            locations: LibraryLocations(
-                clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont),
-                openmojiFolder: URL(fileURLWithPath: openmojiDir), lucideFolder: URL(fileURLWithPath: lucideDir),
-                tablerFolder: URL(fileURLWithPath: tablerDir)
-            )
+        let locations = LibraryLocations(
+            clipartFolder: URL(fileURLWithPath: clipartDir), emojiFont: URL(fileURLWithPath: emojiFont),
+            openmojiFolder: URL(fileURLWithPath: openmojiDir), lucideFolder: URL(fileURLWithPath: lucideDir),
+            tablerFolder: URL(fileURLWithPath: tablerDir), doodleFolder: URL(fileURLWithPath: doodleDir)
         )
+        var builder = IndexBuilder(sources: sources ?? installedSources(at: locations), locations: locations)
         builder.threads = threads
         var lastStep = -1
         let report = try builder.build(into: database, embedder: embedder) { progress in
@@ -70,5 +72,14 @@ struct IndexBuildCommand: AsyncParsableCommand {
         }
         StandardError.progress("")
         print(report.summary)
+    }
+
+    /// Every source whose files are at `locations`; each missing one is named on standard error.
+    private func installedSources(at locations: LibraryLocations) -> Set<LibrarySource> {
+        let installed = locations.installed(Set(LibrarySource.allCases))
+        for source in LibrarySource.allCases where !installed.contains(source) {
+            StandardError.print("note: \(source.rawValue) is not installed at \(locations.location(of: source).path); left out")
+        }
+        return installed
     }
 }

@@ -3,7 +3,7 @@ import ArgumentParser
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "The suggestion library's index of clip-art and emoji.",
-        subcommands: [IndexBuildCommand.self, IndexCoverageCommand.self]
+        abstract: "The suggestion library's index of clip-art, emoji, line art and doodles.",
+        subcommands: [IndexBuildCommand.self, IndexCoverageCommand.self, IndexDoodlesCommand.self]
     )
 }

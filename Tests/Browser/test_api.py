@@ -58,7 +58,7 @@ def check_suggestions(suggestions, guesses, labels=4, per_label=6):
     per = {}
     for s in suggestions:
         assert set(s) >= SUGGESTION_FIELDS, f"missing fields: {SUGGESTION_FIELDS - set(s)}"
-        assert s["source"] in ("clipart", "emoji", "openmoji", "lucide", "tabler")
+        assert s["source"] in ("clipart", "emoji", "openmoji", "lucide", "tabler", "doodle")
         assert s["id"].startswith(s["source"] + ":"), s["id"]
         assert allowed is None or s["label"] in allowed, f"suggestion for {s['label']!r}, not one of the top {labels} guesses {allowed}"
         enc = urllib.parse.quote(s["id"], safe="")
@@ -152,7 +152,8 @@ def test_web_app_files(server):
     assert status == 200 and headers.get("content-type", "").startswith("text/html")
     assert b"Sketchwise" in data and b'id="canvas"' in data
     assert ("Clip-art: Open Clip Art Library (public domain) · Emoji: Noto Color Emoji (SIL OFL 1.1) · "
-            "Recognition trained on the Quick, Draw! dataset by Google (CC BY 4.0)").encode() in data
+            "Doodles and recognition: the Quick, Draw! dataset by Google (CC BY 4.0)").encode() in data
+    assert b'<a href="https://tabler.io/icons">Tabler Icons</a> (MIT)' in data
     for name, kind in (("app.js", "javascript"), ("canvas.js", "javascript"), ("live.js", "javascript"),
                        ("style.css", "text/css"), ("index.html", "text/html")):
         status, headers, data = server.get("/" + name)
@@ -349,8 +350,8 @@ def test_suggest_bad_request(server, extra):
     assert_error(status, body, raw, 400)
 
 
-STYLE_SOURCES = {"line": {"openmoji", "lucide", "tabler"}, "emoji": {"emoji"}, "clipart": {"clipart"},
-                 "all": {"openmoji", "lucide", "tabler", "emoji", "clipart"}}
+STYLE_SOURCES = {"line": {"openmoji", "lucide", "tabler", "doodle"}, "emoji": {"emoji"}, "clipart": {"clipart"},
+                 "all": {"openmoji", "lucide", "tabler", "doodle", "emoji", "clipart"}}
 
 
 def test_suggest_styles(server, known_drawing):

@@ -484,7 +484,7 @@ def test_picture_style_menu(driver, server, known_drawing):
         found = driver.execute_script("return window.sketchwise.suggestions().map(s => s.source)")
         return set(found) if found else None
 
-    assert wait_for(sources, 30, message="line-art suggestions") <= {"openmoji", "lucide", "tabler"}
+    assert wait_for(sources, 30, message="line-art suggestions") <= {"openmoji", "lucide", "tabler", "doodle"}
     shapes = {s["id"]: s["width"] / s["height"] for s in driver.execute_script("return window.sketchwise.suggestions()")}
     for button in driver.find_elements(By.CSS_SELECTOR, "#suggestions button[data-id]"):
         shape = button.size["width"] / button.size["height"]

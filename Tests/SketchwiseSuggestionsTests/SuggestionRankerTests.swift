@@ -128,6 +128,25 @@ import Testing
         #expect(abs((suggestions.first?.similarity ?? 0) - 1) < 1e-5)
     }
 
+    /// Doodles are the last resort: shown for a guess only when no other picture of the style
+    /// draws it, and scored as keyword matches, so that a real picture of a guess nearly as
+    /// probable comes first.
+    @Test func doodlesComeOnlyWhereNoPictureDrawsTheClass() {
+        let pictures = [
+            ("lucide:cat.svg", LibrarySource.lucide, "cat"), ("doodle:cat/1.svg", .doodle, "cat"), ("doodle:barn/1.svg", .doodle, "barn"),
+            ("clipart:barn.svg", .clipart, "barn"),
+        ].map { IndexedPicture(id: $0.0, source: $0.1, title: $0.2, keywords: [], embedding: [1, 0], topClasses: []) }
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
+        ranker.style = .line
+        let guesses = [Guess(label: "barn", probability: 0.9), Guess(label: "cat", probability: 0.1)]
+        let ids = ranker.suggestions(guesses: guesses, embedding: [1, 0]).map(\.itemID)
+        #expect(ids == ["doodle:barn/1.svg", "lucide:cat.svg"], "cat has a line picture; barn has none but its doodle")
+        let close = [Guess(label: "barn", probability: 0.55), Guess(label: "cat", probability: 0.45)]
+        #expect(ranker.suggestions(guesses: close, embedding: [1, 0]).map(\.itemID) == ["lucide:cat.svg", "doodle:barn/1.svg"])
+        ranker.style = .all
+        #expect(ranker.suggestions(guesses: guesses, embedding: [1, 0]).map(\.itemID) == ["clipart:barn.svg", "lucide:cat.svg"])
+    }
+
     @Test func aStyleLimitsTheSuggestionsToItsSources() {
         let pictures = [
             ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("tabler:cat.svg", .tabler),

@@ -7,7 +7,7 @@ import Testing
     /// The names docs/api.md gives for a suggestion's `source`: every library source's, and `web`.
     @Test func aSourceIsWrittenAsTheLibrarySourcesNameOrWeb() throws {
         let all = LibrarySource.allCases.map(SuggestionSource.library) + [.web]
-        #expect(all.map(\.rawValue) == ["clipart", "emoji", "openmoji", "lucide", "tabler", "web"])
+        #expect(all.map(\.rawValue) == ["clipart", "emoji", "openmoji", "lucide", "tabler", "doodle", "web"])
         for source in all {
             #expect(SuggestionSource(rawValue: source.rawValue) == source)
             let json = try JSONEncoder().encode([source])

@@ -55,7 +55,7 @@ const transformOf = (o) => {
 };
 
 /** The sources whose pictures are SVG documents, which the SVG export keeps as vectors. */
-const VECTOR_SOURCES = new Set(["openmoji", "lucide", "tabler", "clipart"]);
+const VECTOR_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle", "clipart"]);
 const IMAGE_PATH = /\/image(?=\?|$)/;
 
 /** A library picture as its own SVG document (GET …/vector: cropped like its image, with the same

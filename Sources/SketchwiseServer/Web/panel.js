@@ -9,7 +9,7 @@ import { markScrollEdges } from "./scroll-edges.js";
  *  the button by it): wide pictures get up to twice the box, tall ones down to half. */
 const buttonShape = (aspect) => Math.min(2, Math.max(0.5, aspect)).toFixed(3);
 
-const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art", lucide: "line art", tabler: "line art", web: "web picture" };
+const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art", lucide: "line art", tabler: "line art", doodle: "doodle", web: "web picture" };
 
 /** The alternative text of a picture: "cat — line art: Cat face". */
 export const altText = (s) => `${s.label} — ${STYLE_NAMES[s.source] || s.source || "picture"}: ${s.title || s.label}`;
@@ -160,6 +160,14 @@ export class SuggestionPanel {
       b.style.setProperty("--shape", buttonShape(s.width / s.height));
     }
     b.append(img);
+    if (s.source === "doodle") {
+      // A drawing of the Quick, Draw! data, offered where no picture set draws the class.
+      const mark = document.createElement("span");
+      mark.className = "doodle-mark";
+      mark.textContent = "doodle";
+      mark.setAttribute("aria-hidden", "true");   // the alt text says it
+      b.append(mark);
+    }
     return b;
   }
 }

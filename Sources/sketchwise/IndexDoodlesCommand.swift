@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import SketchwiseCore
+import SketchwiseEvaluation
+import SketchwiseFormats
+import SketchwiseLibrary
+import SketchwisePreprocess
+import SketchwiseRecognition
+
+struct IndexDoodlesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doodles",
+        abstract: "Draw each class's most typical Quick, Draw! drawings as doodles for the library.",
+        discussion: """
+            For each class file of the --data folders (Google's ndjson, raw or simplified: cat.ndjson; \
+            a class is read from the first folder that has it), the first --scan drawings of the training split that the game recognised are classified by the \
+            raster model; the --per-class ones it is surest of, each unlike the others, are simplified \
+            as Google's simplified files are and written as line pictures (OUT/<class>/<n>.svg) beside the dataset's CC BY 4.0 attribution. The \
+            index's doodle source reads them; a class's doodles are suggested only when no other \
+            picture of the style draws it.
+            """
+    )
+
+    @Option(help: "A folder of Quick, Draw! class files (ndjson); repeat it to fill in classes a folder lacks.")
+    var data: [String]
+
+    @Option(help: "Where to write the doodles.")
+    var out = LibraryLocations().doodleFolder.path
+
+    @Option(help: "Doodles per class.")
+    var perClass = 4
+
+    @Option(help: "Training drawings read per class.")
+    var scan = 64
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func validate() throws {
+        guard (1...32).contains(perClass) else { throw ValidationError("--per-class must be within 1…32") }
+        guard (perClass...100_000).contains(scan) else { throw ValidationError("--scan must be within --per-class…100000") }
+        guard !data.isEmpty else { throw ValidationError("give at least one --data folder") }
+    }
+
+    func run() throws {
+        let classFiles = try Self.classFiles(in: data)
+        let simplifier = GoogleSimplifier()
+        let recognizer = try modelOptions.load().raster
+        let folder = URL(fileURLWithPath: out)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var written = 0
+        for (done, file) in classFiles.enumerated() {
+            let label = (file.lastPathComponent as NSString).deletingPathExtension
+            let sketches = try Self.typicalCandidates(in: file, limit: scan).map { try simplifier.simplifiedIfNeeded($0) }
+            let described = try sketches.map { sketch -> (probability: Float, embedding: [Float]) in
+                let (answer, embedding) = try recognizer.describe(sketch)
+                let probability = answer.labels.firstIndex(of: label).map { exp(answer.values[$0]) } ?? 0
+                return (probability, embedding ?? [])
+            }
+            let chosen = DoodleChoice.choose(described, count: perClass).map { sketches[$0] }
+            try Self.replace(folder.appendingPathComponent(label), with: chosen.map { DoodleArt.svg($0, label: label) })
+            written += chosen.count
+            StandardError.progress("doodles \(done + 1)/\(classFiles.count)")
+        }
+        StandardError.progress("")
+        try Self.attribution.write(to: folder.appendingPathComponent("ATTRIBUTION.txt"), atomically: true, encoding: .utf8)
+        print("wrote \(written) doodles of \(classFiles.count) classes into \(folder.path)")
+    }
+
+    static let attribution = """
+        These doodles are drawings of the Quick, Draw! dataset by Google, licensed under CC BY 4.0
+        (https://creativecommons.org/licenses/by/4.0/), redrawn as line pictures by sketchwise index doodles.
+
+        """
+
+    /// The `.ndjson` class files of `folders`, by name; a class from the first folder that has it.
+    static func classFiles(in folders: [String]) throws -> [URL] {
+        var files: [String: URL] = [:]
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw ValidationError("cannot read the folder \(folder)")
+            }
+            for name in names where name.hasSuffix(".ndjson") && files[name] == nil {
+                files[name] = URL(fileURLWithPath: folder).appendingPathComponent(name)
+            }
+        }
+        guard !files.isEmpty else { throw ValidationError("\(folders.joined(separator: ", ")) hold no .ndjson class files") }
+        return files.keys.sorted().compactMap { files[$0] }
+    }
+
+    /// Thrown to stop reading a class file once enough drawings are in.
+    private struct Enough: Error {}
+
+    /// The first `limit` drawings of `file` in the training split that the game recognised
+    /// (records without the field count as recognised); malformed records are skipped.
+    static func typicalCandidates(in file: URL, limit: Int) throws -> [StrokeSketch] {
+        var sketches: [StrokeSketch] = []
+        do {
+            try DrawingSource(path: file.path).forEach(onError: { _ in }) { drawing in
+                guard case let .strokes(record) = drawing.content, record.recognized != false,
+                    ValidationSplit.contains(drawing, in: .training), !record.drawing.strokes.isEmpty
+                else { return }
+                sketches.append(record.drawing)
+                if sketches.count == limit { throw Enough() }
+            }
+        } catch is Enough {}
+        return sketches
+    }
+
+    /// Writes `documents` as `1.svg`, `2.svg`, … into `classFolder`, replacing what it held.
+    static func replace(_ classFolder: URL, with documents: [String]) throws {
+        let manager = FileManager.default
+        let staging = classFolder.deletingLastPathComponent().appendingPathComponent(".\(classFolder.lastPathComponent).new")
+        try? manager.removeItem(at: staging)
+        try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+        for (index, document) in documents.enumerated() {
+            try document.write(to: staging.appendingPathComponent("\(index + 1).svg"), atomically: false, encoding: .utf8)
+        }
+        try? manager.removeItem(at: classFolder)
+        try manager.moveItem(at: staging, to: classFolder)
+    }
+}
