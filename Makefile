@@ -39,7 +39,7 @@ deb: deps
 # The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
 # hotLoops): the Swift tests take about a minute instead of five, the test server's library
 # index is built several times faster.
-FUZZ_SECONDS ?= 5
+FUZZ_SECONDS ?= 3
 TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
 test: export SKETCHWISE_OPTIMIZE_DEBUG = 1
 test: deps-test

@@ -18,8 +18,9 @@ struct TablerIcon: Sendable, Equatable {
     ]
 
     /// First words of Tabler's file names that group icons rather than say what they draw:
-    /// `building-lighthouse` is a lighthouse, `device-tv` a television.
-    static let groupWords: Set<String> = ["building", "device"]
+    /// `building-lighthouse` is a lighthouse, `device-tv` a television, `ball-basketball` a
+    /// basketball.
+    static let groupWords: Set<String> = ["building", "device", "ball"]
 
     /// - Parameters:
     ///   - fileName: `campfire.svg`.

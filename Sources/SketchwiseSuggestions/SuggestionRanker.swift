@@ -70,15 +70,24 @@ public struct SuggestionRanker: Sendable {
     /// embedding (a photo has no sketch to compare with) the most typical pictures of the guess
     /// come first: those most similar to the mean direction of its candidates in ``style``.
     /// Doodles are the last resort: left out when any other picture of the style draws the class.
+    /// When nothing of the style draws it, the best picture of another style that people
+    /// reviewed as good is offered instead (its source says which style).
     func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
         let drawn = style.sourceBits & ~LibrarySource.doodle.bit
-        let sources = candidates.contains { $0.sourceBit & drawn != 0 } ? drawn : style.sourceBits
+        var sources = candidates.contains { $0.sourceBit & drawn != 0 } ? drawn : style.sourceBits
+        var reviewedGood: Set<String>?
+        if !candidates.contains(where: { $0.sourceBit & sources != 0 }) {
+            sources = ~style.sourceBits & ~LibrarySource.doodle.bit
+            reviewedGood = Set(finder.reviews.reviewed(for: guess.label).filter { $0.value == .good }.keys)
+        }
         let sketch = embedding.isEmpty ? Self.typicalDirection(of: candidates, sources: sources) : UnitVector.normalized(embedding)
         var scored: [(index: Int, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
         for index in candidates.indices
-        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && candidates[index].sourceBit & sources != 0 {
+        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && candidates[index].sourceBit & sources != 0
+            && reviewedGood.map({ $0.contains(candidates[index].picture.id) }) != false
+        {
             scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
         }
         scored.sort { a, b in
@@ -87,7 +96,7 @@ public struct SuggestionRanker: Sendable {
             return a.similarity != b.similarity ? a.similarity > b.similarity : first.picture.id < second.picture.id
         }
         var chosen: [(index: Int, similarity: Double)] = []
-        for entry in scored where chosen.count < perGuess {
+        for entry in scored where chosen.count < (reviewedGood == nil ? perGuess : 1) {
             let duplicate = chosen.contains { other in
                 UnitVector.dot(candidates[other.index].unitEmbedding, candidates[entry.index].unitEmbedding) > duplicateSimilarity
             }
@@ -97,7 +106,8 @@ public struct SuggestionRanker: Sendable {
             let picture = candidates[index].picture
             let similarity = min(1, max(0, similarity))
             return Suggestion(
-                label: guess.label, score: Self.score(candidates[index], guess: guess, similarity: similarity),
+                label: guess.label,
+                score: Self.score(candidates[index], guess: guess, similarity: similarity, fallback: reviewedGood != nil),
                 probability: guess.probability, similarity: similarity,
                 source: .library(picture.source), itemID: picture.id, title: picture.title, aspect: picture.aspect,
                 reason: candidates[index].reason
@@ -117,10 +127,11 @@ public struct SuggestionRanker: Sendable {
         return UnitVector.normalized(sum.map(Float.init))
     }
 
-    /// A doodle scores as a keyword match would: the most probable guess's doodles still lead,
-    /// but a real picture of a guess nearly as probable comes first.
-    private static func score(_ candidate: Candidate, guess: Guess, similarity: Double) -> Double {
-        let strength = candidate.picture.source == .doodle ? max(candidate.strength, .keyword) : candidate.strength
+    /// A doodle, or a picture of another style offered as a `fallback`, scores as a keyword match
+    /// would: the most probable guess's still lead, but a picture of the style for a guess nearly
+    /// as probable comes first.
+    private static func score(_ candidate: Candidate, guess: Guess, similarity: Double, fallback: Bool) -> Double {
+        let strength = candidate.picture.source == .doodle || fallback ? max(candidate.strength, .keyword) : candidate.strength
         return Suggestion.score(probability: guess.probability, similarity: similarity, strength: strength)
     }
 

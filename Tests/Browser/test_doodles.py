@@ -1,7 +1,8 @@
-"""Doodles, the library's last resort (issue 38): a class that no picture set draws, such as a barn,
-gets the most typical Quick, Draw! drawings of its class as line pictures, marked as doodles in
-the strip, and one swaps in like any picture. The doodles are drawn from ../shared/data at set-up
-(scripts/install-doodles.sh); without that data the test skips with a message.
+"""The library's last resorts (issue 38). Doodles: a class that no picture set draws, such as a
+barn, gets the most typical Quick, Draw! drawings of its class as line pictures, marked as doodles
+in the strip, and one swaps in like any picture. The doodles are drawn from ../shared/data at
+set-up (scripts/install-doodles.sh); without that data the tests skip with a message. And a style
+with nothing for a guess offers the best reviewed picture of another style, marked with its style.
 """
 
 import sys
@@ -47,7 +48,7 @@ def test_a_class_no_set_draws_gets_doodles_marked_as_such(driver, server):
     wait_for_full_result(driver, len(strokes))
     tiles = wait_for(lambda: driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map((b) => ({id: b.dataset.id, "
-        "mark: b.querySelector('.doodle-mark')?.textContent, alt: b.querySelector('img').alt}))",
+        "mark: b.querySelector('.picture-mark')?.textContent, alt: b.querySelector('img').alt}))",
         f'#suggestions button[data-label="{CLASS}"]') or None, 30, message="the barn's pictures in the strip")
     assert all(t["mark"] == "doodle" and "doodle" in t["alt"] for t in tiles), tiles
     save_screenshot(driver, "doodles-barn.png")
@@ -58,3 +59,21 @@ def test_a_class_no_set_draws_gets_doodles_marked_as_such(driver, server):
     assert [p["id"] for p in placed] == [pick] and pick.startswith("doodle:barn/")
     print(f"\n[doodles] {CLASS}: {len(doodles)} doodles and {len(others)} real pictures of other guesses; placed {pick}", file=sys.stderr)
     save_screenshot(driver, "doodles-barn-placed.png")
+
+
+def test_a_style_with_nothing_for_a_guess_offers_a_reviewed_picture_of_another(server):
+    """No emoji draws a campfire (🔥 is reviewed loose), so the emoji style offers the best line
+    picture reviewed as a campfire, one, instead of an empty row."""
+    if not (RAW / "campfire.ndjson").exists() or not str(RAW).startswith(str(SHARED)):
+        pytest.skip(f"no Quick, Draw! data at {SHARED}")
+    for record in read_drawings("campfire", limit=12):
+        status, body, _, raw = server.post_json("/api/suggest", {"strokes": record["drawing"], "style": "emoji"})
+        assert status == 200, raw[:300]
+        if body["guesses"] and body["guesses"][0]["label"] == "campfire":
+            break
+    else:
+        pytest.fail("none of the first 12 campfire drawings was guessed as a campfire first")
+    offered = [s for s in body["suggestions"] if s["label"] == "campfire"]
+    assert len(offered) == 1 and offered[0]["source"] in ("openmoji", "lucide", "tabler"), offered
+    assert offered[0]["id"] in ("tabler:campfire.svg", "lucide:flame-kindling.svg"), "a picture reviewed as a campfire"
+    print(f"\n[fallback] campfire in the emoji style: {offered[0]['id']}", file=sys.stderr)

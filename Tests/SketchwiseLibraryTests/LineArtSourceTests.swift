@@ -62,6 +62,7 @@ import Testing
         #expect(campfire.name == PictureName(title: "campfire", keywords: ["camping", "bonfire", "wood"]))
         let lighthouse = TablerIcon(fileName: "building-lighthouse.svg", header: Self.tablerIcon(category: "Buildings", tags: "light, sea"))
         #expect(lighthouse.name.title == "lighthouse", "a group word is not part of what the icon draws")
+        #expect(TablerIcon(fileName: "ball-basketball.svg", header: "").name.title == "basketball")
         #expect(TablerIcon(fileName: "building.svg", header: "").name.title == "building", "a group word alone is the name")
         #expect(!TablerIcon(fileName: "campfire-off.svg", header: Self.tablerIcon(category: "Map", tags: "camping")).depictsAThing)
         #expect(!TablerIcon(fileName: "table.svg", header: Self.tablerIcon(category: "Database", tags: "spreadsheet")).depictsAThing)

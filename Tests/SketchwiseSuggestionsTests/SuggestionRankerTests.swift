@@ -147,6 +147,23 @@ import Testing
         #expect(ranker.suggestions(guesses: guesses, embedding: [1, 0]).map(\.itemID) == ["clipart:barn.svg", "lucide:cat.svg"])
     }
 
+    /// When the style has nothing for a guess, the best picture of another style that people
+    /// reviewed as good is offered, one, scored as a keyword match.
+    @Test func aStyleWithNothingForAGuessOffersTheBestReviewedPictureOfAnother() throws {
+        let pictures = [
+            ("lucide:cat.svg", LibrarySource.lucide, [Float(1), 0]), ("openmoji:1F408.svg", .openmoji, [0.9, 0.1]),
+            ("clipart:cat.svg", .clipart, [1, 0]),
+        ].map { IndexedPicture(id: $0.0, source: $0.1, title: "cat", keywords: [], embedding: $0.2, topClasses: []) }
+        let reviews = try PictureReviews(text: "cat\tlucide:cat.svg\tgood\ncat\topenmoji:1F408.svg\tgood\n")
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures, reviews: reviews))
+        ranker.style = .emoji
+        let offered = ranker.suggestions(guesses: [Guess(label: "cat", probability: 1)], embedding: [1, 0])
+        #expect(offered.map(\.itemID) == ["lucide:cat.svg"], "one picture, reviewed good, the most like the sketch")
+        #expect(abs(offered[0].score - Suggestion.score(probability: 1, similarity: 1, strength: .keyword)) < 1e-9)
+        ranker.style = .clipart
+        #expect(ranker.suggestions(guesses: [Guess(label: "cat", probability: 1)], embedding: [1, 0]).map(\.itemID) == ["clipart:cat.svg"])
+    }
+
     @Test func aStyleLimitsTheSuggestionsToItsSources() {
         let pictures = [
             ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("tabler:cat.svg", .tabler),

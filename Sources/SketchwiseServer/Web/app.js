@@ -185,9 +185,11 @@ const { styleSelect } = ctx;
 const savedStyle = (() => { try { return localStorage.getItem("sketchwise.style"); } catch { return null; } })();
 if (savedStyle && [...styleSelect.options].some((o) => o.value === savedStyle)) styleSelect.value = savedStyle;
 live.setStyle(styleSelect.value);
+panel.style = styleSelect.value;
 styleSelect.addEventListener("change", () => {
   try { localStorage.setItem("sketchwise.style", styleSelect.value); } catch { /* private mode: not kept */ }
   live.setStyle(styleSelect.value);
+  panel.style = styleSelect.value;
   styleSelect.blur();   // the single-key shortcuts work again at once (a focused <select> takes keys)
 });
 

@@ -14,6 +14,17 @@ const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art",
 /** The alternative text of a picture: "cat — line art: Cat face". */
 export const altText = (s) => `${s.label} — ${STYLE_NAMES[s.source] || s.source || "picture"}: ${s.title || s.label}`;
 
+const LINE_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle"]);
+
+/** The word shown on a picture that is not what the style promises: "doodle" (the last resort of
+ *  a class no picture set draws), or the style of a picture offered because the chosen style has
+ *  none for its guess ("emoji"); null for the others. */
+const markOf = (s, style) => {
+  if (s.source === "doodle") return "doodle";
+  const own = LINE_SOURCES.has(s.source) ? "line" : s.source;
+  return style !== "all" && s.source !== "web" && own !== style ? STYLE_NAMES[s.source] || s.source : null;
+};
+
 export class SuggestionPanel {
   /**
    * @param {HTMLElement} root       the strip (#assist)
@@ -27,6 +38,8 @@ export class SuggestionPanel {
     this.titleEl = root.querySelector("#assist-title");
     this.noteEl = root.querySelector("#assist-note");
     this.onPick = onPick;
+    /** The pictures' style asked for (the Pictures menu): pictures of another style are marked. */
+    this.style = "line";
     this.guesses = [];
     this.suggestions = [];
     this.focus = null;      // label chosen in the guesses row
@@ -160,11 +173,11 @@ export class SuggestionPanel {
       b.style.setProperty("--shape", buttonShape(s.width / s.height));
     }
     b.append(img);
-    if (s.source === "doodle") {
-      // A drawing of the Quick, Draw! data, offered where no picture set draws the class.
+    const word = markOf(s, this.style);
+    if (word) {
       const mark = document.createElement("span");
-      mark.className = "doodle-mark";
-      mark.textContent = "doodle";
+      mark.className = "picture-mark";
+      mark.textContent = word;
       mark.setAttribute("aria-hidden", "true");   // the alt text says it
       b.append(mark);
     }
