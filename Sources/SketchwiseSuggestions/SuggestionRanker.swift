@@ -46,7 +46,7 @@ public struct SuggestionRanker: Sendable {
     /// How many suggestions each guess gets at most.
     public var perGuess = 3
     /// A candidate whose embedding is more similar than this to one already chosen for the same
-    /// guess is a near duplicate and is skipped.
+    /// guess, or whose title is of the same ``TitleFamily``, is a near duplicate and is skipped.
     public var duplicateSimilarity = 0.97
     /// Only pictures of this style are suggested.
     public var style = PictureStyle.all
@@ -96,11 +96,18 @@ public struct SuggestionRanker: Sendable {
             return a.similarity != b.similarity ? a.similarity > b.similarity : first.picture.id < second.picture.id
         }
         var chosen: [(index: Int, similarity: Double)] = []
+        var families = TitleFamily.Chosen()
         for entry in scored where chosen.count < (reviewedGood == nil ? perGuess : 1) {
-            let duplicate = chosen.contains { other in
-                UnitVector.dot(candidates[other.index].unitEmbedding, candidates[entry.index].unitEmbedding) > duplicateSimilarity
+            let title = candidates[entry.index].picture.title
+            let duplicate =
+                families.hasVariant(of: title)
+                || chosen.contains { other in
+                    UnitVector.dot(candidates[other.index].unitEmbedding, candidates[entry.index].unitEmbedding) > duplicateSimilarity
+                }
+            if !duplicate {
+                chosen.append(entry)
+                families.insert(title)
             }
-            if !duplicate { chosen.append(entry) }
         }
         return chosen.map { index, similarity in
             let picture = candidates[index].picture

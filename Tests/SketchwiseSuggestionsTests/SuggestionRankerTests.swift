@@ -164,6 +164,23 @@ import Testing
         #expect(ranker.suggestions(guesses: [Guess(label: "cat", probability: 1)], embedding: [1, 0]).map(\.itemID) == ["clipart:cat.svg"])
     }
 
+    /// Variants of one drawing by their titles (clock faces at other hours, mirrored halves) count
+    /// once under a guess; two pictures of one title do not.
+    @Test func variantsOfOneDrawingCountOnce() {
+        let titles = ["two o’clock", "eleven o'clock", "clock", "clock 2", "clock"]
+        let pictures = titles.enumerated().map { index, title in
+            IndexedPicture(
+                id: "openmoji:\(index).svg", source: .openmoji, title: title, keywords: ["clock"],
+                embedding: titles.indices.map { $0 == index ? 1 : 0 }, topClasses: [])
+        }
+        var ranker = SuggestionRanker(finder: CandidateFinder(pictures: pictures))
+        ranker.perGuess = 10
+        let sketch = [Float](repeating: 1, count: titles.count)
+        let shown = ranker.suggestions(guesses: [Guess(label: "clock", probability: 1)], embedding: sketch).map(\.title)
+        #expect(shown.filter { $0.hasSuffix("o’clock") || $0.hasSuffix("o'clock") }.count == 1, "one hour of the clock faces")
+        #expect(shown.filter { $0 == "clock" }.count == 2 && !shown.contains("clock 2"), "a cat by two artists stays; a style variant goes")
+    }
+
     @Test func aStyleLimitsTheSuggestionsToItsSources() {
         let pictures = [
             ("openmoji:1F408.svg", LibrarySource.openmoji), ("lucide:cat.svg", .lucide), ("tabler:cat.svg", .tabler),
