@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Contact sheets for reviewing suggested pictures (issue 13; dev-only, not a test).
 
-For each class: its first validation drawing (never trained on, by the training split rule) is
-sent to `sketchwise suggest`, and the sheet shows the drawing beside the first pictures suggested
-for it (with the guess each stands for, its id, title and score), and the guesses. With
+For each class: its first validation drawing (never trained on, by the training split rule; raw,
+else simplified; else its first drawing, said on stderr) is sent to `sketchwise suggest`, and the sheet shows the drawing beside the first
+pictures suggested for it (with the guess each stands for, its id, title and score), and the guesses. With
 --own-class the pictures are those of the drawn class alone, as the app shows them when it
 guesses that class: that measures the library, not the recogniser.
 
@@ -37,15 +37,21 @@ from sketchwise_data import quickdraw as qd  # the training package: pip install
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def first_validation_drawing(raw: Path, cls: str) -> dict | None:
-    """The class's first raw record on the validation side of the training split."""
-    path = raw / f"{cls}.ndjson"
-    if not path.exists():
-        return None
-    for index, rec in enumerate(qd.iter_ndjson(path, parse=False)):
-        if qd.record_split(rec, "raw", cls, index)[1]:
-            return rec
-    return None
+def first_validation_drawing(quickdraw: Path, cls: str) -> tuple[dict | None, bool]:
+    """(record, whether it is of validation): the class's first record on the validation side of
+    the training split, raw else simplified; else its first record at all, for a class whose few
+    drawings in ../shared hold none of validation (with --own-class the sheet measures the
+    library, which no drawing trained)."""
+    first = None
+    for kind in ("raw", "simplified"):
+        path = quickdraw / kind / f"{cls}.ndjson"
+        if not path.exists():
+            continue
+        for index, rec in enumerate(qd.iter_ndjson(path, parse=False)):
+            if qd.record_split(rec, kind, cls, index)[1]:
+                return rec, True
+            first = first or rec
+    return first, False
 
 
 def suggest(binary: Path, db: Path, recs: list[dict], per_class: int, style: str | None, own_class: bool,
@@ -132,10 +138,12 @@ def main() -> None:
     reviews = read_reviews(a.reviews)
     drawings = []
     for cls in names:
-        rec = first_validation_drawing(qd_dir / "raw", cls)
+        rec, validation = first_validation_drawing(qd_dir, cls)
         if rec is None:
-            print(f"{cls}: no validation drawing", file=sys.stderr)
+            print(f"{cls}: no drawing", file=sys.stderr)
         else:
+            if not validation:
+                print(f"{cls}: no validation drawing; its first training drawing stands in", file=sys.stderr)
             drawings.append((cls, rec))
     answers = suggest(a.binary, a.db, [rec for _, rec in drawings], a.per_class, a.style, a.own_class, a.without_reviews, a.weakest_match)
     rows, shown = [], []
