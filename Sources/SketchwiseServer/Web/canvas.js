@@ -42,7 +42,7 @@ export function traceShape(ctx, o) {
 }
 
 /** The sources of line pictures, whose line weight the server draws as asked. */
-const LINE_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle"]);
+export const LINE_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle"]);
 
 /** The line weight a picture object asks for: its line width (that of the pen that drew the
  *  sketch it replaced) as a share of its longer side, in thousandths; null for none. */

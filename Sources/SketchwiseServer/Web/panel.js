@@ -3,6 +3,7 @@
 // the strip says so; guesses for a sketch that has changed since (or while offline) are marked
 // stale and can't be picked. Focus stays on the control that was used when the strip redraws.
 
+import { LINE_SOURCES } from "./canvas.js";
 import { markScrollEdges } from "./scroll-edges.js";
 
 /** A suggestion's width over its height for a picture of width/height `aspect` (style.css sizes
@@ -13,8 +14,6 @@ const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art",
 
 /** The alternative text of a picture: "cat — line art: Cat face". */
 export const altText = (s) => `${s.label} — ${STYLE_NAMES[s.source] || s.source || "picture"}: ${s.title || s.label}`;
-
-const LINE_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle"]);
 
 /** The word shown on a picture that is not what the style promises: "doodle" (the last resort of
  *  a class no picture set draws), or the style of a picture offered because the chosen style has
