@@ -118,6 +118,7 @@ public struct IndexBuilder: Sendable {
         plan.report.aliases = aliases
         for file in files {
             let fileName = file.url.lastPathComponent
+            let current = Self.isCurrent(known[file.id], size: file.size, modified: file.modified, pipeline: pipeline)
             let name: PictureName?
             switch source {
             case .openmoji:
@@ -127,6 +128,8 @@ public struct IndexBuilder: Sendable {
                 }
                 name = entry
             case .lucide: name = PictureName.lucide(fileName: fileName)
+            case .tabler where current:
+                name = nil  // indexed before, so it passed the check below; its comment is not read again
             case .tabler:
                 let icon = TablerIcon(fileName: fileName, header: SVGFolder.header(of: file.url))
                 guard icon.depictsAThing else {
@@ -144,7 +147,7 @@ public struct IndexBuilder: Sendable {
             }
             plan.report.found += 1
             plan.ids.insert(file.id)
-            if Self.isCurrent(known[file.id], size: file.size, modified: file.modified, pipeline: pipeline) {
+            if current {
                 plan.report.unchanged += 1
             } else {
                 plan.jobs.append(.svg(file, name: name, known: known[file.id]))
