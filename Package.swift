@@ -9,6 +9,10 @@ import PackageDescription
 let hotLoops: [SwiftSetting] =
     ProcessInfo.processInfo.environment["SKETCHWISE_OPTIMIZE_DEBUG"] == "1" ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
+/// The same for the C kernels (`CKernels`), which SwiftPM builds with -O0 in debug.
+let hotCLoops: [CSetting] =
+    ProcessInfo.processInfo.environment["SKETCHWISE_OPTIMIZE_DEBUG"] == "1" ? [.unsafeFlags(["-O2"], .when(configuration: .debug))] : []
+
 let package = Package(
     name: "Sketchwise",
     products: [.executable(name: "sketchwise", targets: ["sketchwise"])],
@@ -76,7 +80,10 @@ let package = Package(
             swiftSettings: hotLoops),
         // The inference runtime: model files, tensors, layers and kernels. It runs no sketch code: the spec's input
         // recipe (views, rotations, raster planes, photo normalisation) it only decodes and validates, for Recognition.
-        .target(name: "SketchwiseNN", dependencies: ["COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
+        .target(name: "SketchwiseNN", dependencies: ["CKernels", "COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
+        // The runtime's hot kernels in C, compiled for each instruction set (baseline, AVX2 + FMA, AVX-512) and chosen
+        // at first use from the CPU's features.
+        .target(name: "CKernels", cSettings: hotCLoops),
         // Sketch → model input → guesses and embeddings; ensembles; any model by name.
         .target(
             name: "SketchwiseRecognition",

@@ -27,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -58,9 +59,10 @@ def log(msg: str):
 
 
 # ------------------------------------------------------------------ models
-def random_models(out: Path, seed: int = 0):
-    """The architectures being trained (sketchwise_training.train's configs), random weights and
-    batch-norm statistics, exported as the trainer would, plus an ensemble.json."""
+def random_models(out: Path, raster_widths=None, raster_fc=None, seed: int = 0):
+    """The architectures being trained (sketchwise_training.train's configs; the raster model's
+    widths and fc as asked), random weights and batch-norm statistics, exported as the trainer
+    would, plus an ensemble.json."""
     from sketchwise_training import train  # its configs only
 
     torch.manual_seed(seed)
@@ -77,7 +79,12 @@ def random_models(out: Path, seed: int = 0):
                     mod.weight.uniform_(0.5, 1.5)
                     mod.bias.uniform_(-0.1, 0.1)
 
-    raster = RasterCNN(len(labels), **train.RASTER_CFG).eval()
+    raster_cfg = dict(train.RASTER_CFG)
+    if raster_widths:
+        raster_cfg["widths"] = raster_widths
+    if raster_fc:
+        raster_cfg["fc"] = raster_fc
+    raster = RasterCNN(len(labels), **raster_cfg).eval()
     strokes = StrokeRNN(len(labels), **train.STROKE_CFG).eval()
     randomize_bn(raster)
     randomize_bn(strokes)
@@ -268,6 +275,22 @@ def ort_overhead(work: Path) -> float:
 
 
 # ------------------------------------------------------------------ main
+def cpu_description() -> str:
+    """The CPU's model name and its vector instruction sets (from /proc/cpuinfo, where there is one),
+    and OPENBLAS_CORETYPE when set: an absolute time holds only for that machine."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or platform.machine()
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    wanted = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni", "amx_tile", "asimd")
+    flags = [f for f in fields.get("flags", fields.get("Features", "")).split() if f in wanted]
+    coretype = os.environ.get("OPENBLAS_CORETYPE")
+    return (f"{fields.get('model name', platform.machine())}; {' '.join(flags)}"
+            + (f"; OPENBLAS_CORETYPE={coretype}" if coretype else ""))
+
+
 def check_same_weights(models, figures):
     """Prints the SHA-256 of the weights each side timed and stops unless the Swift side timed
     the very files ORT and PyTorch were made from."""
@@ -283,17 +306,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", type=Path, required=True, help="folder with raster-cnn.*, stroke-rnn.*, ensemble.json")
     ap.add_argument("--make-random", action="store_true", help="first export random-weight models into --models")
+    ap.add_argument("--raster-widths", type=lambda v: [int(w) for w in v.split(",")], help="with --make-random: e.g. 96,192,384")
+    ap.add_argument("--raster-fc", type=int, help="with --make-random: the raster model's embedding width, e.g. 768")
     ap.add_argument("--raw", type=Path, default=ROOT.parent / "shared/data/quickdraw/raw")
     ap.add_argument("--work", type=Path, required=True, help="temporary folder (drawings, ONNX files)")
     ap.add_argument("--swift", type=Path, required=True, help="the release sketchwise binary")
     ap.add_argument("--sketches", type=int, default=345)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--passes", type=int, default=3, help="passes over the inputs per round (ORT/PyTorch)")
+    ap.add_argument("--kernels", help="the Swift runtime's kernel variant (baseline, avx2, avx512; default: the widest)")
     args = ap.parse_args()
 
     if args.make_random:
         args.models.mkdir(parents=True, exist_ok=True)
-        random_models(args.models)
+        random_models(args.models, args.raster_widths, args.raster_fc)
     args.work.mkdir(parents=True, exist_ok=True)
     drawings = args.work / "drawings.ndjson"
     n = pick_drawings(args.raw, drawings, args.sketches)
@@ -339,13 +365,16 @@ def main():
     for r in range(args.rounds):
         loads.append(os.getloadavg()[0])
         cmd = [str(args.swift), "bench", "--models", str(args.models), "--data", str(drawings), "--limit", "10",
-               "--rounds", "1", "--model-sketches", str(n), "--json"]
+               "--rounds", "1", "--model-sketches", str(n), "--json"] + (["--kernels", args.kernels] if args.kernels else [])
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
-        figures = {f["model"]: f for f in json.loads(res.stdout)["models"]["figures"]}
+        report = json.loads(res.stdout)["models"]
+        figures = {f["model"]: f for f in report["figures"]}
         if r == 0:
             check_same_weights(args.models, figures)
+            kernels = f"{report['kernels']} kernels (the widest this CPU runs: {report['widestKernels']})"
+            log(f"Swift runtime: {kernels}")
         rows["raster"]["swift"].append(figures["raster"]["p50Inference"])
         rows["strokes"]["swift"].append(figures["strokes"]["p50Inference"])
         if figures["strokes"].get("p50InferenceFixedLength") is not None:
@@ -365,7 +394,9 @@ def main():
     names = {"raster": "raster-cnn (28x28)", "strokes": f"stroke-rnn (real, T med {statistics.median(lengths):g})",
              "strokes@T": f"stroke-rnn (T={T} fixed)"}
     print(f"Inference only, 1 thread, ms, median over {args.rounds} rounds of each round's p50 "
-          f"({n} real sketches; load avg during rounds {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} cores)")
+          f"({n} real sketches; load avg during rounds {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} cores; "
+          f"Swift: {kernels})")
+    print(f"CPU: {cpu_description()}")
     print(f"{'model':<34} {'Swift p50':>10} {'ORT p50':>10} {'PyTorch p50':>12} {'Swift/ORT':>10}")
     for k, v in rows.items():
         if not v["swift"]:

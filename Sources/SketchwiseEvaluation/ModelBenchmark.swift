@@ -31,6 +31,9 @@ public struct ModelBenchmark: Sendable, Codable {
 
     public var sketches: Int
     public var figures: [Figures]
+    /// The instruction set the runtime's kernels ran with, and the widest this CPU runs.
+    public var kernels = KernelVariant.current
+    public var widestKernels = KernelVariant.bestSupported
 
     /// Times each recogniser of `kinds` over `sketches` (each timed `rounds` times).
     public static func run(

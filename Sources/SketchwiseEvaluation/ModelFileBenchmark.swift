@@ -13,6 +13,8 @@ public struct ModelFileBenchmark: Sendable, Codable {
     public var p50Inference: Double
     public var p99Inference: Double
     public var minInference: Double
+    /// The instruction set the runtime's kernels ran with.
+    public var kernels = KernelVariant.current
 
     /// Times `runs` inferences of `model` after 3 untimed ones.
     public static func run(model: Model, runs: Int) throws -> ModelFileBenchmark {

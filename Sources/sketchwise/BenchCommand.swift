@@ -43,17 +43,28 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Timed passes; the median is reported.")
     var rounds = 5
 
+    @Option(
+        help:
+            "Run the runtime's kernels for this instruction set (\(KernelVariant.allCases.map(\.rawValue).joined(separator: ", "))) instead of the widest this CPU runs."
+    )
+    var kernels: KernelVariant?
+
     @Flag(help: "Print JSON.")
     var json = false
 
     func validate() throws {
         guard data != nil || modelFile != nil else { throw ValidationError("--data is needed (or --model-file)") }
+        if let kernels, !kernels.isSupported {
+            throw ValidationError(
+                "this CPU cannot run the \(kernels.rawValue) kernels (the widest it runs: \(KernelVariant.bestSupported.rawValue))")
+        }
     }
 
     func run() async throws {
         #if DEBUG
             StandardError.print("warning: this is a debug build; speed figures are meaningless (use swift run -c release)")
         #endif
+        kernels?.force()
         if let modelFile {
             return try benchmark(Model(contentsOf: URL(fileURLWithPath: modelFile)))
         }
@@ -80,7 +91,9 @@ struct BenchCommand: AsyncParsableCommand {
             print("  render 28×28       \(Int(result.renderPerSecond)) drawings/s")
             print("  simplify + render  \(Int(result.simplifyAndRenderPerSecond)) drawings/s")
             if let models {
-                print("recognisers, \(models.sketches) sketches; latency in ms at 1 thread (p50 / p99):")
+                print(
+                    "recognisers, \(models.sketches) sketches, \(models.kernels.rawValue) kernels (the widest this CPU runs: \(models.widestKernels.rawValue)); latency in ms at 1 thread (p50 / p99):"
+                )
                 for f in models.figures {
                     print(
                         "  \(f.model.padding(toLength: max(9, f.model.count), withPad: " ", startingAt: 0)) with preprocessing \(String(format: "%.3f / %.3f", f.p50WithPreprocessing, f.p99WithPreprocessing))   inference only \(String(format: "%.3f / %.3f", f.p50Inference, f.p99Inference))   throughput \(Int(f.throughput)) sketches/s on \(f.threads) threads"
@@ -101,7 +114,7 @@ struct BenchCommand: AsyncParsableCommand {
             print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         } else {
             print(
-                "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread: "
+                "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread, \(result.kernels.rawValue) kernels: "
                     + String(format: "p50 %.2f ms, p99 %.2f ms, min %.2f ms", result.p50Inference, result.p99Inference, result.minInference)
             )
         }

@@ -3,9 +3,11 @@ import Foundation
 import SketchwiseEvaluation
 import SketchwiseLibrary
 import SketchwiseModels
+import SketchwiseNN
 import SketchwiseRecognition
 
 extension RecognizerKind: ExpressibleByArgument {}
+extension KernelVariant: ExpressibleByArgument {}
 
 /// Which models to load.
 struct ModelOptions: ParsableArguments {

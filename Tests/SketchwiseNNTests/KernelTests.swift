@@ -160,23 +160,6 @@ import Testing
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
-    /// Products too large for one OpenBLAS small-matrix call are cut into blocks of rows.
-    @Test(arguments: [(40, 300, 100), (9, 700, 200), (130, 64, 150)])
-    func blasGemmMatchesNaive(m: Int, n: Int, k: Int) {
-        let a = randomFloats(m * k, seed: 60), b = randomFloats(k * n, seed: 61), start = randomFloats(m * n, seed: 62)
-        var expected = [Float](repeating: 0, count: m * n)
-        for i in 0..<m {
-            for j in 0..<n {
-                var sum = 0.5 * Double(start[i * n + j])
-                for p in 0..<k { sum += Double(a[i * k + p]) * Double(b[p * n + j]) }
-                expected[i * n + j] = Float(sum)
-            }
-        }
-        var actual = start
-        BLAS.gemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: &actual, ldc: n, beta: 0.5)
-        #expect(maxDifference(actual, expected) <= 1e-4)
-    }
-
     @Test func fastMathMatchesLibm() {
         let xs = stride(from: Float(-120), through: 120, by: 0.0173).map { $0 }
         let width = FastMath.Vector.scalarCount

@@ -58,8 +58,8 @@ enum Conv1DKernel {
     }
 
     /// `out[T', O] = im2col(in)[T', k·C] · weight[k·C, O]`, without bias (`weight` is `pack`'s
-    /// result `transposed`: no transpose in the sgemm, which lets OpenBLAS use its faster
-    /// small-matrix kernels); `scratch` holds `g.scratchCount` floats.
+    /// result `transposed`, so that the sgemm reads its rows in place); `scratch` holds
+    /// `g.scratchCount` floats.
     static func gemm(
         _ g: Conv1DGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>

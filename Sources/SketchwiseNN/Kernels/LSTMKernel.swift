@@ -5,9 +5,10 @@ import Foundation
 struct LSTMWeights: Sendable {
     let inputSize, hiddenSize, directions: Int
     /// `[inputSize, directions·4H]`: the transpose of forward `weight_ih` rows, then backward ones
-    /// (no transpose in the sgemm, which lets OpenBLAS use its faster small-matrix kernels).
+    /// (the sgemm reads `b` rows in place).
     let weightIH: FloatBuffer
-    /// `directions × [H, 4H]`: each direction's `weight_hh` transposed (a faster sgemv layout).
+    /// `directions × [H, 4H]`: each direction's `weight_hh` transposed (the sgemv then keeps the
+    /// 4H gates in registers while it adds each hidden unit's row).
     let weightHH: FloatBuffer
     /// `[directions·4H]`: `bias_ih + bias_hh` per direction.
     let bias: FloatBuffer

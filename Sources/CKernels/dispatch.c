@@ -1,0 +1,89 @@
+// Which variant of the kernels runs (the widest the CPU and its OS support, by cpuid and xgetbv,
+// or one a test or benchmark forced), and the entry points, which call that variant's kernels.
+#include <stdatomic.h>
+
+#include "CKernels.h"
+#include "kernels.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/// The register state the OS saves on a switch (XCR0), read only when the CPU says it may be.
+static unsigned long long saved_state(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE)) return 0;
+    unsigned low, high;
+    __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return ((unsigned long long)high << 32) | low;
+}
+
+SKVariant sk_best_supported_variant(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return SKVariantBaseline;
+    const bool fma = ecx & bit_FMA;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return SKVariantBaseline;
+    const unsigned long long state = saved_state();
+    const bool ymm = (state & 0x6) == 0x6;     // SSE and AVX state
+    const bool zmm = (state & 0xe6) == 0xe6;   // and the opmask and upper ZMM state
+    if (zmm && fma && (ebx & bit_AVX512F)) return SKVariantAVX512;
+    if (ymm && fma && (ebx & bit_AVX2)) return SKVariantAVX2;
+    return SKVariantBaseline;
+}
+#else
+SKVariant sk_best_supported_variant(void) { return SKVariantBaseline; }
+#endif
+
+/// -1 until first use.
+static _Atomic int chosen = -1;
+
+SKVariant sk_variant(void) {
+    int variant = atomic_load_explicit(&chosen, memory_order_relaxed);
+    if (variant < 0) {
+        variant = (int)sk_best_supported_variant();
+        atomic_store_explicit(&chosen, variant, memory_order_relaxed);
+    }
+    return (SKVariant)variant;
+}
+
+bool sk_force_variant(SKVariant variant) {
+    if (variant < SKVariantBaseline || variant > sk_best_supported_variant()) return false;
+    atomic_store_explicit(&chosen, (int)variant, memory_order_relaxed);
+    return true;
+}
+
+const char *sk_variant_name(SKVariant variant) {
+    switch (variant) {
+    case SKVariantAVX512: return "avx512";
+    case SKVariantAVX2: return "avx2";
+    default: return "baseline";
+    }
+}
+
+SKGemmScratch *sk_gemm_scratch(void) {
+    static _Thread_local SKGemmScratch scratch;
+    return &scratch;
+}
+
+#define SK_TABLE(variant) {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant}
+
+/// The kernels of each variant, indexed by SKVariant.
+static const SKKernelTable tables[] = {
+    SK_TABLE(baseline),
+#if defined(__x86_64__)
+    SK_TABLE(avx2),
+    SK_TABLE(avx512),
+#endif
+};
+
+void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b, long ldb, float *c,
+              long ldc, float beta) {
+    tables[sk_variant()].sgemm(m, n, k, a, lda, transpose_a, b, ldb, c, ldc, beta);
+}
+
+void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta) {
+    if (transpose_a) {
+        tables[sk_variant()].sgemv_columns(m, n, a, lda, x, y, beta);
+    } else {
+        tables[sk_variant()].sgemv_rows(m, n, a, lda, x, y, beta);
+    }
+}

@@ -1,0 +1,93 @@
+// One instruction set's sgemm, included by kernels_<variant>.c after vector.h, with:
+//   SK_GEMM_ROWS     rows of C computed per tile
+//   SK_GEMM_VECTORS  vectors per tile row (a tile is SK_GEMM_ROWS × SK_LANES·SK_GEMM_VECTORS)
+//
+// Blocked like BLIS, smaller: per block of `SK_DEPTH_BLOCK` steps of the inner dimension and
+// `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
+// packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
+// multiplied with every column panel of the block, read in place (a last, partial panel is copied
+// into a zero-padded one once per depth block). A tile's sums stay in registers through the block.
+
+#include "kernels.h"
+
+#define SK_ROWS SK_GEMM_ROWS
+#define SK_VECTORS SK_GEMM_VECTORS
+#define SK_COLUMNS (SK_LANES * SK_VECTORS)
+/// Whole panels per column block.
+#define SK_BLOCK_COLUMNS (SK_COLUMN_BLOCK / SK_COLUMNS * SK_COLUMNS)
+
+_Static_assert(SK_ROWS <= SK_MAX_ROWS && SK_COLUMNS <= SK_MAX_COLUMNS, "the scratch buffers are too small");
+
+/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile over `depth` steps.
+SK_TARGET static void SK_NAME(tile)(long depth, const float *packed_a, const float *b, long ldb, float *c, long ldc,
+                                      float beta, int rows, int columns) {
+    SK_VECTOR sum[SK_ROWS][SK_VECTORS];
+    for (int r = 0; r < SK_ROWS; r++)
+        for (int v = 0; v < SK_VECTORS; v++) sum[r][v] = (SK_VECTOR){0};
+    for (long p = 0; p < depth; p++) {
+        SK_VECTOR row[SK_VECTORS];
+        for (int v = 0; v < SK_VECTORS; v++) row[v] = SK_NAME(load)(b + p * ldb + v * SK_LANES);
+        const float *a = packed_a + p * SK_ROWS;
+        for (int r = 0; r < SK_ROWS; r++)
+            for (int v = 0; v < SK_VECTORS; v++) sum[r][v] += row[v] * a[r];
+    }
+    if (rows == SK_ROWS && columns == SK_COLUMNS) {
+        for (int r = 0; r < SK_ROWS; r++)
+            for (int v = 0; v < SK_VECTORS; v++) {
+                float *out = c + r * ldc + v * SK_LANES;
+                SK_NAME(store)(out, beta == 0 ? sum[r][v] : sum[r][v] + SK_NAME(load)(out) * beta);
+            }
+        return;
+    }
+    float tile[SK_ROWS * SK_COLUMNS];
+    for (int r = 0; r < SK_ROWS; r++)
+        for (int v = 0; v < SK_VECTORS; v++) SK_NAME(store)(tile + r * SK_COLUMNS + v * SK_LANES, sum[r][v]);
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < columns; j++)
+            c[r * ldc + j] = beta == 0 ? tile[r * SK_COLUMNS + j] : tile[r * SK_COLUMNS + j] + beta * c[r * ldc + j];
+}
+
+SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,
+                                 long ldb, float *c, long ldc, float beta) {
+    float *packed_a = sk_gemm_scratch()->packed_a;
+    float *last_panel = sk_gemm_scratch()->last_panel;
+    const long full_columns = n / SK_COLUMNS * SK_COLUMNS;
+    const int last_columns = (int)(n - full_columns);
+    // (Row `i`, step `p` of `a` is at a[i·row_step + p·depth_step].)
+    const long row_step = transpose_a ? 1 : lda, depth_step = transpose_a ? lda : 1;
+    for (long first = 0; first < k; first += SK_DEPTH_BLOCK) {
+        const long depth = k - first < SK_DEPTH_BLOCK ? k - first : SK_DEPTH_BLOCK;
+        const float block_beta = first == 0 ? beta : 1;
+        if (last_columns > 0) {
+            for (long p = 0; p < depth; p++) {
+                float *panel_row = last_panel + p * SK_COLUMNS;
+                memcpy(panel_row, b + (first + p) * ldb + full_columns, (size_t)last_columns * sizeof(float));
+                memset(panel_row + last_columns, 0, (size_t)(SK_COLUMNS - last_columns) * sizeof(float));
+            }
+        }
+        for (long block = 0; block < n; block += SK_BLOCK_COLUMNS) {
+            const long block_end = n - block < SK_BLOCK_COLUMNS ? n : block + SK_BLOCK_COLUMNS;
+            const long full_end = block_end < full_columns ? block_end : full_columns;
+            for (long i = 0; i < m; i += SK_ROWS) {
+                const int rows = m - i < SK_ROWS ? (int)(m - i) : SK_ROWS;
+                const float *tile_a = a + i * row_step + first * depth_step;
+                for (long p = 0; p < depth; p++) {
+                    float *group = packed_a + p * SK_ROWS;
+                    for (int r = 0; r < rows; r++) group[r] = tile_a[r * row_step + p * depth_step];
+                    for (int r = rows; r < SK_ROWS; r++) group[r] = 0;
+                }
+                for (long j = block; j < full_end; j += SK_COLUMNS)
+                    SK_NAME(tile)(depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc, block_beta, rows,
+                                  SK_COLUMNS);
+                if (last_columns > 0 && block_end == n)
+                    SK_NAME(tile)(depth, packed_a, last_panel, SK_COLUMNS, c + i * ldc + full_columns, ldc, block_beta,
+                                  rows, last_columns);
+            }
+        }
+    }
+}
+
+#undef SK_ROWS
+#undef SK_VECTORS
+#undef SK_COLUMNS
+#undef SK_BLOCK_COLUMNS

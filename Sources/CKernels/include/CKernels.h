@@ -1,0 +1,39 @@
+#ifndef SKETCHWISE_CKERNELS_H
+#define SKETCHWISE_CKERNELS_H
+
+/// The inference runtime's hot kernels in C, each compiled once per instruction set (baseline,
+/// AVX2 + FMA, AVX-512) and chosen once, at first use, from the features of the CPU it runs on.
+/// The baseline variant builds everywhere (x86-64, arm64); the others only on x86-64.
+
+#include <stdbool.h>
+
+/// The instruction sets a kernel variant is compiled for, widest last.
+typedef enum {
+    SKVariantBaseline = 0,
+    SKVariantAVX2 = 1,
+    SKVariantAVX512 = 2,
+} SKVariant;
+
+/// The variant the kernels run: the widest this CPU and its OS support, unless one was forced.
+SKVariant sk_variant(void);
+
+/// The widest variant this CPU and its OS support.
+SKVariant sk_best_supported_variant(void);
+
+/// Its name: "baseline", "avx2" or "avx512".
+const char *sk_variant_name(SKVariant variant);
+
+/// Makes the kernels run `variant` from now on, process-wide (tests, benchmarks); false, and
+/// nothing changes, when this CPU cannot run it.
+bool sk_force_variant(SKVariant variant);
+
+/// `c[m×n] = a[m×k]·b[k×n] + beta·c`, row-major, single-threaded; `a` is stored as its `k×m`
+/// transpose when `transpose_a`. With `beta` 0, `c` is only written.
+void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b, long ldb, float *c,
+              long ldc, float beta);
+
+/// `y[m] = a[m×n]·x[n] + beta·y`, row-major, single-threaded; `a` is stored as its `n×m`
+/// transpose when `transpose_a`. With `beta` 0, `y` is only written.
+void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta);
+
+#endif

@@ -1,0 +1,43 @@
+#ifndef SKETCHWISE_KERNELS_H
+#define SKETCHWISE_KERNELS_H
+
+// What the variants share: the sgemm's blocking and scratch, and the table of each variant's kernels.
+
+#include <stdbool.h>
+
+/// Steps of the inner dimension per block: a packed tile of `a` (at most 8 rows: 8 KB) stays in
+/// L1 while every column panel of `b` streams past it.
+#define SK_DEPTH_BLOCK 256
+/// Columns of `b` per block: 256 × 512 floats, 512 KB, which stay in L2 while every tile of `a` passes.
+#define SK_COLUMN_BLOCK 512
+/// The largest sgemm tile any variant computes.
+#define SK_MAX_ROWS 8
+#define SK_MAX_COLUMNS 32
+
+/// Each thread's sgemm packing buffers (40 KB), kept between calls.
+typedef struct {
+    float packed_a[SK_DEPTH_BLOCK * SK_MAX_ROWS];
+    float last_panel[SK_DEPTH_BLOCK * SK_MAX_COLUMNS];
+} SKGemmScratch;
+
+SKGemmScratch *sk_gemm_scratch(void);
+
+/// One variant's kernels; see CKernels.h for what each computes.
+typedef struct {
+    void (*sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b, long ldb, float *c,
+                  long ldc, float beta);
+    void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+    void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+} SKKernelTable;
+
+#define SK_DECLARE_VARIANT(variant)                                                                                   \
+    void sk_sgemm_##variant(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,        \
+                            long ldb, float *c, long ldc, float beta);                                                \
+    void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
+    void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+
+SK_DECLARE_VARIANT(baseline)
+SK_DECLARE_VARIANT(avx2)
+SK_DECLARE_VARIANT(avx512)
+
+#endif

@@ -1,0 +1,20 @@
+// The variant's vector type and unaligned loads and stores, included first by each kernels_<variant>.c.
+#include <string.h>
+
+typedef float SK_NAME(vector) __attribute__((vector_size(SK_LANES * sizeof(float))));
+#define SK_VECTOR SK_NAME(vector)
+
+SK_TARGET static inline __attribute__((always_inline)) SK_VECTOR SK_NAME(load)(const float *p) {
+    SK_VECTOR v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(store)(float *p, SK_VECTOR v) { memcpy(p, &v, sizeof v); }
+
+/// The sum of the lanes.
+SK_TARGET static inline __attribute__((always_inline)) float SK_NAME(lane_sum)(SK_VECTOR v) {
+    float sum = 0;
+    for (int lane = 0; lane < SK_LANES; lane++) sum += v[lane];
+    return sum;
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import SketchwiseNN
+
+/// The C kernels of every variant this CPU runs, against naive sums in Double, and the variant choice
+/// against the CPU's flags. Forcing a variant is process-wide, so the suite runs serialized and
+/// leaves the best variant chosen; other suites running meanwhile only get another correct variant.
+@Suite(.serialized) struct KernelVariantTests {
+    static let supported = KernelVariant.allCases.filter(\.isSupported)
+
+    /// On Linux, the widest variant whose flags `/proc/cpuinfo` lists (the kernel lists only
+    /// instruction sets the OS saves the registers of).
+    @Test func theChosenVariantIsTheWidestTheCPUHas() throws {
+        #expect(KernelVariant.baseline.isSupported)
+        #if os(Linux) && arch(x86_64)
+            let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            let flags = Set(info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+            let expected: KernelVariant =
+                flags.isSuperset(of: ["avx512f", "fma"]) ? .avx512 : flags.isSuperset(of: ["avx2", "fma"]) ? .avx2 : .baseline
+            #expect(KernelVariant.bestSupported == expected)
+        #endif
+        for variant in KernelVariant.allCases where !variant.isSupported {
+            #expect(!variant.force())
+        }
+    }
+
+    /// Shapes with partial tiles on both sides, more than one block of the inner dimension (256)
+    /// and of columns (512), a single row and a single column; `a` plain and transposed; beta 0 and ½.
+    @Test(arguments: [(40, 300, 100), (9, 700, 300), (130, 64, 150), (1, 33, 7), (17, 1, 513), (49, 192, 96), (16, 384, 192)])
+    func gemmMatchesNaiveSums(m: Int, n: Int, k: Int) {
+        let a = randomFloats(m * k, seed: 70), b = randomFloats(k * n, seed: 71), start = randomFloats(m * n, seed: 72)
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            for transposeA in [false, true] {
+                for beta: Float in [0, 0.5] {
+                    var expected = [Float](repeating: 0, count: m * n)
+                    for i in 0..<m {
+                        for j in 0..<n {
+                            var sum = Double(beta) * Double(start[i * n + j])
+                            for p in 0..<k { sum += Double(a[transposeA ? p * m + i : i * k + p]) * Double(b[p * n + j]) }
+                            expected[i * n + j] = Float(sum)
+                        }
+                    }
+                    var actual = beta == 0 ? [Float](repeating: .nan, count: m * n) : start
+                    BLAS.gemm(
+                        m: m, n: n, k: k, a: a, lda: transposeA ? m : k, transposeA: transposeA, b: b, ldb: n, c: &actual, ldc: n,
+                        beta: beta)
+                    #expect(
+                        actual.allSatisfy(\.isFinite) && maxDifference(actual, expected) <= 1e-4,
+                        "\(variant) \(m)×\(n)×\(k) transposeA \(transposeA) beta \(beta)")
+                }
+            }
+        }
+    }
+
+    /// Both lay-outs, with a partial last chunk (16 vectors) and single floats.
+    @Test(arguments: [(256, 64), (345, 256), (768, 1000), (37, 100), (1, 5), (300, 1)])
+    func gemvMatchesNaiveSums(m: Int, n: Int) {
+        let a = randomFloats(m * n, seed: 80), x = randomFloats(n, seed: 81), start = randomFloats(m, seed: 82)
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            for transposeA in [false, true] {
+                for beta: Float in [0, 0.5] {
+                    let expected = (0..<m).map { i in
+                        Float(
+                            (0..<n).reduce(Double(beta) * Double(start[i])) {
+                                $0 + Double(a[transposeA ? $1 * m + i : i * n + $1]) * Double(x[$1])
+                            })
+                    }
+                    var actual = beta == 0 ? [Float](repeating: .nan, count: m) : start
+                    BLAS.gemv(m: m, n: n, a: a, lda: transposeA ? m : n, transposeA: transposeA, x: x, y: &actual, beta: beta)
+                    #expect(
+                        actual.allSatisfy(\.isFinite) && maxDifference(actual, expected) <= 1e-4,
+                        "\(variant) \(m)×\(n) transposeA \(transposeA) beta \(beta)")
+                }
+            }
+        }
+    }
+
+    /// The PyTorch parity fixtures (im2col and Winograd convolutions, LSTM, dense) hold with every variant.
+    @Test(arguments: ["cnn", "seq"])
+    func everyVariantMatchesPyTorch(model name: String) throws {
+        let session = try Model(contentsOf: Fixtures.model(name)).makeSession()
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            for item in Fixtures.cases(name) {
+                let outputs = try session.run(input: item.input)
+                #expect(maxDifference(outputs.logits, item.logits) <= 1e-4, "\(variant) \(name) logits, \(item.rows) rows")
+                #expect(maxDifference(outputs.embedding ?? [], item.embedding) <= 1e-4, "\(variant) \(name) embedding, \(item.rows) rows")
+            }
+        }
+    }
+}
