@@ -35,7 +35,6 @@ deb: deps
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
 # (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
-# The Swift tests run models with one BLAS thread per call, as the sketchwise command does.
 # The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
 # hotLoops): the Swift tests take about a minute instead of five, the test server's library
 # index is built several times faster.
@@ -49,7 +48,7 @@ test: deps-test
 	scripts/check-map.py
 	swift build --build-tests
 	scripts/install-doodles.sh .build/debug/sketchwise
-	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url OPENBLAS_NUM_THREADS=1 swift test --skip-build
+	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs --durations=10 Tests/Browser

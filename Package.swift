@@ -50,8 +50,6 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // gdk-pixbuf (PNG, JPEG, GIF… decoding), as a module.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        // OpenBLAS (cblas), as a module.
-        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // libcurl (model downloads with a deadline and a byte limit enforced as bytes arrive), as a module.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Connection hardening that knows nothing about sketches: timers, per-client limits, malformed HTTP, WebSocket checks.
@@ -80,7 +78,7 @@ let package = Package(
             swiftSettings: hotLoops),
         // The inference runtime: model files, tensors, layers and kernels. It runs no sketch code: the spec's input
         // recipe (views, rotations, raster planes, photo normalisation) it only decodes and validates, for Recognition.
-        .target(name: "SketchwiseNN", dependencies: ["CKernels", "COpenBLAS", "SketchwiseWork"], swiftSettings: hotLoops),
+        .target(name: "SketchwiseNN", dependencies: ["CKernels", "SketchwiseWork"], swiftSettings: hotLoops),
         // The runtime's hot kernels in C, compiled for each instruction set (baseline, AVX2 + FMA, AVX-512) and chosen
         // at first use from the CPU's features.
         .target(name: "CKernels", cSettings: hotCLoops),

@@ -5,8 +5,8 @@
     python3 bench/photos.py [--sketchwise .build/release/sketchwise] [--db out/library.sqlite]
 
 For every photo of bench/photos.tsv (scikit-image's sample photos, which
-``scripts/install-deps.sh --test`` unpacks), runs ``sketchwise photo --json`` (one thread:
-OPENBLAS_NUM_THREADS=1) and the efficientnet-lite-pytorch model on the same file, preprocessed by
+``scripts/install-deps.sh --test`` unpacks), runs ``sketchwise photo --json`` (one thread per
+photo) and the efficientnet-lite-pytorch model on the same file, preprocessed by
 sketchwise_training.photos as the spec says, and prints per photo and in all:
 
 * top-1 and top-5 against the ImageNet labels the table calls right, for both;
@@ -59,9 +59,8 @@ def pytorch_top5(model, spec: dict, path: Path) -> list[str]:
 
 def ours(binary: Path, db: Path, paths: list[Path]) -> tuple[list[dict], str]:
     """``sketchwise photo --json`` on the photos, one thread: one object per photo, and the timing line."""
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run([str(binary), "photo", *map(str, paths), "--db", str(db), "--json"],
-                         env=env, check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True)
     timing = next((line for line in out.stderr.splitlines() if line.startswith("photos:")), "")
     return [json.loads(line) for line in out.stdout.splitlines()], timing
 

@@ -17,7 +17,7 @@ struct PhotoCommand: AsyncParsableCommand {
             they map to (imagenet-classes.tsv) and, when the library index exists, the most typical \
             pictures of those classes. A photo that cannot be read is reported on standard error and the \
             others go on; the exit status is then 1. At the end, on standard error: the time per photo \
-            (p50/p99; one BLAS thread unless OPENBLAS_NUM_THREADS says more).
+            (p50/p99, one thread per photo).
             """
     )
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SketchwiseModels
-import SketchwiseNN
 import SketchwiseServer
 
 @main
@@ -25,13 +24,10 @@ struct Sketchwise: AsyncParsableCommand {
         ]
     )
 
-    /// Every command runs models with one BLAS thread per call (``BLASThreads``) unless
-    /// `OPENBLAS_NUM_THREADS` says otherwise: throughput comes from parallel sessions.
     /// `serve` first makes NIO's event loops run every task (``SketchwiseServer/runTasksOnEventLoops()``):
     /// that must happen on the main thread before any task starts. Its options may also come
     /// from the environment and a settings file (``ServeSettings``).
     static func main() async {
-        BLASThreads.set(ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"].flatMap { Int($0) } ?? 1)
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.first == "serve" else { return await main(nil) }
         SketchwiseServer.runTasksOnEventLoops()

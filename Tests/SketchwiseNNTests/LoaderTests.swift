@@ -32,17 +32,6 @@ import Testing
         #expect(outputs.logits.count == 2 && outputs.embedding?.count == 3)
     }
 
-    /// OpenBLAS's threads are the app's choice: loading a model leaves them as they were.
-    @Test func loadingAModelLeavesBLASThreadsAsTheAppSetThem() throws {
-        let before = BLASThreads.count
-        defer { BLASThreads.set(before) }
-        BLASThreads.set(2)
-        let chosen = BLASThreads.count
-        #expect(chosen == 2 || ProcessInfo.processInfo.activeProcessorCount < 2)
-        _ = try TinyModel().load(in: TemporaryFolder())
-        #expect(BLASThreads.count == chosen)
-    }
-
     @Test func missingFiles() throws {
         let folder = TemporaryFolder()
         #expect(throws: ModelError.self) { try Model(contentsOf: folder.url.appendingPathComponent("absent.json")) }

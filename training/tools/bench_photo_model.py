@@ -5,8 +5,8 @@
     python3 training/tools/bench_photo_model.py [FOLDER] [--sketchwise .build/release/sketchwise] [--rounds 5]
 
 FOLDER holds the fetched model (default $SKETCHWISE_PHOTO_MODELS, else
-/usr/local/share/sketchwise/photo-models). Runs ``sketchwise bench --model-file`` with
-OPENBLAS_NUM_THREADS=1 (``--rounds`` × 10 inferences), then the efficientnet-lite-pytorch model
+/usr/local/share/sketchwise/photo-models). Runs ``sketchwise bench --model-file`` (one
+thread, ``--rounds`` × 10 inferences), then the efficientnet-lite-pytorch model
 with ``torch.set_num_threads(1)`` on as many inferences, and prints both medians.
 """
 from __future__ import annotations
@@ -36,9 +36,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     runs = args.rounds * 10
 
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run([str(args.sketchwise), "bench", "--model-file", str(args.folder / f"{NAME}.json"),
-                          "--rounds", str(args.rounds), "--json"], env=env, check=True, capture_output=True, text=True)
+                          "--rounds", str(args.rounds), "--json"], check=True, capture_output=True, text=True)
     ours = json.loads(out.stdout)
 
     torch.set_num_threads(1)
