@@ -96,8 +96,8 @@ let package = Package(
         .target(
             name: "SketchwiseLibrary",
             dependencies: [
-                "SketchwiseCore", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster",
+                "SketchwiseRecognition", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Resources"],
             swiftSettings: hotLoops

@@ -25,7 +25,8 @@ extension StrokeSketch {
 }
 
 extension String {
-    var xmlEscaped: String {
+    /// The text with `&`, `<`, `>` and `"` as XML entities, for an element's text or an attribute.
+    public var xmlEscaped: String {
         var out = ""
         for ch in self {
             switch ch {

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseCore
+import SketchwiseFormats
 
 /// A Quick, Draw! drawing as a picture of the line style: its strokes smoothed into curves and
 /// drawn black with the stroke share of the line icons, for the `doodle` source (the last resort
@@ -20,7 +21,7 @@ public enum DoodleArt {
         let viewBox = [view.minX, view.minY, view.width, view.height].map(number).joined(separator: " ")
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" fill=\"none\" stroke=\"black\" "
         out += "stroke-width=\"\(number(width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
-        out += "  <title>\(escaped(label))</title>\n"
+        out += "  <title>\(label.xmlEscaped)</title>\n"
         for stroke in sketch.strokes where !stroke.points.isEmpty {
             out += "  <path d=\"\(path(stroke.points))\"/>\n"
         }
@@ -41,13 +42,5 @@ public enum DoodleArt {
         return d + " L\(number(last.x)) \(number(last.y))"
     }
 
-    private static func number(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
+    private static func number(_ value: Double) -> String { SVGNumber.text(value, decimals: 1) }
 }

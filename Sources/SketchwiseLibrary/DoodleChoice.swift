@@ -12,10 +12,9 @@ public enum DoodleChoice {
         let units = drawings.map { UnitVector.normalized($0.embedding) }
         var chosen: [Int] = []
         for index in order where chosen.count < count {
-            let duplicate = chosen.contains { other in
-                units[other].count == units[index].count && UnitVector.dot(units[other], units[index]) > duplicateSimilarity
+            if !UnitVector.isNear(units[index], anyOf: chosen.lazy.map { units[$0] }, above: duplicateSimilarity) {
+                chosen.append(index)
             }
-            if !duplicate { chosen.append(index) }
         }
         return chosen
     }

@@ -81,9 +81,5 @@ struct SVGRootTag {
     }
 
     /// A number as SVG writes it: up to 4 decimals, no exponent.
-    private static func number(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.4f", rounded)
-            .replacingOccurrences(of: "0+$", with: "", options: .regularExpression)
-    }
+    private static func number(_ value: Double) -> String { SVGNumber.text(value, decimals: 4) }
 }

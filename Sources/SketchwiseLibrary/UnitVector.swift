@@ -33,4 +33,10 @@ package enum UnitVector {
             }
         }
     }
+
+    /// Whether `unit` has a cosine above `similarity` with any of `chosen` (unit vectors; one of
+    /// another length is never near): the near-duplicate test of picking diverse pictures.
+    package static func isNear(_ unit: [Double], anyOf chosen: some Sequence<[Double]>, above similarity: Double) -> Bool {
+        chosen.contains { $0.count == unit.count && dot($0, unit) > similarity }
+    }
 }

@@ -101,9 +101,9 @@ public struct SuggestionRanker: Sendable {
             let title = candidates[entry.index].picture.title
             let duplicate =
                 families.hasVariant(of: title)
-                || chosen.contains { other in
-                    UnitVector.dot(candidates[other.index].unitEmbedding, candidates[entry.index].unitEmbedding) > duplicateSimilarity
-                }
+                || UnitVector.isNear(
+                    candidates[entry.index].unitEmbedding, anyOf: chosen.lazy.map { candidates[$0.index].unitEmbedding },
+                    above: duplicateSimilarity)
             if !duplicate {
                 chosen.append(entry)
                 families.insert(title)
