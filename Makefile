@@ -47,6 +47,9 @@ test: deps-test
 	scripts/lint-js.sh
 	scripts/check-map.py
 	swift build --build-tests
+	@# The fuzz harness (a second, sanitised build) compiles meanwhile on the CPU time the tests
+	@# leave idle; scripts/fuzz.sh below waits for it (SwiftPM's lock on .build-fuzz).
+	mkdir -p out && (env -u SKETCHWISE_OPTIMIZE_DEBUG nice -n 19 scripts/fuzz.sh build > out/fuzz-build.log 2>&1 &)
 	scripts/install-doodles.sh .build/debug/sketchwise
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)

@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS        # TARGET: json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo
 #   scripts/fuzz.sh all SECONDS           # every target in turn, SECONDS each
+#   scripts/fuzz.sh build                 # only build the harness (make test starts this early, niced)
 #
 # The harness (Fuzz/) is built once into .build-fuzz with -sanitize=fuzzer,address. Seeds come
 # from ../shared/data, Models and the installed pictures (Fuzz/make_seeds.py), plus every input
@@ -13,16 +14,16 @@
 # Swift tests (FuzzRegressionTests) replay it on every `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 2 ] || { sed -n '2,4p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || [ "$*" = build ] || { sed -n '2,5p' "$0" >&2; exit 2; }
 target=$1
-seconds=$2
+seconds=${2:-0}
 targets=(json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo connection)
 if [ "$target" = all ]; then
   status=0
   for each in "${targets[@]}"; do "$0" "$each" "$seconds" || status=1; export SKETCHWISE_FUZZ_NO_BUILD=1; done
   exit $status
 fi
-[[ " ${targets[*]} " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
+[[ " ${targets[*]} build " == *" $target "* ]] || { echo "unknown target $target (${targets[*]})" >&2; exit 2; }
 
 # The harness links with LLVM's lld, which ships with Swift (gold fails on the sanitised objects).
 mkdir -p out/fuzz
@@ -33,6 +34,7 @@ if [ -z "${SKETCHWISE_FUZZ_NO_BUILD:-}" ]; then
   echo "building the fuzz harness (debug, -sanitize=fuzzer,address)…"
   "${build[@]}" 2>&1 | grep -E "error:|Compiling|Build complete" | tail -3
 fi
+[ "$target" = build ] && exit 0
 binary=$("${build[@]}" --show-bin-path)/sketchwise-fuzz
 [ -x "$binary" ] || { echo "no harness at $binary" >&2; exit 1; }
 
