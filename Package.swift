@@ -286,7 +286,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SketchwiseNNTests",
-            dependencies: ["SketchwiseNN", "SketchwiseTestSupport"],
+            dependencies: ["CKernels", "SketchwiseNN", "SketchwiseTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -64,7 +64,8 @@ SKGemmScratch *sk_gemm_scratch(void) {
     return &scratch;
 }
 
-#define SK_TABLE(variant) {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant}
+#define SK_TABLE(variant)                                                                                            \
+    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
 static const SKKernelTable tables[] = {
@@ -86,4 +87,8 @@ void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const 
     } else {
         tables[sk_variant()].sgemv_rows(m, n, a, lda, x, y, beta);
     }
+}
+
+void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, float *hidden, long count) {
+    tables[sk_variant()].lstm_update_cell(gates, bias, cell, hidden, count);
 }

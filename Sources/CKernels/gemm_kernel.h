@@ -6,7 +6,8 @@
 // `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
 // packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
 // multiplied with every column panel of the block, read in place (a last, partial panel is copied
-// into a zero-padded one once per depth block). A tile's sums stay in registers through the block.
+// into a zero-padded one, one vector or a whole panel wide, once per depth block). A tile's sums
+// stay in registers through the block.
 
 #include "kernels.h"
 
@@ -18,22 +19,24 @@
 
 _Static_assert(SK_ROWS <= SK_MAX_ROWS && SK_COLUMNS <= SK_MAX_COLUMNS, "the scratch buffers are too small");
 
-/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile over `depth` steps.
-SK_TARGET static void SK_NAME(tile)(long depth, const float *packed_a, const float *b, long ldb, float *c, long ldc,
-                                      float beta, int rows, int columns) {
+/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile of `vectors` (a
+/// constant: the body is inlined into one function per width) vectors per row, over `depth` steps.
+SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int vectors, long depth, const float *packed_a,
+                                                                              const float *b, long ldb, float *c, long ldc,
+                                                                              float beta, int rows, int columns) {
     SK_VECTOR sum[SK_ROWS][SK_VECTORS];
     for (int r = 0; r < SK_ROWS; r++)
-        for (int v = 0; v < SK_VECTORS; v++) sum[r][v] = (SK_VECTOR){0};
+        for (int v = 0; v < vectors; v++) sum[r][v] = (SK_VECTOR){0};
     for (long p = 0; p < depth; p++) {
         SK_VECTOR row[SK_VECTORS];
-        for (int v = 0; v < SK_VECTORS; v++) row[v] = SK_NAME(load)(b + p * ldb + v * SK_LANES);
+        for (int v = 0; v < vectors; v++) row[v] = SK_NAME(load)(b + p * ldb + v * SK_LANES);
         const float *a = packed_a + p * SK_ROWS;
         for (int r = 0; r < SK_ROWS; r++)
-            for (int v = 0; v < SK_VECTORS; v++) sum[r][v] += row[v] * a[r];
+            for (int v = 0; v < vectors; v++) sum[r][v] += row[v] * a[r];
     }
-    if (rows == SK_ROWS && columns == SK_COLUMNS) {
+    if (rows == SK_ROWS && columns == vectors * SK_LANES) {
         for (int r = 0; r < SK_ROWS; r++)
-            for (int v = 0; v < SK_VECTORS; v++) {
+            for (int v = 0; v < vectors; v++) {
                 float *out = c + r * ldc + v * SK_LANES;
                 SK_NAME(store)(out, beta == 0 ? sum[r][v] : sum[r][v] + SK_NAME(load)(out) * beta);
             }
@@ -41,10 +44,22 @@ SK_TARGET static void SK_NAME(tile)(long depth, const float *packed_a, const flo
     }
     float tile[SK_ROWS * SK_COLUMNS];
     for (int r = 0; r < SK_ROWS; r++)
-        for (int v = 0; v < SK_VECTORS; v++) SK_NAME(store)(tile + r * SK_COLUMNS + v * SK_LANES, sum[r][v]);
+        for (int v = 0; v < vectors; v++) SK_NAME(store)(tile + r * SK_COLUMNS + v * SK_LANES, sum[r][v]);
     for (int r = 0; r < rows; r++)
         for (int j = 0; j < columns; j++)
             c[r * ldc + j] = beta == 0 ? tile[r * SK_COLUMNS + j] : tile[r * SK_COLUMNS + j] + beta * c[r * ldc + j];
+}
+
+/// A full-width tile: SK_VECTORS vectors per row.
+SK_TARGET static void SK_NAME(tile)(long depth, const float *packed_a, const float *b, long ldb, float *c, long ldc,
+                                    float beta, int rows, int columns) {
+    SK_NAME(tile_of)(SK_VECTORS, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+}
+
+/// A last panel of at most one vector's columns (48 columns are a full panel and this, not two).
+SK_TARGET static void SK_NAME(narrow_tile)(long depth, const float *packed_a, const float *b, long ldb, float *c,
+                                           long ldc, float beta, int rows, int columns) {
+    SK_NAME(tile_of)(1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
 }
 
 SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,
@@ -53,6 +68,8 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
     float *last_panel = sk_gemm_scratch()->last_panel;
     const long full_columns = n / SK_COLUMNS * SK_COLUMNS;
     const int last_columns = (int)(n - full_columns);
+    // The last, partial panel is copied into one a vector wide when it fits, else a full one.
+    const int last_width = last_columns <= SK_LANES ? SK_LANES : SK_COLUMNS;
     // (Row `i`, step `p` of `a` is at a[i·row_step + p·depth_step].)
     const long row_step = transpose_a ? 1 : lda, depth_step = transpose_a ? lda : 1;
     for (long first = 0; first < k; first += SK_DEPTH_BLOCK) {
@@ -60,9 +77,9 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
         const float block_beta = first == 0 ? beta : 1;
         if (last_columns > 0) {
             for (long p = 0; p < depth; p++) {
-                float *panel_row = last_panel + p * SK_COLUMNS;
+                float *panel_row = last_panel + p * last_width;
                 memcpy(panel_row, b + (first + p) * ldb + full_columns, (size_t)last_columns * sizeof(float));
-                memset(panel_row + last_columns, 0, (size_t)(SK_COLUMNS - last_columns) * sizeof(float));
+                memset(panel_row + last_columns, 0, (size_t)(last_width - last_columns) * sizeof(float));
             }
         }
         for (long block = 0; block < n; block += SK_BLOCK_COLUMNS) {
@@ -80,8 +97,9 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
                     SK_NAME(tile)(depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc, block_beta, rows,
                                   SK_COLUMNS);
                 if (last_columns > 0 && block_end == n)
-                    SK_NAME(tile)(depth, packed_a, last_panel, SK_COLUMNS, c + i * ldc + full_columns, ldc, block_beta,
-                                  rows, last_columns);
+                    (last_width == SK_LANES ? SK_NAME(narrow_tile) : SK_NAME(tile))(
+                        depth, packed_a, last_panel, last_width, c + i * ldc + full_columns, ldc, block_beta, rows,
+                        last_columns);
             }
         }
     }

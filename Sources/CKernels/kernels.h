@@ -28,13 +28,15 @@ typedef struct {
                   long ldc, float beta);
     void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+    void (*lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count);
 } SKKernelTable;
 
 #define SK_DECLARE_VARIANT(variant)                                                                                   \
     void sk_sgemm_##variant(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,        \
                             long ldb, float *c, long ldc, float beta);                                                \
     void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
-    void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+    void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
+    void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count);
 
 SK_DECLARE_VARIANT(baseline)
 SK_DECLARE_VARIANT(avx2)

@@ -8,4 +8,5 @@
 #include "vector.h"
 #include "gemm_kernel.h"
 #include "gemv_kernel.h"
+#include "lstm_kernel.h"
 #endif

@@ -7,3 +7,4 @@
 #include "vector.h"
 #include "gemm_kernel.h"
 #include "gemv_kernel.h"
+#include "lstm_kernel.h"

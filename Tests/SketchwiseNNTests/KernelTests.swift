@@ -160,35 +160,6 @@ import Testing
         #expect(maxDifference(actual, expected) <= 1e-5)
     }
 
-    @Test func fastMathMatchesLibm() {
-        let xs = stride(from: Float(-120), through: 120, by: 0.0173).map { $0 }
-        let width = FastMath.Vector.scalarCount
-        var worstExp: Float = 0
-        for start in stride(from: 0, to: xs.count - width, by: width) {
-            let x = FastMath.Vector(xs[start..<start + width])
-            let e = FastMath.exp(x)
-            for lane in 0..<width where abs(x[lane]) <= 80 {
-                worstExp = max(worstExp, Float(abs(Double(e[lane]) / Foundation.exp(Double(x[lane])) - 1)))
-            }
-        }
-        #expect(worstExp < 5e-7)
-
-        // e^(−x) and e^(−2x) as the LSTM gates use them: arguments up to 29, then clamped.
-        var worstNegative: Float = 0
-        for start in stride(from: 0, to: xs.count - width, by: width) {
-            let x = FastMath.Vector(xs[start..<start + width])
-            let (single, double) = (FastMath.expNegative(x, upTo: 29), FastMath.expNegative(x, double: true, upTo: 29))
-            for lane in 0..<width {
-                let v = Double(x[lane])
-                for (got, argument) in [(single[lane], -v), (double[lane], -2 * v)] where argument >= -80 {
-                    let expected = Foundation.exp(min(argument, 29))
-                    worstNegative = max(worstNegative, Float(abs(Double(got) / expected - 1)))
-                }
-            }
-        }
-        #expect(worstNegative < 5e-7)
-    }
-
     @Test func windowValidOutputsMatchBruteForce() {
         for kernel in 1...5 {
             for stride in 1...3 {

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 
@@ -91,6 +92,27 @@ import Testing
                 let outputs = try session.run(input: item.input)
                 #expect(maxDifference(outputs.logits, item.logits) <= 1e-4, "\(variant) \(name) logits, \(item.rows) rows")
                 #expect(maxDifference(outputs.embedding ?? [], item.embedding) <= 1e-4, "\(variant) \(name) embedding, \(item.rows) rows")
+            }
+        }
+    }
+
+    /// σ and tanh from the clamped polynomial e^x, against Double's, over gates from −40 to 40 (past
+    /// the clamps at ±29), with a partial last vector (70 units).
+    @Test func lstmCellUpdateMatchesTheExactFunctions() {
+        let count = 70
+        let gates = randomFloats(4 * count, seed: 90).map { $0 * 40 }, bias = randomFloats(4 * count, seed: 91)
+        let start = randomFloats(count, seed: 92).map { $0 * 3 }
+        func sigmoid(_ x: Double) -> Double { 1 / (1 + Foundation.exp(-x)) }
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            var cell = start, hidden = [Float](repeating: .nan, count: count)
+            sk_lstm_update_cell(gates, bias, &cell, &hidden, count)
+            for u in 0..<count {
+                let gate = { (k: Int) in Double(gates[k * count + u]) + Double(bias[k * count + u]) }
+                let c = sigmoid(gate(1)) * Double(start[u]) + sigmoid(gate(0)) * Foundation.tanh(gate(2))
+                let h = sigmoid(gate(3)) * Foundation.tanh(c)
+                #expect(abs(Double(cell[u]) - c) <= 1e-5 && abs(Double(hidden[u]) - h) <= 1e-5, "\(variant) unit \(u)")
             }
         }
     }

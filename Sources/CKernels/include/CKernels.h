@@ -36,4 +36,9 @@ void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a
 /// transpose when `transpose_a`. With `beta` 0, `y` is only written.
 void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta);
 
+/// One LSTM step's cell and hidden state for `count` units: `c = σ(f)·c + σ(i)·tanh(g)`,
+/// `h = σ(o)·tanh(c)`, from the gates (`gates + bias`, laid out `[i | f | g | o]`, each `count`
+/// wide; PyTorch's order). Within a few float roundings of the exact functions (1e-6).
+void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, float *hidden, long count);
+
 #endif

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// The weights of a (bi)directional LSTM layer, PyTorch gate order i, f, g, o, packed for the
@@ -102,7 +103,7 @@ enum LSTMKernel {
                         first += rows
                     }
                 }
-                updateCell(gates: gates, bias: bias, cell: cells + d * h, hidden: output + t * width + d * h, count: h)
+                sk_lstm_update_cell(gates, bias, cells + d * h, output + t * width + d * h, h)
             }
         }
     }
@@ -110,49 +111,5 @@ enum LSTMKernel {
     /// Hidden units per recurrent sgemv: 16 KB of weights, at most 8 calls per step.
     static func recurrentPartRows(_ w: LSTMWeights) -> Int {
         max(4096 / w.gateCount, (w.hiddenSize + 7) / 8, 1)
-    }
-
-    /// `c = σ(f)·c + σ(i)·tanh(g)`, `h = σ(o)·tanh(c)` for gates `+ bias` laid out `[i | f | g | o]`,
-    /// each `count` wide.
-    static func updateCell(
-        gates: UnsafePointer<Float>, bias: UnsafePointer<Float>, cell: UnsafeMutablePointer<Float>,
-        hidden: UnsafeMutablePointer<Float>, count: Int
-    ) {
-        let width = FastMath.Vector.scalarCount
-        var u = 0
-        while u + width <= count {
-            updateCell(gates: gates + u, bias: bias + u, cell: cell + u, hidden: hidden + u, stride: count, lanes: width)
-            u += width
-        }
-        if u < count {
-            updateCell(gates: gates + u, bias: bias + u, cell: cell + u, hidden: hidden + u, stride: count, lanes: count - u)
-        }
-    }
-
-    /// `updateCell` for `lanes` units; the gates of one unit are `stride` apart. With `eₓ = e^−x`:
-    /// `σ(x) = 1 / (1 + eₓ)` and `tanh(x) = (1 − e₂ₓ) / (1 + e₂ₓ)`, so that
-    /// `c' = (c·(1 + eᵢ)(1 + e₂g) + (1 − e₂g)(1 + e_f)) / ((1 + e_f)(1 + eᵢ)(1 + e₂g))` and
-    /// `h = (1 − e₂c') / ((1 + eₒ)(1 + e₂c'))`: two divisions instead of five. Every exponent is
-    /// clamped to ≤ 29 so that a product of three such factors stays below Float's largest value;
-    /// σ and tanh are then already within 3e-13 of 0 or ±1.
-    @inline(__always)
-    private static func updateCell(
-        gates: UnsafePointer<Float>, bias: UnsafePointer<Float>, cell: UnsafeMutablePointer<Float>,
-        hidden: UnsafeMutablePointer<Float>, stride: Int, lanes: Int
-    ) {
-        typealias V = FastMath.Vector
-        let limit: Float = 29
-        @inline(__always) func gate(_ k: Int) -> V {
-            FastMath.load(gates + k * stride, count: lanes) + FastMath.load(bias + k * stride, count: lanes)
-        }
-        let ei = 1 + FastMath.expNegative(gate(0), upTo: limit)
-        let ef = 1 + FastMath.expNegative(gate(1), upTo: limit)
-        let eg = FastMath.expNegative(gate(2), double: true, upTo: limit)
-        let eo = 1 + FastMath.expNegative(gate(3), upTo: limit)
-        let ig = ei * (1 + eg)
-        let newCell = (FastMath.load(cell, count: lanes) * ig + (1 - eg) * ef) / (ef * ig)
-        FastMath.store(newCell, to: cell, count: lanes)
-        let ec = FastMath.expNegative(newCell, double: true, upTo: limit)
-        FastMath.store((1 - ec) / (eo * (1 + ec)), to: hidden, count: lanes)
     }
 }
