@@ -6,7 +6,7 @@
 // `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
 // packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
 // multiplied with every column panel of the block, read in place (a last, partial panel is copied
-// into a zero-padded one, one vector or a whole panel wide, once per depth block). A tile's sums
+// into a zero-padded one of whole vectors once per depth block). A tile's sums
 // stay in registers through the block.
 
 #include "kernels.h"
@@ -50,16 +50,20 @@ SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int
             c[r * ldc + j] = beta == 0 ? tile[r * SK_COLUMNS + j] : tile[r * SK_COLUMNS + j] + beta * c[r * ldc + j];
 }
 
-/// A full-width tile: SK_VECTORS vectors per row.
-SK_TARGET static void SK_NAME(tile)(long depth, const float *packed_a, const float *b, long ldb, float *c, long ldc,
-                                    float beta, int rows, int columns) {
-    SK_NAME(tile_of)(SK_VECTORS, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
-}
-
-/// A last panel of at most one vector's columns (48 columns are a full panel and this, not two).
-SK_TARGET static void SK_NAME(narrow_tile)(long depth, const float *packed_a, const float *b, long ldb, float *c,
-                                           long ldc, float beta, int rows, int columns) {
-    SK_NAME(tile_of)(1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+/// A tile of `vectors` (1…SK_VECTORS) vectors per row: a full panel, or the last one rounded up to
+/// whole vectors.
+SK_TARGET static void SK_NAME(tile)(int vectors, long depth, const float *packed_a, const float *b, long ldb, float *c,
+                                    long ldc, float beta, int rows, int columns) {
+    switch (vectors) {
+#if SK_VECTORS >= 4
+    case 4: return SK_NAME(tile_of)(4, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+#endif
+#if SK_VECTORS >= 3
+    case 3: return SK_NAME(tile_of)(3, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+#endif
+    case 2: return SK_NAME(tile_of)(2, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    default: return SK_NAME(tile_of)(1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    }
 }
 
 SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,
@@ -68,8 +72,8 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
     float *last_panel = sk_gemm_scratch()->last_panel;
     const long full_columns = n / SK_COLUMNS * SK_COLUMNS;
     const int last_columns = (int)(n - full_columns);
-    // The last, partial panel is copied into one a vector wide when it fits, else a full one.
-    const int last_width = last_columns <= SK_LANES ? SK_LANES : SK_COLUMNS;
+    // The last, partial panel is copied into one of whole vectors.
+    const int last_vectors = (last_columns + SK_LANES - 1) / SK_LANES, last_width = last_vectors * SK_LANES;
     // (Row `i`, step `p` of `a` is at a[i·row_step + p·depth_step].)
     const long row_step = transpose_a ? 1 : lda, depth_step = transpose_a ? lda : 1;
     for (long first = 0; first < k; first += SK_DEPTH_BLOCK) {
@@ -94,12 +98,11 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
                     for (int r = rows; r < SK_ROWS; r++) group[r] = 0;
                 }
                 for (long j = block; j < full_end; j += SK_COLUMNS)
-                    SK_NAME(tile)(depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc, block_beta, rows,
-                                  SK_COLUMNS);
+                    SK_NAME(tile)(SK_VECTORS, depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc,
+                                  block_beta, rows, SK_COLUMNS);
                 if (last_columns > 0 && block_end == n)
-                    (last_width == SK_LANES ? SK_NAME(narrow_tile) : SK_NAME(tile))(
-                        depth, packed_a, last_panel, last_width, c + i * ldc + full_columns, ldc, block_beta, rows,
-                        last_columns);
+                    SK_NAME(tile)(last_vectors, depth, packed_a, last_panel, last_width, c + i * ldc + full_columns,
+                                  ldc, block_beta, rows, last_columns);
             }
         }
     }

@@ -8,13 +8,14 @@
 /// Steps of the inner dimension per block: a packed tile of `a` (at most 8 rows: 8 KB) stays in
 /// L1 while every column panel of `b` streams past it.
 #define SK_DEPTH_BLOCK 256
-/// Columns of `b` per block: 256 × 512 floats, 512 KB, which stay in L2 while every tile of `a` passes.
+/// Columns of `b` per block (rounded down to whole panels): 256 × 512 floats, 512 KB, which stay
+/// in L2 while every tile of `a` passes.
 #define SK_COLUMN_BLOCK 512
 /// The largest sgemm tile any variant computes.
 #define SK_MAX_ROWS 8
-#define SK_MAX_COLUMNS 32
+#define SK_MAX_COLUMNS 48
 
-/// Each thread's sgemm packing buffers (40 KB), kept between calls.
+/// Each thread's sgemm packing buffers (56 KB), kept between calls.
 typedef struct {
     float packed_a[SK_DEPTH_BLOCK * SK_MAX_ROWS];
     float last_panel[SK_DEPTH_BLOCK * SK_MAX_COLUMNS];
