@@ -1,6 +1,8 @@
 // Which variant of the kernels runs (the widest the CPU and its OS support, by cpuid and xgetbv,
 // or one a test or benchmark forced), and the entry points, which call that variant's kernels.
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #include "CKernels.h"
 #include "kernels.h"
@@ -59,9 +61,23 @@ const char *sk_variant_name(SKVariant variant) {
     }
 }
 
+/// Frees a thread's scratch when the thread ends.
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_key_once = PTHREAD_ONCE_INIT;
+
+static void make_scratch_key(void) { pthread_key_create(&scratch_key, free); }
+
 SKGemmScratch *sk_gemm_scratch(void) {
-    static _Thread_local SKGemmScratch scratch;
-    return &scratch;
+    // Allocated on a thread's first sgemm, so that the many threads that never run one (the
+    // server's event loops, say) carry 8 bytes of it, not 56 KB.
+    static _Thread_local SKGemmScratch *scratch;
+    if (!scratch) {
+        pthread_once(&scratch_key_once, make_scratch_key);
+        scratch = aligned_alloc(64, sizeof *scratch);
+        if (!scratch) abort();  // as Swift does when an allocation fails
+        pthread_setspecific(scratch_key, scratch);
+    }
+    return scratch;
 }
 
 #define SK_TABLE(variant)                                                                                            \

@@ -15,7 +15,7 @@
 #define SK_MAX_ROWS 8
 #define SK_MAX_COLUMNS 48
 
-/// Each thread's sgemm packing buffers (56 KB), kept between calls.
+/// Each thread's sgemm packing buffers (56 KB), allocated on its first sgemm and kept until it ends.
 typedef struct {
     float packed_a[SK_DEPTH_BLOCK * SK_MAX_ROWS];
     float last_panel[SK_DEPTH_BLOCK * SK_MAX_COLUMNS];
