@@ -6,8 +6,8 @@
 // `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
 // packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
 // multiplied with every column panel of the block, read in place (a last, partial panel is copied
-// into a zero-padded one of whole vectors once per depth block). A tile's sums
-// stay in registers through the block.
+// into a zero-padded one of whole vectors once per depth block). A tile's sums stay in registers
+// through the block.
 
 #include "kernels.h"
 

@@ -29,19 +29,6 @@ SK_TARGET static inline __attribute__((always_inline)) SK_VECTOR SK_NAME(exp_neg
     return p * (SK_VECTOR)two_to_n;
 }
 
-/// `lanes` (≤ SK_LANES) floats, zeros in the other lanes.
-SK_TARGET static inline __attribute__((always_inline)) SK_VECTOR SK_NAME(load_part)(const float *p, long lanes) {
-    if (lanes == SK_LANES) return SK_NAME(load)(p);
-    SK_VECTOR v = {0};
-    for (long lane = 0; lane < lanes; lane++) v[lane] = p[lane];
-    return v;
-}
-
-SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(store_part)(float *p, SK_VECTOR v, long lanes) {
-    if (lanes == SK_LANES) return SK_NAME(store)(p, v);
-    for (long lane = 0; lane < lanes; lane++) p[lane] = v[lane];
-}
-
 SK_TARGET void SK_NAME(sk_lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count) {
     for (long u = 0; u < count; u += SK_LANES) {
         const long lanes = count - u < SK_LANES ? count - u : SK_LANES;
