@@ -162,17 +162,20 @@ func sketch(strokes n: Int) -> StrokeSketch {
         let expected = try await service(provider).suggest(sketch(strokes: 3), labels: 3, perLabel: 1)
         #expect(try await queued.suggest(sketch(strokes: 3), labels: 3, perLabel: 1, deadline: .now + .seconds(600)) == expected)
 
+        // The blocker holds the only thread until the refusal has been seen, however slow the machine.
         let started = Mutex(false)
+        let released = Mutex(false)
         let blocker = Task {
             try await queue.run {
                 started.withLock { $0 = true }
-                Thread.sleep(forTimeInterval: 0.3)
+                while !released.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.002) }
             }
         }
         while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
         await #expect(throws: WorkQueue.Busy.self) {
             try await queued.suggest(sketch(strokes: 3), labels: 3, perLabel: 1)
         }
+        released.withLock { $0 = true }
         try await blocker.value
     }
 }
