@@ -19,23 +19,25 @@
 
 _Static_assert(SK_ROWS <= SK_MAX_ROWS && SK_COLUMNS <= SK_MAX_COLUMNS, "the scratch buffers are too small");
 
-/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile of `vectors` (a
-/// constant: the body is inlined into one function per width) vectors per row, over `depth` steps.
-SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int vectors, long depth, const float *packed_a,
-                                                                              const float *b, long ldb, float *c, long ldc,
-                                                                              float beta, int rows, int columns) {
+/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile of `tile_rows` rows
+/// and `vectors` vectors per row (both constants: the body is inlined into one function per
+/// shape), over `depth` steps; `rows` ≤ `tile_rows` and `columns` ≤ `vectors`·SK_LANES are stored.
+SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int tile_rows, int vectors, long depth,
+                                                                              const float *packed_a, const float *b,
+                                                                              long ldb, float *c, long ldc, float beta,
+                                                                              int rows, int columns) {
     SK_VECTOR sum[SK_ROWS][SK_VECTORS];
-    for (int r = 0; r < SK_ROWS; r++)
+    for (int r = 0; r < tile_rows; r++)
         for (int v = 0; v < vectors; v++) sum[r][v] = (SK_VECTOR){0};
     for (long p = 0; p < depth; p++) {
         SK_VECTOR row[SK_VECTORS];
         for (int v = 0; v < vectors; v++) row[v] = SK_NAME(load)(b + p * ldb + v * SK_LANES);
         const float *a = packed_a + p * SK_ROWS;
-        for (int r = 0; r < SK_ROWS; r++)
+        for (int r = 0; r < tile_rows; r++)
             for (int v = 0; v < vectors; v++) sum[r][v] += row[v] * a[r];
     }
-    if (rows == SK_ROWS && columns == vectors * SK_LANES) {
-        for (int r = 0; r < SK_ROWS; r++)
+    if (rows == tile_rows && columns == vectors * SK_LANES) {
+        for (int r = 0; r < tile_rows; r++)
             for (int v = 0; v < vectors; v++) {
                 float *out = c + r * ldc + v * SK_LANES;
                 SK_NAME(store)(out, beta == 0 ? sum[r][v] : sum[r][v] + SK_NAME(load)(out) * beta);
@@ -43,27 +45,42 @@ SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int
         return;
     }
     float tile[SK_ROWS * SK_COLUMNS];
-    for (int r = 0; r < SK_ROWS; r++)
+    for (int r = 0; r < tile_rows; r++)
         for (int v = 0; v < vectors; v++) SK_NAME(store)(tile + r * SK_COLUMNS + v * SK_LANES, sum[r][v]);
     for (int r = 0; r < rows; r++)
         for (int j = 0; j < columns; j++)
             c[r * ldc + j] = beta == 0 ? tile[r * SK_COLUMNS + j] : tile[r * SK_COLUMNS + j] + beta * c[r * ldc + j];
 }
 
-/// A tile of `vectors` (1…SK_VECTORS) vectors per row: a full panel, or the last one rounded up to
-/// whole vectors.
-SK_TARGET static void SK_NAME(tile)(int vectors, long depth, const float *packed_a, const float *b, long ldb, float *c,
-                                    long ldc, float beta, int rows, int columns) {
+/// A tile of `tile_rows` rows (a constant) and `vectors` (1…SK_VECTORS) vectors per row: a full
+/// panel, or the last one rounded up to whole vectors.
+SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of_rows)(int tile_rows, int vectors, long depth,
+                                                                                   const float *packed_a, const float *b,
+                                                                                   long ldb, float *c, long ldc,
+                                                                                   float beta, int rows, int columns) {
     switch (vectors) {
 #if SK_VECTORS >= 4
-    case 4: return SK_NAME(tile_of)(4, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 4: return SK_NAME(tile_of)(tile_rows, 4, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
 #endif
 #if SK_VECTORS >= 3
-    case 3: return SK_NAME(tile_of)(3, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 3: return SK_NAME(tile_of)(tile_rows, 3, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
 #endif
-    case 2: return SK_NAME(tile_of)(2, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
-    default: return SK_NAME(tile_of)(1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 2: return SK_NAME(tile_of)(tile_rows, 2, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    default: return SK_NAME(tile_of)(tile_rows, 1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
     }
+}
+
+/// A tile for `rows` (1…SK_ROWS) rows of `a`: the last tile of an `m` that is not a multiple of
+/// SK_ROWS computes 1, 2 or 4 rows where that covers them, not all SK_ROWS (a 49-row product
+/// computes 49 rows, not 56).
+SK_TARGET static void SK_NAME(tile)(int rows, int vectors, long depth, const float *packed_a, const float *b, long ldb,
+                                    float *c, long ldc, float beta, int columns) {
+    if (rows == 1) return SK_NAME(tile_of_rows)(1, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    if (rows == 2) return SK_NAME(tile_of_rows)(2, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+#if SK_ROWS > 4
+    if (rows <= 4) return SK_NAME(tile_of_rows)(4, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+#endif
+    return SK_NAME(tile_of_rows)(SK_ROWS, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
 }
 
 SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,
@@ -98,11 +115,11 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
                     for (int r = rows; r < SK_ROWS; r++) group[r] = 0;
                 }
                 for (long j = block; j < full_end; j += SK_COLUMNS)
-                    SK_NAME(tile)(SK_VECTORS, depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc,
-                                  block_beta, rows, SK_COLUMNS);
+                    SK_NAME(tile)(rows, SK_VECTORS, depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc,
+                                  block_beta, SK_COLUMNS);
                 if (last_columns > 0 && block_end == n)
-                    SK_NAME(tile)(last_vectors, depth, packed_a, last_panel, last_width, c + i * ldc + full_columns,
-                                  ldc, block_beta, rows, last_columns);
+                    SK_NAME(tile)(rows, last_vectors, depth, packed_a, last_panel, last_width,
+                                  c + i * ldc + full_columns, ldc, block_beta, last_columns);
             }
         }
     }

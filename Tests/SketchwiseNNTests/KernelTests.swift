@@ -75,7 +75,7 @@ import Testing
         let weight = randomFloats(outChannels * g.patchSize, seed: 8), bias = randomFloats(outChannels, seed: 9)
         let filters = WinogradKernel.transformFilters(weight, outChannels: outChannels, channels: channels)
         var expected = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), actual = expected
-        var scratch = [Float](repeating: .nan, count: WinogradGeometry(g).scratchCount)
+        var scratch = [Float](repeating: .nan, count: WinogradGeometry(g, pooled: false).scratchCount)
         Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
         WinogradKernel.forward(
             g, input: input, filters: filters, bias: bias, activation: .none, pool: false, output: &actual, scratch: &scratch)
@@ -88,8 +88,9 @@ import Testing
         PoolKernel.pool2D(
             .max, input: expected.map { max($0, 0) }, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
             output: &pooledExpected)
+        var pooledScratch = [Float](repeating: .nan, count: WinogradGeometry(g, pooled: true).scratchCount)
         WinogradKernel.forward(
-            g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &scratch)
+            g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &pooledScratch)
         #expect(maxDifference(pooled, pooledExpected) <= 2e-5)
     }
 

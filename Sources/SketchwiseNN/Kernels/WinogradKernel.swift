@@ -7,24 +7,29 @@
 /// `U·V` when C is small). The transforms only add and subtract (and halve, in G), so the result
 /// stays within a few float roundings of the direct sum.
 ///
-/// A 2×2, stride-2 max pooling after the convolution is fused: its windows are exactly the tiles.
+/// A 2×2, stride-2 max pooling after the convolution is fused: its windows are exactly the tiles,
+/// and only the tiles it keeps are computed (the raster CNN's 7×7 → 3×3 layer: 9 tiles, not 16).
 struct WinogradGeometry: Sendable {
     let channels, height, width, outChannels, padding: Int
+    /// Whether a fused pooling follows: an odd last output row or column is then never computed.
+    let pooled: Bool
 
-    init(_ g: Conv2DGeometry) {
+    init(_ g: Conv2DGeometry, pooled: Bool) {
         (channels, height, width, outChannels, padding) = (g.channels, g.height, g.width, g.outChannels, g.rows.padding)
+        self.pooled = pooled
     }
 
     var outHeight: Int { height + 2 * padding - 2 }
     var outWidth: Int { width + 2 * padding - 2 }
-    var tilesY: Int { (outHeight + 1) / 2 }
-    var tilesX: Int { (outWidth + 1) / 2 }
+    var tilesY: Int { pooled ? outHeight / 2 : (outHeight + 1) / 2 }
+    var tilesX: Int { pooled ? outWidth / 2 : (outWidth + 1) / 2 }
     var tiles: Int { tilesY * tilesX }
     /// Row length of the transformed inputs: 4-tile groups may spill 3 lanes past the end.
     var tileStride: Int { tiles + 4 }
     /// Row length of the products (one row per tile): output channels, rounded up to whole 4-lane groups.
     var channelStride: Int { (outChannels + 3) / 4 * 4 }
-    /// The zero-padded input planes cover every tile's 4×4 patch.
+    /// The zero-padded input planes cover every tile's 4×4 patch (and no more: the last input row
+    /// or column may be left out).
     var paddedHeight: Int { 2 * tilesY + 2 }
     var paddedWidth: Int { 2 * tilesX + 2 }
     var paddedCount: Int { channels * paddedHeight * paddedWidth + 8 }
@@ -65,12 +70,12 @@ enum WinogradKernel {
 
     /// The convolution without bias into `output` (`[O, outH, outW]`), or, with `pool`, max-pooled
     /// 2×2/2 with `bias` and `activation` applied (`[O, outH/2, outW/2]`); without `pool` the bias and
-    /// activation are applied too. `scratch` holds `WinogradGeometry(g).scratchCount` floats.
+    /// activation are applied too. `scratch` holds `WinogradGeometry(g, pooled: pool).scratchCount` floats.
     static func forward(
         _ g: Conv2DGeometry, input: UnsafePointer<Float>, filters: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         activation: Activation, pool: Bool, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
-        let w = WinogradGeometry(g)
+        let w = WinogradGeometry(g, pooled: pool)
         let padded = scratch
         let transformed = padded + w.paddedCount
         let products = transformed + w.transformedCount
@@ -91,14 +96,16 @@ enum WinogradKernel {
     }
 
     /// The input planes with `padding` zeros around them (and more at the bottom and right, up to
-    /// the last tile's patch). (One memset of everything measured faster than zeroing the borders.)
+    /// the last tile's patch), cut to the tiles' patches. (One memset of everything measured faster
+    /// than zeroing the borders.)
     private static func pad(_ w: WinogradGeometry, input: UnsafePointer<Float>, into padded: UnsafeMutablePointer<Float>) {
         padded.update(repeating: 0, count: w.paddedCount)
         let (pw, p) = (w.paddedWidth, w.padding)
+        let (rows, columns) = (min(w.height, w.paddedHeight - p), min(w.width, pw - p))
         for c in 0..<w.channels {
-            for y in 0..<w.height {
+            for y in 0..<rows {
                 let source = input + (c &* w.height &+ y) &* w.width
-                Rows.copy(source, to: padded + ((c &* w.paddedHeight &+ y &+ p) &* pw &+ p), count: w.width)
+                Rows.copy(source, to: padded + ((c &* w.paddedHeight &+ y &+ p) &* pw &+ p), count: columns)
             }
         }
     }
@@ -164,7 +171,7 @@ enum WinogradKernel {
         _ w: WinogradGeometry, products: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: Activation,
         output: UnsafeMutablePointer<Float>
     ) {
-        let (outH, outW) = (w.outHeight / 2, w.outWidth / 2)
+        let (outH, outW) = (w.tilesY, w.tilesX)
         let (planeStride, plane) = (w.tiles &* w.channelStride, outH &* outW)
         for ty in 0..<outH {
             for tx in 0..<outW {

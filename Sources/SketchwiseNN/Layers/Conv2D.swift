@@ -93,7 +93,7 @@ struct Conv2D: FoldingLayer {
     /// Winograd's buffers, or the im2col matrix, then (when pooling) the unpooled result.
     func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int {
         let g = geometry(inputs[0])
-        if usesWinograd(g) { return WinogradGeometry(g).scratchCount }
+        if usesWinograd(g) { return WinogradGeometry(g, pooled: pool != nil).scratchCount }
         return g.scratchCount + (pool == nil ? 0 : outputChannels * g.outHeight * g.outWidth)
     }
 
