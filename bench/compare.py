@@ -315,6 +315,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--passes", type=int, default=3, help="passes over the inputs per round (ORT/PyTorch)")
     ap.add_argument("--kernels", help="the Swift runtime's kernel variant (baseline, avx2, avx512; default: the widest)")
+    ap.add_argument("--int8", action="store_true", help="also time the Swift runtime with int8 dense layers")
     args = ap.parse_args()
 
     if args.make_random:
@@ -360,25 +361,32 @@ def main():
     tf = [torch.from_numpy(fixed)] if fixed is not None else None
     overhead = ort_overhead(args.work)
 
-    rows = {k: {"swift": [], "ort": [], "torch": []} for k in ("raster", "strokes", "strokes@T")}
+    # The Swift columns: float32 dense layers, and with --int8 also int8 ones.
+    precisions = ["float32"] + (["int8"] if args.int8 else [])
+    columns = ["swift"] + (["swift int8"] if args.int8 else [])
+    rows = {k: {c: [] for c in columns + ["ort", "torch"]} for k in ("raster", "strokes", "strokes@T")}
     loads = []
     for r in range(args.rounds):
         loads.append(os.getloadavg()[0])
-        cmd = [str(args.swift), "bench", "--models", str(args.models), "--data", str(drawings), "--limit", "10",
-               "--rounds", "1", "--model-sketches", str(n), "--json"] + (["--kernels", args.kernels] if args.kernels else [])
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
-        report = json.loads(res.stdout)["models"]
-        figures = {f["model"]: f for f in report["figures"]}
-        if r == 0:
-            check_same_weights(args.models, figures)
-            kernels = f"{report['kernels']} kernels (the widest this CPU runs: {report['widestKernels']})"
-            log(f"Swift runtime: {kernels}")
-        rows["raster"]["swift"].append(figures["raster"]["p50Inference"])
-        rows["strokes"]["swift"].append(figures["strokes"]["p50Inference"])
-        if figures["strokes"].get("p50InferenceFixedLength") is not None:
-            rows["strokes@T"]["swift"].append(figures["strokes"]["p50InferenceFixedLength"])
+        for column, precision in zip(columns, precisions):
+            cmd = [str(args.swift), "bench", "--models", str(args.models), "--data", str(drawings), "--limit", "10",
+                   "--rounds", "1", "--model-sketches", str(n), "--dense-precision", precision, "--json"] + \
+                (["--kernels", args.kernels] if args.kernels else [])
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
+            report = json.loads(res.stdout)["models"]
+            figures = {f["model"]: f for f in report["figures"]}
+            if r == 0 and column == "swift":
+                check_same_weights(args.models, figures)
+                kernels = f"{report['kernels']} kernels (the widest this CPU runs: {report['widestKernels']})"
+                if args.int8:
+                    kernels += f"; int8 dense layers {'with' if report['int8UsesVNNI'] else 'without'} VNNI"
+                log(f"Swift runtime: {kernels}")
+            rows["raster"][column].append(figures["raster"]["p50Inference"])
+            rows["strokes"][column].append(figures["strokes"]["p50Inference"])
+            if figures["strokes"].get("p50InferenceFixedLength") is not None:
+                rows["strokes@T"][column].append(figures["strokes"]["p50InferenceFixedLength"])
         for key, sess, binds, mod, xs, passes in (("raster", ort_r, br, raster, tr, args.passes),
                                                   ("strokes", ort_s, bs, stroke_inf, ts, args.passes)) + \
                 (() if bf is None else (("strokes@T", ort_s, bf, stroke_inf, tf, args.passes * max(100, n // 2)),)):
@@ -387,7 +395,7 @@ def main():
             rows[key]["ort"].append(p(o, 0.5))
             rows[key]["torch"].append(p(t, 0.5))
         log(f"round {r + 1}/{args.rounds}: " + ", ".join(
-            f"{k} swift {v['swift'][-1]:.3f} ort {v['ort'][-1]:.3f} torch {v['torch'][-1]:.3f} ms"
+            f"{k} " + " ".join(f"{c} {v[c][-1]:.3f}" for c in columns + ["ort", "torch"]) + " ms"
             for k, v in rows.items() if v["swift"]) + f" (load {loads[-1]:.2f})")
 
     T = stroke_spec["input"]["strokes"]["maxLength"]
@@ -397,12 +405,17 @@ def main():
           f"({n} real sketches; load avg during rounds {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} cores; "
           f"Swift: {kernels})")
     print(f"CPU: {cpu_description()}")
-    print(f"{'model':<34} {'Swift p50':>10} {'ORT p50':>10} {'PyTorch p50':>12} {'Swift/ORT':>10}")
+    int8_header = f" {'Swift int8':>10} {'int8/ORT':>9}" if args.int8 else ""
+    print(f"{'model':<34} {'Swift p50':>10} {'ORT p50':>10} {'PyTorch p50':>12} {'Swift/ORT':>10}{int8_header}")
     for k, v in rows.items():
         if not v["swift"]:
             continue
         s, o, t = (statistics.median(v[x]) for x in ("swift", "ort", "torch"))
-        print(f"{names[k]:<34} {s:>10.3f} {o:>10.3f} {t:>12.3f} {s / o:>10.2f}")
+        int8 = ""
+        if args.int8:
+            q = statistics.median(v["swift int8"])
+            int8 = f" {q:>10.3f} {q / o:>9.2f}"
+        print(f"{names[k]:<34} {s:>10.3f} {o:>10.3f} {t:>12.3f} {s / o:>10.2f}{int8}")
     print(f"(ORT times include ~{overhead:.3f} ms of Python call overhead: run_with_iobinding on an Identity graph)")
 
 

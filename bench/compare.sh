@@ -12,6 +12,7 @@
 #   --wide W,W,W:FC  with --random: the raster model with these widths and embedding, e.g. 96,192,384:768
 #   --kernels V    the Swift runtime's kernel variant: baseline, avx2 or avx512 (default: the widest
 #                  this CPU runs)
+#   --int8         also time the Swift runtime with int8 dense layers (--dense-precision int8)
 #   --rounds N     interleaved rounds, the median is reported (default 5)
 #   --sketches N   real drawings timed (default 345: one per class)
 #   --scratch PATH SwiftPM scratch path of the release build (default .build-bench; never the
@@ -24,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-models="" raster="raster-cnn" random=0 wide="" kernels=() rounds=5 sketches=345 scratch=".build-bench" binary="" data="../shared/data/quickdraw/raw"
+models="" raster="raster-cnn" random=0 wide="" kernels=() rounds=5 int8=() sketches=345 scratch=".build-bench" binary="" data="../shared/data/quickdraw/raw"
 while [ $# -gt 0 ]; do
     case "$1" in
         --models) models="$2"; shift 2 ;;
@@ -33,11 +34,12 @@ while [ $# -gt 0 ]; do
         --raster) raster="$2"; shift 2 ;;
         --rounds) rounds="$2"; shift 2 ;;
         --kernels) kernels=(--kernels "$2"); shift 2 ;;
+        --int8) int8=(--int8); shift ;;
         --sketches) sketches="$2"; shift 2 ;;
         --scratch) scratch="$2"; shift 2 ;;
         --binary) binary="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
-        -h|--help) sed -n 2,24p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,25p "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -76,5 +78,5 @@ fi
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 # the training package from this checkout, installed or not
-PYTHONPATH="$PWD/training${PYTHONPATH:+:$PYTHONPATH}" python3 bench/compare.py --models "$work/models" "${make_random[@]}" --work "$work" --swift "$binary" "${kernels[@]}" \
+PYTHONPATH="$PWD/training${PYTHONPATH:+:$PYTHONPATH}" python3 bench/compare.py --models "$work/models" "${make_random[@]}" --work "$work" --swift "$binary" "${kernels[@]}" "${int8[@]}" \
     --raw "$data" --rounds "$rounds" --sketches "$sketches"

@@ -34,6 +34,9 @@ public struct ModelBenchmark: Sendable, Codable {
     /// The instruction set the runtime's kernels ran with, and the widest this CPU runs.
     public var kernels = KernelVariant.current
     public var widestKernels = KernelVariant.bestSupported
+    /// How the models' dense layers computed, and whether int8 ones used VNNI.
+    public var densePrecision = DensePrecision.float32
+    public var int8UsesVNNI = KernelVariant.int8UsesVNNI
 
     /// Times each recogniser of `kinds` over `sketches` (each timed `rounds` times).
     public static func run(
@@ -65,7 +68,7 @@ public struct ModelBenchmark: Sendable, Codable {
             }
             figures.append(entry)
         }
-        return ModelBenchmark(sketches: sketches.count, figures: figures)
+        return ModelBenchmark(sketches: sketches.count, figures: figures, densePrecision: recognizers.densePrecision)
     }
 
     /// Inference alone: the members' sessions run on inputs prepared beforehand.

@@ -15,6 +15,9 @@ public struct ModelFileBenchmark: Sendable, Codable {
     public var minInference: Double
     /// The instruction set the runtime's kernels ran with.
     public var kernels = KernelVariant.current
+    /// How its dense layers computed, and whether int8 ones used VNNI.
+    public var densePrecision: DensePrecision
+    public var int8UsesVNNI = KernelVariant.int8UsesVNNI
 
     /// Times `runs` inferences of `model` after 3 untimed ones.
     public static func run(model: Model, runs: Int) throws -> ModelFileBenchmark {
@@ -36,6 +39,6 @@ public struct ModelFileBenchmark: Sendable, Codable {
         return ModelFileBenchmark(
             model: model.spec.name, inputShape: model.inputShape.dims, runs: times.count,
             p50Inference: ModelBenchmark.percentile(times, 0.5), p99Inference: ModelBenchmark.percentile(times, 0.99),
-            minInference: times.min() ?? 0)
+            minInference: times.min() ?? 0, densePrecision: model.densePrecision)
     }
 }

@@ -16,6 +16,10 @@ public enum KernelVariant: String, CaseIterable, Sendable, Codable {
     /// The widest variant this CPU can run.
     public static var bestSupported: KernelVariant { KernelVariant(sk_best_supported_variant()) }
 
+    /// Whether int8 dense layers (``DensePrecision/int8``) use AVX-512 VNNI: the AVX-512 variant
+    /// runs on a CPU that has it (otherwise AVX2 or portable C, with the same results).
+    public static var int8UsesVNNI: Bool { sk_int8_uses_vnni() }
+
     /// Whether this CPU can run the variant.
     public var isSupported: Bool { cValue.rawValue <= sk_best_supported_variant().rawValue }
 

@@ -25,17 +25,22 @@ public final class Model: Sendable {
     /// Size of the embedding vector, if the model declares one.
     public var embeddingCount: Int? { program.embedding.map { program.shapes[$0].count } }
 
-    /// Loads `<name>.json` at `url` and `<name>.safetensors` beside it, validating both.
-    public init(contentsOf url: URL) throws(ModelError) {
+    /// How its dense layers compute.
+    public let densePrecision: DensePrecision
+
+    /// Loads `<name>.json` at `url` and `<name>.safetensors` beside it, validating both; its dense
+    /// layers compute in `densePrecision`.
+    public init(contentsOf url: URL, densePrecision: DensePrecision = .float32) throws(ModelError) {
         self.url = url
+        self.densePrecision = densePrecision
         weightsURL = url.deletingPathExtension().appendingPathExtension("safetensors")
-        (spec, program) = try Self.load(url: url, weightsURL: weightsURL)
+        (spec, program) = try Self.load(url: url, weightsURL: weightsURL, densePrecision: densePrecision)
     }
 
     /// A new session: its own workspace for one request at a time.
     public func makeSession() -> Session { Session(model: self) }
 
-    private static func load(url: URL, weightsURL: URL) throws(ModelError) -> (ModelSpec, Program) {
+    private static func load(url: URL, weightsURL: URL, densePrecision: DensePrecision) throws(ModelError) -> (ModelSpec, Program) {
         let specError = { (kind: ModelError.Kind, message: String) in ModelError(kind, file: url, message) }
 
         let data: Data, spec: ModelSpec
@@ -107,7 +112,12 @@ public final class Model: Sendable {
                 .labels, "\(spec.labels.count) labels but the logits layer '\(spec.outputs.logits ?? "")' gives \(logitsCount) values")
         }
         do {
-            return (spec, try Program(nodes: nodes, inputShape: spec.input.shape, logits: primary, embedding: embedding))
+            return (
+                spec,
+                try Program(
+                    nodes: nodes, inputShape: spec.input.shape, logits: primary, embedding: embedding,
+                    lowering: densePrecision.lowered)
+            )
         } catch {
             throw specError(.spec, "cannot plan the model: \(error)")
         }

@@ -33,8 +33,9 @@ struct Program: Sendable {
     /// Value ids of the outputs.
     let logits: Int, embedding: Int?
 
-    /// Folds, prunes and plans `nodes`, whose shapes have been checked for `inputShape`.
-    init(nodes: [Node], inputShape: Shape, logits: Int, embedding: Int?) throws {
+    /// Folds, prunes and plans `nodes`, whose shapes have been checked for `inputShape`; each
+    /// folded layer is then `lowered` (to another implementation of the same layer).
+    init(nodes: [Node], inputShape: Shape, logits: Int, embedding: Int?, lowering lowered: (any Layer) -> any Layer = { $0 }) throws {
         let outputs = [logits] + (embedding.map { [$0] } ?? [])
         let kept = Self.needed(Self.folded(nodes, outputs: outputs), outputs: outputs)
         let valueIDs = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($0.element.index, $0.offset + 1) })
@@ -43,7 +44,7 @@ struct Program: Sendable {
             guard let id = valueIDs[index] else { throw LayerProblem(.inputs, "layer \(index) was folded away but is still read") }
             return id
         }
-        steps = try kept.map { Step(name: $0.node.name, layer: $0.node.layer, inputs: try $0.node.inputs.map(valueID)) }
+        steps = try kept.map { Step(name: $0.node.name, layer: lowered($0.node.layer), inputs: try $0.node.inputs.map(valueID)) }
         self.inputShape = inputShape
         self.logits = try valueID(logits)
         self.embedding = try embedding.map(valueID)
@@ -74,7 +75,8 @@ struct Program: Sendable {
         for value in 1..<shapes.count {
             let need = shapes[value].count
             let free = buffers.indices.filter { buffers[$0].busyUntil < value }
-            let chosen = free.filter { buffers[$0].capacity >= need }.min { buffers[$0].capacity < buffers[$1].capacity }
+            let chosen =
+                free.filter { buffers[$0].capacity >= need }.min { buffers[$0].capacity < buffers[$1].capacity }
                 ?? free.max { buffers[$0].capacity < buffers[$1].capacity }
             let index = chosen ?? buffers.count
             if index == buffers.count { buffers.append((0, 0)) }
@@ -114,7 +116,8 @@ struct Program: Sendable {
         }
         for j in nodes.indices {
             while let node = nodes[j], node.inputs.count == 1, let i = node.inputs.first, i >= 0,
-                  let producer = nodes[i], readers(i) == 1, let fused = producer.layer.fused(with: node.layer) {
+                let producer = nodes[i], readers(i) == 1, let fused = producer.layer.fused(with: node.layer)
+            {
                 nodes[j] = Node(name: node.name, layer: fused, inputs: producer.inputs)
                 nodes[i] = nil
             }

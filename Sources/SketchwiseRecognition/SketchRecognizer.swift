@@ -81,6 +81,8 @@ public final class RecognizerSet: @unchecked Sendable {
     /// Models found elsewhere than ``folder``: name → the folder holding its `<name>.json` and
     /// `<name>.safetensors` (the active downloaded versions of a model store).
     public let overrides: [String: URL]
+    /// How the models' dense layers compute.
+    public let densePrecision: DensePrecision
     /// Guards `models` and `loadedEnsemble`; recursive because an ensemble loads its members.
     private let lock = NSRecursiveLock()
     private var models: [String: ModelRecognizer] = [:]
@@ -90,11 +92,12 @@ public final class RecognizerSet: @unchecked Sendable {
     private var failures: [String: (modified: [Date?], error: any Error)] = [:]
     private var loadedEnsemble: EnsembleRecognizer?
 
-    /// The recognisers of `folder`, with the models of `overrides` read from their own folders;
-    /// nothing is read until a recogniser is asked for.
-    public init(folder: URL, overrides: [String: URL] = [:]) {
+    /// The recognisers of `folder`, with the models of `overrides` read from their own folders and
+    /// dense layers in `densePrecision`; nothing is read until a recogniser is asked for.
+    public init(folder: URL, overrides: [String: URL] = [:], densePrecision: DensePrecision = .float32) {
         self.folder = folder
         self.overrides = overrides
+        self.densePrecision = densePrecision
     }
 
     /// The folder that holds model `name`'s files.
@@ -103,7 +106,7 @@ public final class RecognizerSet: @unchecked Sendable {
     /// The same set with other overrides: models already loaded from an unchanged place are
     /// kept, the others load anew on first use. Requests holding this set's models finish on them.
     public func replacing(overrides: [String: URL]) -> RecognizerSet {
-        let next = RecognizerSet(folder: folder, overrides: overrides)
+        let next = RecognizerSet(folder: folder, overrides: overrides, densePrecision: densePrecision)
         lock.withLock {
             for (name, model) in models where folder(of: name) == next.folder(of: name) { next.models[name] = model }
         }
@@ -122,13 +125,14 @@ public final class RecognizerSet: @unchecked Sendable {
         var bitmapWeights: [Float]?
     }
 
-    /// The recognisers of `folder`, which must exist; models are loaded when first asked for.
-    public static func load(from folder: URL) throws -> RecognizerSet {
+    /// The recognisers of `folder`, which must exist; models are loaded when first asked for, with
+    /// dense layers in `densePrecision`.
+    public static func load(from folder: URL, densePrecision: DensePrecision = .float32) throws -> RecognizerSet {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw RecognitionError("\(folder.path): no such models folder")
         }
-        return RecognizerSet(folder: folder)
+        return RecognizerSet(folder: folder, densePrecision: densePrecision)
     }
 
     /// Whether the folder holds the file `kind` needs (``RecognizerKind/fileName``); it may
@@ -225,7 +229,7 @@ public final class RecognizerSet: @unchecked Sendable {
             let modified = modificationDates(of: name)
             if let failure = failures[name], failure.modified == modified { throw failure.error }
             do {
-                let model = try ModelRecognizer(contentsOf: url)
+                let model = ModelRecognizer(model: try Model(contentsOf: url, densePrecision: densePrecision))
                 models[name] = model
                 failures[name] = nil
                 return model

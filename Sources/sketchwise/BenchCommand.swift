@@ -66,7 +66,7 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         kernels?.force()
         if let modelFile {
-            return try benchmark(Model(contentsOf: URL(fileURLWithPath: modelFile)))
+            return try benchmark(Model(contentsOf: URL(fileURLWithPath: modelFile), densePrecision: modelOptions.densePrecision))
         }
         guard let data else { return }
         let source = try DrawingSource(path: data)
@@ -92,7 +92,7 @@ struct BenchCommand: AsyncParsableCommand {
             print("  simplify + render  \(Int(result.simplifyAndRenderPerSecond)) drawings/s")
             if let models {
                 print(
-                    "recognisers, \(models.sketches) sketches, \(models.kernels.rawValue) kernels (the widest this CPU runs: \(models.widestKernels.rawValue)); latency in ms at 1 thread (p50 / p99):"
+                    "recognisers, \(models.sketches) sketches, \(models.kernels.rawValue) kernels (the widest this CPU runs: \(models.widestKernels.rawValue)), \(Self.denseLayers(models.densePrecision, vnni: models.int8UsesVNNI)); latency in ms at 1 thread (p50 / p99):"
                 )
                 for f in models.figures {
                     print(
@@ -108,13 +108,19 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
+    /// "float32 dense layers", or "int8 dense layers (VNNI)".
+    private static func denseLayers(_ precision: DensePrecision, vnni: Bool) -> String {
+        "\(precision.rawValue) dense layers" + (precision == .int8 && vnni ? " (VNNI)" : "")
+    }
+
     private func benchmark(_ model: Model) throws {
         let result = try ModelFileBenchmark.run(model: model, runs: rounds * 10)
         if json {
             print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         } else {
             print(
-                "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread, \(result.kernels.rawValue) kernels: "
+                "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread, \(result.kernels.rawValue) kernels, "
+                    + "\(Self.denseLayers(result.densePrecision, vnni: result.int8UsesVNNI)): "
                     + String(format: "p50 %.2f ms, p99 %.2f ms, min %.2f ms", result.p50Inference, result.p99Inference, result.minInference)
             )
         }

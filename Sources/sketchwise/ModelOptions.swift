@@ -8,12 +8,11 @@ import SketchwiseRecognition
 
 extension RecognizerKind: ExpressibleByArgument {}
 extension KernelVariant: ExpressibleByArgument {}
+extension DensePrecision: ExpressibleByArgument {}
 
-/// Which models to load.
-struct ModelOptions: ParsableArguments {
-    /// The help of every command's `--model`.
-    static let modelHelp = "raster, strokes, ensemble, or the name of a model in the models folder (NAME.json + NAME.safetensors)"
-
+/// Where the models are: the bundled folder and the model store (the `models` commands, which
+/// read and write the folders without running a model).
+struct ModelFolderOptions: ParsableArguments {
     @Option(
         help:
             "The models folder: raster-cnn, stroke-rnn, ensemble.json and any other models, each loaded only when used (default: $SKETCHWISE_MODELS, the installation's share/sketchwise/models, or the source tree's Models)."
@@ -33,13 +32,33 @@ struct ModelOptions: ParsableArguments {
     func store(dataDirectory: String = "out") -> ModelStore {
         modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
     }
+}
+
+/// Which models to load, and how they compute.
+struct ModelOptions: ParsableArguments {
+    /// The help of every command's `--model`.
+    static let modelHelp = "raster, strokes, ensemble, or the name of a model in the models folder (NAME.json + NAME.safetensors)"
+
+    @OptionGroup var folders: ModelFolderOptions
+
+    @Option(
+        help:
+            "How the models' dense layers compute: float32 (as trained) or int8 (a quarter of their weights' memory and faster; see docs/runtime.md)."
+    )
+    var densePrecision: DensePrecision = .float32
+
+    /// `--models`.
+    var models: String? { folders.models }
+
+    /// The store of `--model-store`, else of the data folder.
+    func store(dataDirectory: String = "out") -> ModelStore { folders.store(dataDirectory: dataDirectory) }
 
     /// The models folder's recognisers, with the store's active versions in place of the bundled
     /// ones, each said on standard error. A models folder named with `--models` is what was asked
     /// for: the store replaces its models only when `--model-store` is named too.
     func load(dataDirectory: String = "out") throws -> RecognizerSet {
-        let folder = try RecognizerSet.load(folder: models)
-        guard !noModelStore, models == nil || modelStore != nil else { return folder }
+        let folder = try RecognizerSet.load(folder: models, densePrecision: densePrecision)
+        guard !folders.noModelStore, models == nil || folders.modelStore != nil else { return folder }
         let overrides = store(dataDirectory: dataDirectory).activeFolders()
         for (name, version) in overrides.sorted(by: { $0.key < $1.key }) {
             StandardError.print("\(name): the model store's version in \(version.path) (--no-model-store for the models folder's)")

@@ -25,7 +25,7 @@ struct ModelsListCommand: ParsableCommand {
             "Sources: bundled (the models folder), hosted (downloaded into the model store). A downloaded version that is active serves instead of the bundled model of its name. Roles: raster (raster-cnn), strokes (stroke-rnn), embedding (the shortcut embedding: sketch-embedding, else raster-cnn), ensemble (the members of ensemble.json). A model whose files cannot be read is listed as broken, with why."
     )
 
-    @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var modelOptions: ModelFolderOptions
 
     @Flag(help: "Print one JSON object: {\"models\": […], \"broken\": […]}.")
     var json = false
@@ -98,7 +98,7 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
     @Flag(help: "Install without making it the active version.")
     var noActivate = false
 
-    @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var modelOptions: ModelFolderOptions
 
     func validate() throws {
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
@@ -174,7 +174,7 @@ struct ModelsUseCommand: ParsableCommand {
     @Argument(help: "NAME@VERSION")
     var model: String
 
-    @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var modelOptions: ModelFolderOptions
 
     func run() throws {
         let (name, version) = try ModelReference.parse(model, versionRequired: true)
@@ -207,7 +207,7 @@ struct ModelsRollbackCommand: ParsableCommand {
     @Argument(help: "The model's name.")
     var name: String
 
-    @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var modelOptions: ModelFolderOptions
 
     func run() throws {
         let store = modelOptions.store()
@@ -229,7 +229,7 @@ struct ModelsDeleteCommand: ParsableCommand {
     @Argument(help: "The model's name.")
     var name: String
 
-    @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var modelOptions: ModelFolderOptions
 
     func run() throws {
         do {

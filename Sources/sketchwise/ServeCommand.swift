@@ -119,7 +119,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: web.appendingPathComponent("index.html").path) else {
             throw ValidationError("no web app (index.html) in \(web.path)")
         }
-        var configuration = SketchwiseServer.Configuration(webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models))
+        var configuration = SketchwiseServer.Configuration(
+            webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models, densePrecision: modelOptions.densePrecision))
         configuration.modelStore = modelOptions.store(dataDirectory: dataDir)
         configuration.manifestURL = manifest.flatMap(URL.init(string:)) ?? ModelManager.environmentManifestURL
         configuration.modelPolicy = modelUpdates

@@ -146,6 +146,19 @@ struct CLI {
         }
     }
 
+    /// `--dense-precision int8` reaches the model (the benchmark says how its dense layers ran); an
+    /// unknown precision is refused with the values there are.
+    @Test func densePrecisionIsPassedToTheModel() async throws {
+        let model = SharedData.packageRoot.appendingPathComponent("Models/raster-cnn.json").path
+        let int8 = try await CLI.run(["bench", "--model-file", model, "--rounds", "1", "--dense-precision", "int8", "--json"])
+        #expect(int8.status == 0, "\(int8.stderr)")
+        #expect(int8.stdout.contains(#""densePrecision":"int8""#), "\(int8.stdout)")
+        let float = try await CLI.run(["bench", "--model-file", model, "--rounds", "1"])
+        #expect(float.status == 0 && float.stdout.contains("float32 dense layers"), "\(float.stdout)")
+        let unknown = try await CLI.run(["bench", "--model-file", model, "--dense-precision", "float16"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("float32") && unknown.stderr.contains("int8"), "\(unknown.stderr)")
+    }
+
     /// `eval --models DIR --model NAME` with DIR holding only NAME's two files, NAME knowing 2 classes.
     @Test func evalByNameInAFolderOfOneModelScoresItsClassesOnly() async throws {
         try TestModels.writeConstantRaster(name: "few", labels: ["cat", "dog"], in: folder.url)

@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    /// The bundled models with int8 dense layers (`--dense-precision int8`), loaded through a
+    /// recogniser set as the CLI and server load them: on every fixture the same class first as
+    /// PyTorch and probabilities within 0.02 of PyTorch's. (The accuracy change on the validation
+    /// split is in docs/runtime.md.)
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order"])
+    func int8DenseLayersKeepTheAnswers(model name: String) throws {
+        let fixture = try fixture(name)
+        let recognizer = try RecognizerSet(folder: BundledModels.folder, densePrecision: .int8).model(named: name)
+        #expect(recognizer.model.densePrecision == .int8)
+        let drawings = fixture.cases.filter { $0.kind == "drawing" && !($0.strokes ?? []).isEmpty }
+        #expect(drawings.count >= 4)
+        for c in drawings {
+            let sketch = StrokeSketch(strokes: try (c.strokes ?? []).map { try Stroke(xs: $0[0], ys: $0[1]) })
+            let answer = try recognizer.logProbabilities(sketch).values
+            let top = { (values: [Float]) in values.indices.max { values[$0] < values[$1] } }
+            #expect(top(answer) == top(c.answer), "\(name) \(c.name): the first class")
+            #expect(maxDifference(answer.map(exp), c.answer.map(exp)) <= 0.02, "\(name) \(c.name): probabilities")
+        }
+    }
+
     /// The embedding-only model of personal shortcuts: runtime, preprocessing and the embedding
     /// over its rotations against PyTorch, and no guesses asked of it.
     @Test func shortcutEmbeddingEqualsPyTorch() throws {

@@ -1,0 +1,69 @@
+import CKernels
+
+/// A `Dense` layer with int8 weights (``DensePrecision/int8``), made from the folded float layer
+/// at load: each weight row is scaled to −127…127 and rounded; each call quantizes its input to
+/// unsigned bytes over the input's range and sums the products exactly in int32 (`CKernels`:
+/// VNNI, AVX2 or portable C, all with the same result).
+struct QuantizedDense: Layer {
+    typealias Params = NoParams
+
+    static let typeName = "dense"
+    let inFeatures, outFeatures: Int
+    /// Bytes per weight row: `inFeatures` rounded up to 64 (the padding is zero).
+    let rowStride: Int
+    /// `[outFeatures, rowStride]` signed bytes.
+    let weight: AlignedBuffer<Int8>
+    /// Each row's scale (its largest magnitude / 127) and the sum of its bytes.
+    let rowScale: FloatBuffer
+    let rowSum: AlignedBuffer<Int32>
+    let bias: FloatBuffer
+    let activation: Activation
+
+    /// Never read from a spec: the layer exists only as the lowering of a `Dense`.
+    init(params: NoParams, weights: LayerWeights) throws {
+        throw LayerProblem(.spec, "an int8 dense layer is made from a dense layer at load, not read from a spec")
+    }
+
+    init(_ dense: Dense) {
+        (inFeatures, outFeatures, bias, activation) = (dense.inFeatures, dense.outputChannels, dense.bias, dense.activation)
+        rowStride = (inFeatures + 63) / 64 * 64
+        var bytes = [Int8](repeating: 0, count: outFeatures * rowStride)
+        var scales = [Float](repeating: 0, count: outFeatures), sums = [Int32](repeating: 0, count: outFeatures)
+        for o in 0..<outFeatures {
+            let row = UnsafeBufferPointer(start: dense.weight.base + o * inFeatures, count: inFeatures)
+            let largest = row.reduce(0) { max($0, abs($1)) }
+            let scale = largest > 0 ? largest / 127 : 1
+            var sum: Int32 = 0
+            for (p, value) in row.enumerated() {
+                let byte = Int8(clamping: Int((value / scale).rounded(.toNearestOrEven)))
+                bytes[o * rowStride + p] = byte
+                sum += Int32(byte)
+            }
+            (scales[o], sums[o]) = (scale, sum)
+        }
+        weight = AlignedBuffer(bytes)
+        rowScale = FloatBuffer(scales)
+        rowSum = AlignedBuffer(sums)
+    }
+
+    func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {
+        try inputs[0].require(rank: 1, "a vector (flatten first)")
+        try inputs[0].require(axis: 0, is: inFeatures, "features")
+        return .vector(outFeatures)
+    }
+
+    /// The quantized input (`rowStride` bytes), then the integer sums.
+    func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int { rowStride / 4 + outFeatures }
+
+    func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeMutableRawPointer(scratch)
+        raw.withMemoryRebound(to: UInt8.self, capacity: rowStride) { quantized in
+            (raw + rowStride).withMemoryRebound(to: Int32.self, capacity: outFeatures) { sums in
+                sk_dense_int8(
+                    outFeatures, inFeatures, weight.base, rowStride, rowScale.base, rowSum.base, inputs[0].data, quantized,
+                    sums, output.data)
+            }
+        }
+        Epilogue.biasPerColumn(output.data, rows: 1, columns: outFeatures, bias: bias.base, activation: activation)
+    }
+}
