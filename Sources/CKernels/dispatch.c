@@ -81,7 +81,8 @@ SKGemmScratch *sk_gemm_scratch(void) {
 }
 
 #define SK_TABLE(variant)                                                                                            \
-    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant}
+    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant,        \
+     sk_winograd_output_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
 static const SKKernelTable tables[] = {
@@ -107,4 +108,10 @@ void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const 
 
 void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, float *hidden, long count) {
     tables[sk_variant()].lstm_update_cell(gates, bias, cell, hidden, count);
+}
+
+void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels, long channel_stride,
+                        const float *products, const float *bias, SKActivation activation, bool pool, float *output) {
+    tables[sk_variant()].winograd_output(tiles_y, tiles_x, out_height, out_width, channels, channel_stride, products,
+                                         bias, activation, pool, output);
 }

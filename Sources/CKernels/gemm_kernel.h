@@ -5,9 +5,9 @@
 // Blocked like BLIS, smaller: per block of `SK_DEPTH_BLOCK` steps of the inner dimension and
 // `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
 // packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
-// multiplied with every column panel of the block, read in place (a last, partial panel is copied
-// into a zero-padded one of whole vectors once per depth block). A tile's sums stay in registers
-// through the block.
+// multiplied with every column panel of the block, read in place (a last panel that ends in a
+// partial vector is copied into a zero-padded one of whole vectors once per depth block). A tile's
+// sums stay in registers through the block.
 
 #include "kernels.h"
 
@@ -91,12 +91,14 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
     const int last_columns = (int)(n - full_columns);
     // The last, partial panel is copied into one of whole vectors.
     const int last_vectors = (last_columns + SK_LANES - 1) / SK_LANES, last_width = last_vectors * SK_LANES;
+    // A last panel of whole vectors is read in place, like the others; only a partial vector needs the copy.
+    const bool copies_last_panel = last_columns % SK_LANES != 0;
     // (Row `i`, step `p` of `a` is at a[i·row_step + p·depth_step].)
     const long row_step = transpose_a ? 1 : lda, depth_step = transpose_a ? lda : 1;
     for (long first = 0; first < k; first += SK_DEPTH_BLOCK) {
         const long depth = k - first < SK_DEPTH_BLOCK ? k - first : SK_DEPTH_BLOCK;
         const float block_beta = first == 0 ? beta : 1;
-        if (last_columns > 0) {
+        if (copies_last_panel) {
             for (long p = 0; p < depth; p++) {
                 float *panel_row = last_panel + p * last_width;
                 memcpy(panel_row, b + (first + p) * ldb + full_columns, (size_t)last_columns * sizeof(float));
@@ -117,9 +119,11 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
                 for (long j = block; j < full_end; j += SK_COLUMNS)
                     SK_NAME(tile)(rows, SK_VECTORS, depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc,
                                   block_beta, SK_COLUMNS);
-                if (last_columns > 0 && block_end == n)
-                    SK_NAME(tile)(rows, last_vectors, depth, packed_a, last_panel, last_width,
+                if (last_columns > 0 && block_end == n) {
+                    const float *panel = copies_last_panel ? last_panel : b + first * ldb + full_columns;
+                    SK_NAME(tile)(rows, last_vectors, depth, packed_a, panel, copies_last_panel ? last_width : ldb,
                                   c + i * ldc + full_columns, ldc, block_beta, last_columns);
+                }
             }
         }
     }

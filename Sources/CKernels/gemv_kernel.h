@@ -48,16 +48,12 @@ SK_TARGET void SK_NAME(sk_sgemv_columns)(long m, long n, const float *a, long ld
         }
         for (int v = 0; v < SK_CHUNK_VECTORS; v++) SK_NAME(store)(y + j + v * SK_LANES, sum[v]);
     }
-    // The last, partial chunk: a vector at a time, then single floats.
-    for (; j + SK_LANES <= m; j += SK_LANES) {
-        SK_VECTOR sum = beta == 0 ? (SK_VECTOR){0} : SK_NAME(load)(y + j) * beta;
-        for (long r = 0; r < n; r++) sum += SK_NAME(load)(a + r * lda + j) * x[r];
-        SK_NAME(store)(y + j, sum);
-    }
-    for (; j < m; j++) {
-        float sum = beta == 0 ? 0 : beta * y[j];
-        for (long r = 0; r < n; r++) sum += a[r * lda + j] * x[r];
-        y[j] = sum;
+    // The last, partial chunk: a vector at a time, the last one partial.
+    for (; j < m; j += SK_LANES) {
+        const long lanes = m - j < SK_LANES ? m - j : SK_LANES;
+        SK_VECTOR sum = beta == 0 ? (SK_VECTOR){0} : SK_NAME(load_part)(y + j, lanes) * beta;
+        for (long r = 0; r < n; r++) sum += SK_NAME(load_part)(a + r * lda + j, lanes) * x[r];
+        SK_NAME(store_part)(y + j, sum, lanes);
     }
 }
 

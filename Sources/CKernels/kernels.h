@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "CKernels.h"
+
 /// Steps of the inner dimension per block: a packed tile of `a` (at most 8 rows: 8 KB) stays in
 /// L1 while every column panel of `b` streams past it.
 #define SK_DEPTH_BLOCK 256
@@ -30,6 +32,9 @@ typedef struct {
     void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count);
+    void (*winograd_output)(long tiles_y, long tiles_x, long out_height, long out_width, long channels,
+                            long channel_stride, const float *products, const float *bias, SKActivation activation,
+                            bool pool, float *output);
 } SKKernelTable;
 
 #define SK_DECLARE_VARIANT(variant)                                                                                   \
@@ -37,7 +42,10 @@ typedef struct {
                             long ldb, float *c, long ldc, float beta);                                                \
     void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
     void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
-    void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count);
+    void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \
+    void sk_winograd_output_##variant(long tiles_y, long tiles_x, long out_height, long out_width, long channels,     \
+                                      long channel_stride, const float *products, const float *bias,                \
+                                      SKActivation activation, bool pool, float *output);
 
 SK_DECLARE_VARIANT(baseline)
 SK_DECLARE_VARIANT(avx2)

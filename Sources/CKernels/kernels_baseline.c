@@ -8,3 +8,4 @@
 #include "gemm_kernel.h"
 #include "gemv_kernel.h"
 #include "lstm_kernel.h"
+#include "winograd_kernel.h"

@@ -37,6 +37,22 @@ void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a
 /// transpose when `transpose_a`. With `beta` 0, `y` is only written.
 void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta);
 
+/// What follows a convolution inside its output pass.
+typedef enum {
+    SKActivationNone = 0,
+    SKActivationReLU = 1,
+    /// `min(max(x, 0), 6)`.
+    SKActivationReLU6 = 2,
+} SKActivation;
+
+/// Winograd F(2×2, 3×3)'s output transform: `Aᵀ·M·A` of every tile of `products` (16 planes ξ of
+/// `tiles_y·tiles_x` rows of `channel_stride` floats, a row per tile, `channels` used), then `act(y +
+/// bias)` into `output` (`[channels][out_height][out_width]`; outputs past its edges dropped), or
+/// with `pool` the 2×2 maximum of each tile, so that `output` is `[channels][tiles_y][tiles_x]`
+/// and `out_height`/`out_width` are `tiles_y`/`tiles_x`.
+void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels, long channel_stride,
+                        const float *products, const float *bias, SKActivation activation, bool pool, float *output);
+
 /// One LSTM step's cell and hidden state for `count` units: `c = σ(f)·c + σ(i)·tanh(g)`,
 /// `h = σ(o)·tanh(c)`, from the gates (`gates + bias`, laid out `[i | f | g | o]`, each `count`
 /// wide; PyTorch's order). Within a few float roundings of the exact functions (1e-6).

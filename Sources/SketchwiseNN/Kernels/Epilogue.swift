@@ -1,3 +1,5 @@
+import CKernels
+
 /// What follows a linear layer (conv, dense) inside the same loop.
 enum Activation: Sendable {
     case none, relu
@@ -10,6 +12,15 @@ enum Activation: Sendable {
         case is ReLU: self = .relu
         case is ReLU6: self = .relu6
         default: return nil
+        }
+    }
+
+    /// The same activation for the C kernels.
+    var kernelValue: SKActivation {
+        switch self {
+        case .none: SKActivationNone
+        case .relu: SKActivationReLU
+        case .relu6: SKActivationReLU6
         }
     }
 

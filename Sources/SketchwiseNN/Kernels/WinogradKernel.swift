@@ -1,3 +1,5 @@
+import CKernels
+
 /// 3×3, stride-1 conv2d as Winograd F(2×2, 3×3): each 2×2 block of outputs ("tile") comes from a
 /// 4×4 input patch with 16 products per input channel instead of 36, so the sgemms do 2.25× fewer
 /// multiply-adds (on the raster CNN's 32→48 and 48→64 layers: 23 + 14 µs of sgemm instead of
@@ -88,11 +90,11 @@ enum WinogradKernel {
                 b: filters + xi * w.channels * w.outChannels, ldb: w.outChannels,
                 c: products + xi * w.tiles * w.channelStride, ldc: w.channelStride)
         }
-        if pool {
-            transformOutputPooled(w, products: products, bias: bias, activation: activation, output: output)
-        } else {
-            transformOutput(w, products: products, bias: bias, activation: activation, output: output)
-        }
+        // The output transform, bias, activation and pooling: `CKernels`, a vector of channels at a time.
+        let (outHeight, outWidth) = pool ? (w.tilesY, w.tilesX) : (w.outHeight, w.outWidth)
+        sk_winograd_output(
+            w.tilesY, w.tilesX, outHeight, outWidth, w.outChannels, w.channelStride, products, bias, activation.kernelValue, pool,
+            output)
     }
 
     /// The input planes with `padding` zeros around them (and more at the bottom and right, up to
@@ -151,88 +153,6 @@ enum WinogradKernel {
             }
         }
     }
-
-    /// `Aᵀ·M·A` of one tile for 4 output channels: its 2×2 outputs `(y00, y01, y10, y11)`, lanes = channels.
-    @inline(__always)
-    private static func outputs(_ m: UnsafePointer<Float>, planeStride: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        @inline(__always) func at(_ xi: Int) -> SIMD4<Float> { load4(m + xi &* planeStride) }
-        // Aᵀ·M: rows m0 + m1 + m2 and m1 − m2 − m3 (per column).
-        var s0 = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>()), s1 = s0
-        s0.0 = at(0) + at(4) + at(8); s1.0 = at(4) - at(8) - at(12)
-        s0.1 = at(1) + at(5) + at(9); s1.1 = at(5) - at(9) - at(13)
-        s0.2 = at(2) + at(6) + at(10); s1.2 = at(6) - at(10) - at(14)
-        s0.3 = at(3) + at(7) + at(11); s1.3 = at(7) - at(11) - at(15)
-        // (·)·A: the same on the columns.
-        return (s0.0 + s0.1 + s0.2, s0.1 - s0.2 - s0.3, s1.0 + s1.1 + s1.2, s1.1 - s1.2 - s1.3)
-    }
-
-    /// `out[o, ty, tx] = act(max of tile (ty, tx) + bias[o])` for the whole tiles (floor pooling).
-    private static func transformOutputPooled(
-        _ w: WinogradGeometry, products: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: Activation,
-        output: UnsafeMutablePointer<Float>
-    ) {
-        let (outH, outW) = (w.tilesY, w.tilesX)
-        let (planeStride, plane) = (w.tiles &* w.channelStride, outH &* outW)
-        for ty in 0..<outH {
-            for tx in 0..<outW {
-                let row = products + (ty &* w.tilesX &+ tx) &* w.channelStride
-                let out = output + (ty &* outW &+ tx)
-                var o = 0
-                while o < w.outChannels {
-                    let lanes = min(4, w.outChannels &- o)
-                    let (y00, y01, y10, y11) = outputs(row + o, planeStride: planeStride)
-                    let pooled = Epilogue.max4(Epilogue.max4(y00, y01), Epilogue.max4(y10, y11)) + load4(bias + o, lanes: lanes)
-                    let m = Epilogue.activate4(pooled, activation)
-                    for lane in 0..<lanes { out[(o &+ lane) &* plane] = m[lane] }
-                    o &+= 4
-                }
-            }
-        }
-    }
-
-    /// `out[o, y, x] = act(y + bias[o])` for every output of every tile.
-    private static func transformOutput(
-        _ w: WinogradGeometry, products: UnsafePointer<Float>, bias: UnsafePointer<Float>, activation: Activation,
-        output: UnsafeMutablePointer<Float>
-    ) {
-        let (outH, outW) = (w.outHeight, w.outWidth)
-        let (planeStride, plane) = (w.tiles &* w.channelStride, outH &* outW)
-        for ty in 0..<w.tilesY {
-            for tx in 0..<w.tilesX {
-                let row = products + (ty &* w.tilesX &+ tx) &* w.channelStride
-                let (y, x) = (2 &* ty, 2 &* tx)
-                var o = 0
-                while o < w.outChannels {
-                    let lanes = min(4, w.outChannels &- o)
-                    let b = load4(bias + o, lanes: lanes)
-                    let values = outputs(row + o, planeStride: planeStride)
-                    @inline(__always) func put(_ v: SIMD4<Float>, _ dy: Int, _ dx: Int) {
-                        guard y &+ dy < outH, x &+ dx < outW else { return }
-                        let value = Epilogue.activate4(v + b, activation)
-                        let out = output + ((y &+ dy) &* outW &+ x &+ dx)
-                        for lane in 0..<lanes { out[(o &+ lane) &* plane] = value[lane] }
-                    }
-                    put(values.0, 0, 0)
-                    put(values.1, 0, 1)
-                    put(values.2, 1, 0)
-                    put(values.3, 1, 1)
-                    o &+= 4
-                }
-            }
-        }
-    }
-
-    /// `lanes` (≤ 4) floats, zeros in the other lanes.
-    @inline(__always)
-    private static func load4(_ p: UnsafePointer<Float>, lanes: Int) -> SIMD4<Float> {
-        if lanes == 4 { return load4(p) }
-        var v = SIMD4<Float>()
-        for lane in 0..<lanes { v[lane] = p[lane] }
-        return v
-    }
-
-    @inline(__always)
-    private static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
 
     @inline(__always)
     private static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
