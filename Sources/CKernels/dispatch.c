@@ -82,7 +82,7 @@ SKGemmScratch *sk_gemm_scratch(void) {
 
 #define SK_TABLE(variant)                                                                                            \
     {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant,        \
-     sk_winograd_output_##variant}
+     sk_winograd_output_##variant, sk_max_pool_2x2_bias_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
 static const SKKernelTable tables[] = {
@@ -114,4 +114,9 @@ void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_wi
                         const float *products, const float *bias, SKActivation activation, bool pool, float *output) {
     tables[sk_variant()].winograd_output(tiles_y, tiles_x, out_height, out_width, channels, channel_stride, products,
                                          bias, activation, pool, output);
+}
+
+void sk_max_pool_2x2_bias(const float *x, long channels, long height, long width, const float *bias,
+                          SKActivation activation, float *output) {
+    tables[sk_variant()].max_pool_2x2_bias(x, channels, height, width, bias, activation, output);
 }

@@ -4,7 +4,8 @@
 //
 // Blocked like BLIS, smaller: per block of `SK_DEPTH_BLOCK` steps of the inner dimension and
 // `SK_COLUMN_BLOCK` columns of `b` (512 KB, kept in L2), each tile of SK_ROWS rows of `a` is
-// packed (row-interleaved, so a step of the micro-kernel reads one contiguous group), then
+// packed (row-interleaved, so a step of the micro-kernel reads one contiguous group; a transposed
+// `a` already is, and is read in place where a tile computes exactly its rows), then
 // multiplied with every column panel of the block, read in place (a last panel that ends in a
 // partial vector is copied into a zero-padded one of whole vectors once per depth block). A tile's
 // sums stay in registers through the block.
@@ -19,20 +20,22 @@
 
 _Static_assert(SK_ROWS <= SK_MAX_ROWS && SK_COLUMNS <= SK_MAX_COLUMNS, "the scratch buffers are too small");
 
-/// `c[rows × columns] = Σ_p packed_a[p][r] · b[p][j] (+ beta·c)` for one tile of `tile_rows` rows
+/// `c[rows × columns] = Σ_p a[p·a_step + r] · b[p][j] (+ beta·c)` for one tile of `tile_rows` rows
 /// and `vectors` vectors per row (both constants: the body is inlined into one function per
 /// shape), over `depth` steps; `rows` ≤ `tile_rows` and `columns` ≤ `vectors`·SK_LANES are stored.
+/// `a` is the packed tile (`a_step` SK_ROWS) or a transposed `a` read in place (`a_step` lda).
 SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int tile_rows, int vectors, long depth,
-                                                                              const float *packed_a, const float *b,
-                                                                              long ldb, float *c, long ldc, float beta,
-                                                                              int rows, int columns) {
+                                                                              const float *tile_a, long a_step,
+                                                                              const float *b, long ldb, float *c,
+                                                                              long ldc, float beta, int rows,
+                                                                              int columns) {
     SK_VECTOR sum[SK_ROWS][SK_VECTORS];
     for (int r = 0; r < tile_rows; r++)
         for (int v = 0; v < vectors; v++) sum[r][v] = (SK_VECTOR){0};
     for (long p = 0; p < depth; p++) {
         SK_VECTOR row[SK_VECTORS];
         for (int v = 0; v < vectors; v++) row[v] = SK_NAME(load)(b + p * ldb + v * SK_LANES);
-        const float *a = packed_a + p * SK_ROWS;
+        const float *a = tile_a + p * a_step;
         for (int r = 0; r < tile_rows; r++)
             for (int v = 0; v < vectors; v++) sum[r][v] += row[v] * a[r];
     }
@@ -55,32 +58,40 @@ SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of)(int
 /// A tile of `tile_rows` rows (a constant) and `vectors` (1…SK_VECTORS) vectors per row: a full
 /// panel, or the last one rounded up to whole vectors.
 SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_of_rows)(int tile_rows, int vectors, long depth,
-                                                                                   const float *packed_a, const float *b,
-                                                                                   long ldb, float *c, long ldc,
-                                                                                   float beta, int rows, int columns) {
+                                                                                   const float *tile_a, long a_step,
+                                                                                   const float *b, long ldb, float *c,
+                                                                                   long ldc, float beta, int rows,
+                                                                                   int columns) {
     switch (vectors) {
 #if SK_VECTORS >= 4
-    case 4: return SK_NAME(tile_of)(tile_rows, 4, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 4: return SK_NAME(tile_of)(tile_rows, 4, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
 #endif
 #if SK_VECTORS >= 3
-    case 3: return SK_NAME(tile_of)(tile_rows, 3, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 3: return SK_NAME(tile_of)(tile_rows, 3, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
 #endif
-    case 2: return SK_NAME(tile_of)(tile_rows, 2, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
-    default: return SK_NAME(tile_of)(tile_rows, 1, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 2: return SK_NAME(tile_of)(tile_rows, 2, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
+    default: return SK_NAME(tile_of)(tile_rows, 1, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
     }
 }
 
-/// A tile for `rows` (1…SK_ROWS) rows of `a`: the last tile of an `m` that is not a multiple of
-/// SK_ROWS computes 1, 2 or 4 rows where that covers them, not all SK_ROWS (a 49-row product
-/// computes 49 rows, not 56).
-SK_TARGET static void SK_NAME(tile)(int rows, int vectors, long depth, const float *packed_a, const float *b, long ldb,
-                                    float *c, long ldc, float beta, int columns) {
-    if (rows == 1) return SK_NAME(tile_of_rows)(1, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
-    if (rows == 2) return SK_NAME(tile_of_rows)(2, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+/// The rows a tile for `rows` (1…SK_ROWS) rows of `a` computes: 1, 2 or 4 where that covers them,
+/// else SK_ROWS (a 49-row product computes 49 rows, not 56).
+SK_TARGET static inline int SK_NAME(tile_rows)(int rows) {
+    if (rows <= 2) return rows;
+    return rows <= 4 && SK_ROWS > 4 ? 4 : SK_ROWS;
+}
+
+/// A tile for `rows` rows of `a` (see `tile_rows`).
+SK_TARGET static void SK_NAME(tile)(int rows, int vectors, long depth, const float *tile_a, long a_step, const float *b,
+                                    long ldb, float *c, long ldc, float beta, int columns) {
+    switch (SK_NAME(tile_rows)(rows)) {
+    case 1: return SK_NAME(tile_of_rows)(1, vectors, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
+    case 2: return SK_NAME(tile_of_rows)(2, vectors, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
 #if SK_ROWS > 4
-    if (rows <= 4) return SK_NAME(tile_of_rows)(4, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    case 4: return SK_NAME(tile_of_rows)(4, vectors, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
 #endif
-    return SK_NAME(tile_of_rows)(SK_ROWS, vectors, depth, packed_a, b, ldb, c, ldc, beta, rows, columns);
+    default: return SK_NAME(tile_of_rows)(SK_ROWS, vectors, depth, tile_a, a_step, b, ldb, c, ldc, beta, rows, columns);
+    }
 }
 
 SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,
@@ -110,19 +121,27 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
             const long full_end = block_end < full_columns ? block_end : full_columns;
             for (long i = 0; i < m; i += SK_ROWS) {
                 const int rows = m - i < SK_ROWS ? (int)(m - i) : SK_ROWS;
-                const float *tile_a = a + i * row_step + first * depth_step;
-                for (long p = 0; p < depth; p++) {
-                    float *group = packed_a + p * SK_ROWS;
-                    for (int r = 0; r < rows; r++) group[r] = tile_a[r * row_step + p * depth_step];
-                    for (int r = rows; r < SK_ROWS; r++) group[r] = 0;
+                const float *source = a + i * row_step + first * depth_step;
+                // A transposed `a` already holds each step's rows side by side: read in place when
+                // the tile computes exactly its rows (else it would read past them).
+                const bool in_place = transpose_a && SK_NAME(tile_rows)(rows) == rows;
+                const float *tile_a = in_place ? source : packed_a;
+                const long a_step = in_place ? lda : SK_ROWS;
+                if (!in_place) {
+                    for (long p = 0; p < depth; p++) {
+                        float *group = packed_a + p * SK_ROWS;
+                        for (int r = 0; r < rows; r++) group[r] = source[r * row_step + p * depth_step];
+                        for (int r = rows; r < SK_ROWS; r++) group[r] = 0;
+                    }
                 }
                 for (long j = block; j < full_end; j += SK_COLUMNS)
-                    SK_NAME(tile)(rows, SK_VECTORS, depth, packed_a, b + first * ldb + j, ldb, c + i * ldc + j, ldc,
-                                  block_beta, SK_COLUMNS);
+                    SK_NAME(tile)(rows, SK_VECTORS, depth, tile_a, a_step, b + first * ldb + j, ldb, c + i * ldc + j,
+                                  ldc, block_beta, SK_COLUMNS);
                 if (last_columns > 0 && block_end == n) {
                     const float *panel = copies_last_panel ? last_panel : b + first * ldb + full_columns;
-                    SK_NAME(tile)(rows, last_vectors, depth, packed_a, panel, copies_last_panel ? last_width : ldb,
-                                  c + i * ldc + full_columns, ldc, block_beta, last_columns);
+                    SK_NAME(tile)(rows, last_vectors, depth, tile_a, a_step, panel,
+                                  copies_last_panel ? last_width : ldb, c + i * ldc + full_columns, ldc, block_beta,
+                                  last_columns);
                 }
             }
         }

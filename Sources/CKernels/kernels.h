@@ -35,6 +35,8 @@ typedef struct {
     void (*winograd_output)(long tiles_y, long tiles_x, long out_height, long out_width, long channels,
                             long channel_stride, const float *products, const float *bias, SKActivation activation,
                             bool pool, float *output);
+    void (*max_pool_2x2_bias)(const float *x, long channels, long height, long width, const float *bias,
+                              SKActivation activation, float *output);
 } SKKernelTable;
 
 #define SK_DECLARE_VARIANT(variant)                                                                                   \
@@ -45,7 +47,9 @@ typedef struct {
     void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \
     void sk_winograd_output_##variant(long tiles_y, long tiles_x, long out_height, long out_width, long channels,     \
                                       long channel_stride, const float *products, const float *bias,                \
-                                      SKActivation activation, bool pool, float *output);
+                                      SKActivation activation, bool pool, float *output);                 \
+    void sk_max_pool_2x2_bias_##variant(const float *x, long channels, long height, long width, const float *bias,  \
+                                        SKActivation activation, float *output);
 
 SK_DECLARE_VARIANT(baseline)
 SK_DECLARE_VARIANT(avx2)

@@ -1,7 +1,6 @@
 // The AVX-512 kernels. AVX-512F: sgemm tiles of 8 × 48 in 24 of the 32 zmm registers (the
 // channel counts of this project's models are multiples of 48 or of 16).
 #if defined(__x86_64__)
-#include <immintrin.h>
 #define SK_NAME(x) x##_avx512
 #define SK_TARGET __attribute__((target("avx512f,fma")))
 #define SK_LANES 16
@@ -12,4 +11,5 @@
 #include "gemv_kernel.h"
 #include "lstm_kernel.h"
 #include "winograd_kernel.h"
+#include "pool_kernel.h"
 #endif

@@ -9,3 +9,4 @@
 #include "gemv_kernel.h"
 #include "lstm_kernel.h"
 #include "winograd_kernel.h"
+#include "pool_kernel.h"

@@ -3,16 +3,6 @@
 // floats, a row of `channel_stride` per tile), so a vector holds consecutive output channels of
 // one tile; the outputs are [channel][y][x].
 
-/// `act(v)` lane-wise.
-SK_TARGET static inline __attribute__((always_inline)) SK_VECTOR SK_NAME(activate)(SK_VECTOR v, SKActivation activation) {
-    const SK_VECTOR zero = {0};
-    switch (activation) {
-    case SKActivationReLU: return __builtin_elementwise_max(v, zero);
-    case SKActivationReLU6: return __builtin_elementwise_min(__builtin_elementwise_max(v, zero), zero + 6.0f);
-    default: return v;
-    }
-}
-
 /// `Aᵀ·M·A` of one tile for `lanes` channels from `m` (its row in plane ξ = 0): the outputs
 /// (y00, y01, y10, y11).
 SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(tile_outputs)(const float *m, long plane_stride,

@@ -26,9 +26,13 @@ import Testing
         }
     }
 
-    /// Shapes with partial tiles on both sides, more than one block of the inner dimension (256)
-    /// and of columns (512), a single row and a single column; `a` plain and transposed; beta 0 and ½.
-    @Test(arguments: [(40, 300, 100), (9, 700, 300), (130, 64, 150), (1, 33, 7), (17, 1, 513), (49, 192, 96), (16, 384, 192)])
+    /// Shapes with partial tiles on both sides (last tiles of 1, 2 and 5 rows: a transposed `a` is
+    /// read in place for the first two, packed for the third), more than one block of the inner
+    /// dimension (256) and of columns (512), a single row and a single column; `a` plain and
+    /// transposed; beta 0 and ½.
+    @Test(arguments: [
+        (40, 300, 100), (9, 700, 300), (130, 64, 150), (1, 33, 7), (17, 1, 513), (49, 192, 96), (16, 384, 192), (13, 100, 37),
+    ])
     func gemmMatchesNaiveSums(m: Int, n: Int, k: Int) {
         let a = randomFloats(m * k, seed: 70), b = randomFloats(k * n, seed: 71), start = randomFloats(m * n, seed: 72)
         defer { KernelVariant.bestSupported.force() }
@@ -131,6 +135,28 @@ import Testing
                         scratch: &scratch)
                     #expect(maxDifference(actual, expected) <= 2e-5, "\(variant) \(activation) pooled \(pooled)")
                 }
+            }
+        }
+    }
+
+    /// The 2×2 max-pooling epilogue (bias, activation) with every variant, on rows of 1 to more than
+    /// two vectors of outputs, odd sizes dropping their last row and column.
+    @Test(arguments: [(3, 5, 70), (2, 4, 2), (4, 9, 33), (1, 28, 28)])
+    func maxPoolEpilogueMatchesTheReference(channels: Int, height: Int, width: Int) {
+        let input = randomFloats(channels * height * width, seed: 96), bias = randomFloats(channels, seed: 97)
+        let pool = Window(kernel: 2, stride: 2, padding: 0)
+        let count = channels * pool.outputSize(height) * pool.outputSize(width)
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            for activation in [Activation.none, .relu, .relu6] {
+                var expected = [Float](repeating: .nan, count: count), actual = expected
+                let shifted = (0..<input.count).map { activation.apply(input[$0] + bias[$0 / (height * width)]) }
+                PoolKernel.pool2D(.max, input: shifted, channels: channels, height: height, width: width, window: pool, output: &expected)
+                Epilogue.maxPoolBias(
+                    input, channels: channels, height: height, width: width, window: pool, bias: bias, activation: activation,
+                    output: &actual)
+                #expect(maxDifference(actual, expected) <= 1e-6, "\(variant) \(activation) \(channels)×\(height)×\(width)")
             }
         }
     }

@@ -53,6 +53,11 @@ typedef enum {
 void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels, long channel_stride,
                         const float *products, const float *bias, SKActivation activation, bool pool, float *output);
 
+/// `output[c][y][x] = act(max of x[c][2y…2y+1][2x…2x+1] + bias[c])` for `[channels][height][width]`
+/// (floor: an odd last row or column is dropped).
+void sk_max_pool_2x2_bias(const float *x, long channels, long height, long width, const float *bias,
+                          SKActivation activation, float *output);
+
 /// One LSTM step's cell and hidden state for `count` units: `c = σ(f)·c + σ(i)·tanh(g)`,
 /// `h = σ(o)·tanh(c)`, from the gates (`gates + bias`, laid out `[i | f | g | o]`, each `count`
 /// wide; PyTorch's order). Within a few float roundings of the exact functions (1e-6).

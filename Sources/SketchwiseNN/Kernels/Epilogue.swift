@@ -68,10 +68,14 @@ enum Epilogue {
 
     /// `out[c, y, x] = act(max over the window at (y, x) of x[c] + bias[c])` for `[channels, height, width]`
     /// (no padding, floor), in one pass: the bias and the relu go after the max, 1/k² of the work.
+    /// 2×2 windows of stride 2 (every model's) go to `CKernels`, a vector of outputs at a time.
     static func maxPoolBias(
         _ x: UnsafePointer<Float>, channels: Int, height: Int, width: Int, window: Window,
         bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
     ) {
+        if window == Window(kernel: 2, stride: 2, padding: 0) {
+            return sk_max_pool_2x2_bias(x, channels, height, width, bias, activation.kernelValue, output)
+        }
         let (k, s) = (window.kernel, window.stride)
         let (outH, outW) = (window.outputSize(height), window.outputSize(width))
         for c in 0..<channels {
@@ -80,23 +84,6 @@ enum Epilogue {
             for y in 0..<outH {
                 let top = plane + y * s * width
                 let out = output + (c * outH + y) * outW
-                if k == 2, s == 2 {
-                    let bottom = top + width
-                    var x = 0
-                    // Four outputs at a time: even and odd lanes of 8 floats of both rows. (Taking
-                    // the halves after a max turns the maxps into compare-and-blend sequences.)
-                    while x &+ 4 <= outW {
-                        let (t, u) = (load8(top + 2 &* x), load8(bottom + 2 &* x))
-                        let v = max4(max4(t.evenHalf, t.oddHalf), max4(u.evenHalf, u.oddHalf)) + b
-                        UnsafeMutableRawPointer(out + x).storeBytes(of: activate4(v, activation), as: SIMD4<Float>.self)
-                        x &+= 4
-                    }
-                    while x < outW {
-                        out[x] = activation.apply(max(max(top[2 &* x], top[2 &* x &+ 1]), max(bottom[2 &* x], bottom[2 &* x &+ 1])) + b)
-                        x &+= 1
-                    }
-                    continue
-                }
                 for x in 0..<outW {
                     var m = -Float.infinity
                     for i in 0..<k {
@@ -108,10 +95,6 @@ enum Epilogue {
             }
         }
     }
-
-    /// The lane-wise maximum, as one maxps.
-    @inline(__always)
-    static func max4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: a .< b) }
 
     /// `max(v, 0)` lane-wise with integer bit operations (the sign bit, spread, masks the lane out).
     /// Unlike a select, it stays branch-free when the lanes are then stored one by one: x86 has no
@@ -131,10 +114,5 @@ enum Epilogue {
         case .relu: relu4(v)
         case .relu6: pointwiseMin(relu4(v), SIMD4(repeating: 6))
         }
-    }
-
-    @inline(__always)
-    private static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
     }
 }
