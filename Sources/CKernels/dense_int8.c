@@ -89,9 +89,12 @@ bool sk_int8_uses_vnni(void) { return false; }
 static SKInt8Dots chosen_dots(void) { return dots_portable; }
 #endif
 
-/// `v` rounded to the nearest integer, ties to even, for |v| < 2²²: adding and subtracting 1.5·2²³
-/// leaves no fraction bits (plain float arithmetic, so it vectorises, unlike a call of lrintf).
+/// `v` rounded to the nearest integer, ties to even: adding and subtracting 1.5·2²³ leaves no
+/// fraction bits (plain float arithmetic, so it vectorises, unlike a call of lrintf). `v` is first
+/// clamped to ±2²², NaN to −2²², so that the conversion is always defined.
 static inline int32_t round_to_int(float v) {
+    v = v >= -4194304.0f ? v : -4194304.0f;
+    v = v <= 4194304.0f ? v : 4194304.0f;
     const float shifted = v + 12582912.0f;
     return (int32_t)(shifted - 12582912.0f);
 }

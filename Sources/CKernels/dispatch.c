@@ -82,7 +82,7 @@ SKGemmScratch *sk_gemm_scratch(void) {
 
 #define SK_TABLE(variant)                                                                                            \
     {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant,        \
-     sk_winograd_output_##variant, sk_max_pool_2x2_bias_##variant}
+     sk_winograd_output_##variant, sk_max_pool_2x2_bias_##variant, sk_depthwise_channel_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
 static const SKKernelTable tables[] = {
@@ -119,4 +119,11 @@ void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_wi
 void sk_max_pool_2x2_bias(const float *x, long channels, long height, long width, const float *bias,
                           SKActivation activation, float *output) {
     tables[sk_variant()].max_pool_2x2_bias(x, channels, height, width, bias, activation, output);
+}
+
+void sk_depthwise_channel(const float *phases, long phase_width, long phase_count, long stride, long kernel,
+                          long out_height, long out_width, const float *filter, float bias, SKActivation activation,
+                          float *output) {
+    tables[sk_variant()].depthwise_channel(phases, phase_width, phase_count, stride, kernel, out_height, out_width,
+                                           filter, bias, activation, output);
 }

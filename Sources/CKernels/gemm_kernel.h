@@ -123,8 +123,9 @@ SK_TARGET void SK_NAME(sk_sgemm)(long m, long n, long k, const float *a, long ld
                 const int rows = m - i < SK_ROWS ? (int)(m - i) : SK_ROWS;
                 const float *source = a + i * row_step + first * depth_step;
                 // A transposed `a` already holds each step's rows side by side: read in place when
-                // the tile computes exactly its rows (else it would read past them).
-                const bool in_place = transpose_a && SK_NAME(tile_rows)(rows) == rows;
+                // the tile computes exactly its rows (else it would read past them) and the steps
+                // are near each other (see SK_IN_PLACE_MAX_STRIDE).
+                const bool in_place = transpose_a && lda <= SK_IN_PLACE_MAX_STRIDE && SK_NAME(tile_rows)(rows) == rows;
                 const float *tile_a = in_place ? source : packed_a;
                 const long a_step = in_place ? lda : SK_ROWS;
                 if (!in_place) {

@@ -13,6 +13,11 @@
 /// Columns of `b` per block (rounded down to whole panels): 256 × 512 floats, 512 KB, which stay
 /// in L2 while every tile of `a` passes.
 #define SK_COLUMN_BLOCK 512
+/// The largest step (floats) of a transposed `a` that the sgemm reads in place rather than packs.
+/// Measured: in place was faster for the Winograd products (steps of up to 200 floats) and slower
+/// for EfficientNet's pointwise convolutions read as transposed weights (steps of up to 1,280),
+/// where every step's few floats cost a cache line of their own.
+#define SK_IN_PLACE_MAX_STRIDE 256
 /// The largest sgemm tile any variant computes.
 #define SK_MAX_ROWS 8
 #define SK_MAX_COLUMNS 48
@@ -37,6 +42,9 @@ typedef struct {
                             bool pool, float *output);
     void (*max_pool_2x2_bias)(const float *x, long channels, long height, long width, const float *bias,
                               SKActivation activation, float *output);
+    void (*depthwise_channel)(const float *phases, long phase_width, long phase_count, long stride, long kernel,
+                              long out_height, long out_width, const float *filter, float bias,
+                              SKActivation activation, float *output);
 } SKKernelTable;
 
 #define SK_DECLARE_VARIANT(variant)                                                                                   \
@@ -49,7 +57,10 @@ typedef struct {
                                       long channel_stride, const float *products, const float *bias,                \
                                       SKActivation activation, bool pool, float *output);                 \
     void sk_max_pool_2x2_bias_##variant(const float *x, long channels, long height, long width, const float *bias,  \
-                                        SKActivation activation, float *output);
+                                        SKActivation activation, float *output);                       \
+    void sk_depthwise_channel_##variant(const float *phases, long phase_width, long phase_count, long stride,       \
+                                        long kernel, long out_height, long out_width, const float *filter,         \
+                                        float bias, SKActivation activation, float *output);
 
 SK_DECLARE_VARIANT(baseline)
 SK_DECLARE_VARIANT(avx2)

@@ -11,4 +11,5 @@
 #include "lstm_kernel.h"
 #include "winograd_kernel.h"
 #include "pool_kernel.h"
+#include "depthwise_kernel.h"
 #endif

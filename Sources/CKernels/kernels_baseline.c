@@ -10,3 +10,4 @@
 #include "lstm_kernel.h"
 #include "winograd_kernel.h"
 #include "pool_kernel.h"
+#include "depthwise_kernel.h"

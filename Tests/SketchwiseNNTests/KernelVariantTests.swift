@@ -27,11 +27,12 @@ import Testing
     }
 
     /// Shapes with partial tiles on both sides (last tiles of 1, 2 and 5 rows: a transposed `a` is
-    /// read in place for the first two, packed for the third), more than one block of the inner
-    /// dimension (256) and of columns (512), a single row and a single column; `a` plain and
-    /// transposed; beta 0 and ½.
+    /// read in place for the first two, packed for the third, and packed throughout when its steps
+    /// are far apart, m = 300), more than one block of the inner dimension (256) and of columns
+    /// (512), a single row and a single column; `a` plain and transposed; beta 0 and ½.
     @Test(arguments: [
         (40, 300, 100), (9, 700, 300), (130, 64, 150), (1, 33, 7), (17, 1, 513), (49, 192, 96), (16, 384, 192), (13, 100, 37),
+        (300, 40, 20),
     ])
     func gemmMatchesNaiveSums(m: Int, n: Int, k: Int) {
         let a = randomFloats(m * k, seed: 70), b = randomFloats(k * n, seed: 71), start = randomFloats(m * n, seed: 72)
@@ -157,6 +158,35 @@ import Testing
                     input, channels: channels, height: height, width: width, window: pool, bias: bias, activation: activation,
                     output: &actual)
                 #expect(maxDifference(actual, expected) <= 1e-6, "\(variant) \(activation) \(channels)×\(height)×\(width)")
+            }
+        }
+    }
+
+    /// Depthwise convolutions (a C kernel per channel) against the plain loops with every variant:
+    /// strides 1–3, uneven padding, rows shorter than a vector, of whole vectors and with a last
+    /// overlapping one, 1×1 outputs.
+    @Test(arguments: [
+        (3, 9, 9, 3, 1, Padding2D(all: 1)), (5, 16, 16, 3, 2, Padding2D(top: 0, left: 0, bottom: 1, right: 1)),
+        (4, 14, 14, 5, 2, Padding2D(top: 1, left: 1, bottom: 2, right: 2)), (2, 7, 7, 5, 1, Padding2D(all: 2)),
+        (3, 3, 3, 5, 2, Padding2D(all: 2)), (2, 2, 2, 3, 1, Padding2D(all: 1)), (2, 1, 1, 3, 1, Padding2D(all: 1)),
+        (3, 20, 11, 3, 3, Padding2D(top: 2, left: 0, bottom: 1, right: 3)), (2, 6, 13, 4, 1, Padding2D(all: 0)),
+        (2, 5, 40, 3, 1, Padding2D(all: 1)), (2, 9, 37, 3, 2, Padding2D(all: 1)), (1, 3, 32, 3, 1, Padding2D(all: 1)),
+    ])
+    func depthwiseMatchesTheReference(channels: Int, height: Int, width: Int, kernel: Int, stride: Int, padding: Padding2D) throws {
+        let (rows, columns) = try padding.windows(kernel: kernel, stride: stride)
+        let g = DepthwiseGeometry(channels: channels, height: height, width: width, rows: rows, columns: columns)
+        let input = randomFloats(channels * height * width, seed: 21).map { $0 * 4 }
+        let weight = randomFloats(channels * kernel * kernel, seed: 22), bias = randomFloats(channels, seed: 23)
+        var expected = [Float](repeating: .nan, count: channels * g.outHeight * g.outWidth), actual = expected
+        var scratch = [Float](repeating: .nan, count: g.scratchCount)
+        DepthwiseKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
+        defer { KernelVariant.bestSupported.force() }
+        for variant in Self.supported {
+            #expect(variant.force())
+            for activation in [Activation.none, .relu, .relu6] {
+                DepthwiseKernel.forward(
+                    g, input: input, weight: weight, bias: bias, activation: activation, output: &actual, scratch: &scratch)
+                #expect(maxDifference(actual, expected.map(activation.apply)) <= 1e-5, "\(variant) \(activation)")
             }
         }
     }

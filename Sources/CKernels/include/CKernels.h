@@ -58,6 +58,14 @@ void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_wi
 void sk_max_pool_2x2_bias(const float *x, long channels, long height, long width, const float *bias,
                           SKActivation activation, float *output);
 
+/// One channel of a depthwise convolution: `output[y][x] = act(bias + Σ filter[i][j] · in(y·s + i,
+/// x·s + j))` (`out_height × out_width`), from the channel's zero-padded input spread over `stride`
+/// phase planes of `phase_count` floats, rows of `phase_width`: phase r holds the padded columns r,
+/// r + stride, r + 2·stride, …
+void sk_depthwise_channel(const float *phases, long phase_width, long phase_count, long stride, long kernel,
+                          long out_height, long out_width, const float *filter, float bias, SKActivation activation,
+                          float *output);
+
 /// One LSTM step's cell and hidden state for `count` units: `c = σ(f)·c + σ(i)·tanh(g)`,
 /// `h = σ(o)·tanh(c)`, from the gates (`gates + bias`, laid out `[i | f | g | o]`, each `count`
 /// wide; PyTorch's order). Within a few float roundings of the exact functions (1e-6).

@@ -95,24 +95,4 @@ enum Epilogue {
             }
         }
     }
-
-    /// `max(v, 0)` lane-wise with integer bit operations (the sign bit, spread, masks the lane out).
-    /// Unlike a select, it stays branch-free when the lanes are then stored one by one: x86 has no
-    /// conditional move for floats, so a scalarised select becomes a data-dependent branch per lane,
-    /// which mispredicted on real drawings (+25 % on the raster CNN's Winograd layers).
-    @inline(__always)
-    static func relu4(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let bits = unsafeBitCast(v, to: SIMD4<Int32>.self)
-        return unsafeBitCast(bits & ~(bits &>> 31), to: SIMD4<Float>.self)
-    }
-
-    /// `act(v)` lane-wise, branch-free.
-    @inline(__always)
-    static func activate4(_ v: SIMD4<Float>, _ activation: Activation) -> SIMD4<Float> {
-        switch activation {
-        case .none: v
-        case .relu: relu4(v)
-        case .relu6: pointwiseMin(relu4(v), SIMD4(repeating: 6))
-        }
-    }
 }
