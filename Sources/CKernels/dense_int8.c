@@ -35,8 +35,7 @@ __attribute__((target("avx2"))) static int32_t lane_sum_avx2(__m256i v) {
 /// AVX2: 16 bytes of each widened to 16-bit lanes, multiplied and added in pairs (vpmaddwd), four
 /// rows at a time.
 __attribute__((target("avx2"))) static void dots_avx2(long m, long n, const int8_t *w, const uint8_t *x, int32_t *sums) {
-    long i = 0;
-    for (; i < m; i += 4) {
+    for (long i = 0; i < m; i += 4) {
         const int rows = m - i < 4 ? (int)(m - i) : 4;
         __m256i sum[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
         for (long p = 0; p < n; p += 16) {
@@ -99,7 +98,10 @@ static inline int32_t round_to_int(float v) {
     return (int32_t)(shifted - 12582912.0f);
 }
 
-float sk_quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {
+/// `x[0..<n]` quantized to unsigned bytes over `[min(x, 0), max(x, 0)]`:
+/// `q[p] = clamp(round(x[p] / scale) + zero_point, 0, 255)`; `q[n..<padded]` = zero_point (the
+/// value 0). Returns `scale` and sets `zero_point`.
+static float quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {
     float low = 0, high = 0;
     for (long p = 0; p < n; p++) {
         low = x[p] < low ? x[p] : low;
@@ -120,7 +122,7 @@ float sk_quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t
 void sk_dense_int8(long m, long n, const int8_t *w, long ldw, const float *w_scale, const int32_t *w_sum,
                    const float *x, uint8_t *xq, int32_t *sums, float *y) {
     int32_t zero_point;
-    const float x_scale = sk_quantize_uint8(x, n, ldw, xq, &zero_point);
+    const float x_scale = quantize_uint8(x, n, ldw, xq, &zero_point);
     chosen_dots()(m, ldw, w, xq, sums);
     for (long i = 0; i < m; i++) {
         const long long exact = (long long)sums[i] - (long long)zero_point * w_sum[i];

@@ -75,15 +75,11 @@ void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, flo
 /// has it. Otherwise they use AVX2 (widened to 16 bits) or portable C, with the same results.
 bool sk_int8_uses_vnni(void);
 
-/// `x[0..<n]` quantized to unsigned bytes over `[min(x, 0), max(x, 0)]`:
-/// `q[p] = clamp(round(x[p] / scale) + zero_point, 0, 255)`; `q[n..<padded]` = zero_point (the
-/// value 0). Returns `scale` and sets `zero_point`.
-float sk_quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point);
-
 /// One int8 dense layer without bias: `y[i] ≈ Σ_p w[i][p]·x[p]`, as
-/// `x_scale·w_scale[i]·Σ_p (q(x)[p] − zero_point)·w[i][p]` with exact integer sums. `w` holds `m`
-/// rows of `ldw` signed bytes (`ldw` a multiple of 64 and at least `n`, zero padded); `w_sum[i]` is
-/// row i's sum. Scratch: `xq` (`ldw` bytes), `sums` (`m` ints).
+/// `x_scale·w_scale[i]·Σ_p (q(x)[p] − zero_point)·w[i][p]` with exact integer sums, where `q(x)`
+/// is `x` in unsigned bytes over `[min(x, 0), max(x, 0)]` (rounded to nearest, ties to even).
+/// `w` holds `m` rows of `ldw` signed bytes (`ldw` a multiple of 64 and at least `n`, zero padded);
+/// `w_sum[i]` is row i's sum. Scratch: `xq` (`ldw` bytes), `sums` (`m` ints).
 void sk_dense_int8(long m, long n, const int8_t *w, long ldw, const float *w_scale, const int32_t *w_sum,
                    const float *x, uint8_t *xq, int32_t *sums, float *y);
 

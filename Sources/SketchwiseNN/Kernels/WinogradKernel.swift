@@ -28,15 +28,14 @@ struct WinogradGeometry: Sendable {
     var tiles: Int { tilesY * tilesX }
     /// Row length of the transformed inputs: 4-tile groups may spill 3 lanes past the end.
     var tileStride: Int { tiles + 4 }
-    /// Row length of the products (one row per tile): output channels, rounded up to whole 4-lane groups.
-    var channelStride: Int { (outChannels + 3) / 4 * 4 }
     /// The zero-padded input planes cover every tile's 4×4 patch (and no more: the last input row
     /// or column may be left out).
     var paddedHeight: Int { 2 * tilesY + 2 }
     var paddedWidth: Int { 2 * tilesX + 2 }
     var paddedCount: Int { channels * paddedHeight * paddedWidth + 8 }
     var transformedCount: Int { 16 * channels * tileStride }
-    var productCount: Int { 16 * tiles * channelStride }
+    /// The products: one row of `outChannels` per tile (the C output transform loads partial vectors).
+    var productCount: Int { 16 * tiles * outChannels }
     var scratchCount: Int { paddedCount + transformedCount + productCount }
 }
 
@@ -88,12 +87,12 @@ enum WinogradKernel {
                 m: w.tiles, n: w.outChannels, k: w.channels,
                 a: transformed + xi * w.channels * w.tileStride, lda: w.tileStride, transposeA: true,
                 b: filters + xi * w.channels * w.outChannels, ldb: w.outChannels,
-                c: products + xi * w.tiles * w.channelStride, ldc: w.channelStride)
+                c: products + xi * w.tiles * w.outChannels, ldc: w.outChannels)
         }
         // The output transform, bias, activation and pooling: `CKernels`, a vector of channels at a time.
         let (outHeight, outWidth) = pool ? (w.tilesY, w.tilesX) : (w.outHeight, w.outWidth)
         sk_winograd_output(
-            w.tilesY, w.tilesX, outHeight, outWidth, w.outChannels, w.channelStride, products, bias, activation.kernelValue, pool,
+            w.tilesY, w.tilesX, outHeight, outWidth, w.outChannels, w.outChannels, products, bias, activation.kernelValue, pool,
             output)
     }
 
