@@ -40,6 +40,9 @@ let package = Package(
         .target(name: "SketchwiseDigest", swiftSettings: hotLoops),
         // Where the installed read-only files are (web app, bundled models, tables), beside the binary or in the source tree.
         .target(name: "SketchwiseInstallation"),
+        // The languages Sketchwise speaks: the locale of a request (`lang`, Accept-Language), the class-name tables,
+        // CLDR's emoji names per language, and finding classes by what a person types.
+        .target(name: "SketchwiseLocalization", dependencies: ["SketchwiseInstallation"], exclude: ["Resources"]),
         // zlib (inflate, deflate, CRC-32 for ZIP containers), as a module.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcairo, as a module.
@@ -96,8 +99,8 @@ let package = Package(
         .target(
             name: "SketchwiseLibrary",
             dependencies: [
-                "SketchwiseCore", "SketchwiseFormats", "SketchwiseInstallation", "SketchwiseNN", "SketchwiseRaster",
-                "SketchwiseRecognition", .product(name: "GRDB", package: "GRDB.swift"),
+                "SketchwiseCore", "SketchwiseFormats", "SketchwiseInstallation", "SketchwiseLocalization", "SketchwiseNN",
+                "SketchwiseRaster", "SketchwiseRecognition", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Resources"],
             swiftSettings: hotLoops
@@ -192,7 +195,7 @@ let package = Package(
             name: "SketchwiseServer",
             dependencies: [
                 "SketchwiseCore", "SketchwiseFormats", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseLibrary",
-                "SketchwiseSuggestions",
+                "SketchwiseLocalization", "SketchwiseSuggestions",
                 "SketchwiseWork", "SketchwisePersonal", "SketchwiseModels", "SketchwiseShortcuts", "SketchwiseScenes", "SketchwisePhotos",
                 "SketchwiseServing", "SketchwiseTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -216,7 +219,7 @@ let package = Package(
                 "SketchwiseCore", "SketchwiseFormats", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseNN", "SketchwiseConversion",
                 "SketchwiseRecognition", "SketchwiseEvaluation", "SketchwiseLibrary", "SketchwiseSuggestions", "SketchwiseServer",
                 "SketchwiseShortcuts", "SketchwisePersonal", "SketchwisePostgres", "SketchwiseModels", "SketchwiseScenes",
-                "SketchwiseInstallation", "SketchwiseTransport",
+                "SketchwiseInstallation", "SketchwiseLocalization", "SketchwiseTransport",
                 "SketchwisePhotos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -228,6 +231,7 @@ let package = Package(
         // ---- Tests
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
+        .testTarget(name: "SketchwiseLocalizationTests", dependencies: ["SketchwiseLocalization"]),
         .testTarget(
             name: "SketchwisePhotosTests",
             dependencies: [
@@ -301,7 +305,7 @@ let package = Package(
             name: "SketchwiseServerTests",
             dependencies: [
                 "SketchwiseServer", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseServing", "SketchwiseTestSupport",
-                "SketchwiseWork",
+                "SketchwiseWork", "SketchwiseLibrary", "SketchwiseLocalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,6 +4,7 @@
 #   PREFIX/share/sketchwise/web                 the web app and openapi.yaml
 #   PREFIX/share/sketchwise/models              the bundled models and their model card
 #   PREFIX/share/sketchwise/tables              curated tables (picture reviews, ImageNet → classes)
+#   PREFIX/share/sketchwise/translations        the class names in each language (class-names/<tag>.tsv)
 #   PREFIX/share/sketchwise/pictures            with --pictures: the OpenMoji, Lucide and Tabler line art,
 #                                               and the doodles when they were drawn (scripts/install-doodles.sh)
 #                                               from $SKETCHWISE_PICTURES (scripts/install-deps.sh)
@@ -23,11 +24,13 @@ fi
 [ -x "$binary" ] || { echo "no binary at $binary" >&2; exit 1; }
 
 install -d "$root/bin" "$root/share/sketchwise/web" "$root/share/sketchwise/models" "$root/share/sketchwise/tables" \
+  "$root/share/sketchwise/translations/class-names" \
   "$root/share/doc/sketchwise"
 install -m 755 "$binary" "$root/bin/sketchwise"
 cp -R Sources/SketchwiseServer/Web/. "$root/share/sketchwise/web/"
 install -m 644 Models/*.json Models/*.safetensors Models/MODEL_CARD.md "$root/share/sketchwise/models/"
 install -m 644 Sources/SketchwiseLibrary/Resources/*.tsv "$root/share/sketchwise/tables/"
+install -m 644 Sources/SketchwiseLocalization/Resources/class-names/* "$root/share/sketchwise/translations/class-names/"
 for doc in README.md LICENSE CHANGELOG.md; do
   [ -f "$doc" ] && install -m 644 "$doc" "$root/share/doc/sketchwise/"
 done

@@ -13,6 +13,8 @@ public enum InstalledResource: String, CaseIterable, Sendable {
     case models
     /// Curated tables, such as the picture review list.
     case tables
+    /// The class names in each language the app speaks (`class-names/<tag>.tsv`).
+    case translations
 
     /// The variable that overrides where it is looked for.
     public var environmentVariable: String { "SKETCHWISE_\(rawValue.uppercased())" }
@@ -23,6 +25,7 @@ public enum InstalledResource: String, CaseIterable, Sendable {
         case .web: "Sources/SketchwiseServer/Web"
         case .models: "Models"
         case .tables: "Sources/SketchwiseLibrary/Resources"
+        case .translations: "Sources/SketchwiseLocalization/Resources"
         }
     }
 
@@ -32,6 +35,7 @@ public enum InstalledResource: String, CaseIterable, Sendable {
         case .web: "index.html"
         case .models: "ensemble.json"
         case .tables: "picture-reviews.tsv"
+        case .translations: "class-names/he.tsv"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SketchwiseLocalization
 
 /// What a picture of a named source is called: its title and keywords.
 public struct PictureName: Sendable, Hashable {
@@ -19,67 +20,33 @@ public struct PictureName: Sendable, Hashable {
     }
 }
 
-/// The name and keywords of an emoji (a scalar or a sequence), from CLDR's English annotations:
-/// 🍎 is "red apple" with keywords apple, fruit, red; 🐻‍❄️ is "polar bear". Emoji the files do
-/// not name (or all, when the files are missing) fall back to their Unicode names.
+/// The name and keywords of an emoji (a scalar or a sequence), from CLDR's English annotations
+/// (``SketchwiseLocalization/CLDRAnnotations``): 🍎 is "red apple" with keywords apple, fruit,
+/// red; 🐻‍❄️ is "polar bear". Emoji the files do not name (or all, when the files are missing)
+/// fall back to their Unicode names.
 public struct EmojiNames: Sendable {
-    private var titles: [String: String] = [:]
-    private var keywords: [String: [String]] = [:]
+    private let annotations: CLDRAnnotations
 
     /// Reads CLDR annotation files (`common/annotations/en.xml` and
     /// `common/annotationsDerived/en.xml`); files that are missing or unreadable are left out.
     public init(files: [URL] = LibraryLocations.debianEmojiAnnotations) {
-        for file in files {
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n") { read(line) }
-        }
+        annotations = CLDRAnnotations(files: files)
     }
 
     /// Whether any annotation was read.
-    public var isEmpty: Bool { titles.isEmpty }
+    public var isEmpty: Bool { annotations.names.isEmpty }
 
-    /// The entry of `emoji`: CLDR's name and keywords, or else, for a single scalar, its Unicode
-    /// name with the name's words as keywords; nil when neither names it.
+    /// The entry of `emoji`: CLDR's name and keywords (lowercased), or else, for a single scalar,
+    /// its Unicode name with the name's words as keywords; nil when neither names it.
     public func entry(_ emoji: String) -> PictureName? {
-        let key = Self.key(emoji)
-        if let title = titles[key] {
+        if let title = annotations.name(of: emoji)?.lowercased() {
             let words = Set(WordMatcher.words(title).map { [$0] } + [WordMatcher.words(title)])
-            return PictureName(title: title, keywords: (keywords[key] ?? []).filter { !words.contains(WordMatcher.words($0)) })
+            let keywords = annotations.keywords(of: emoji).map { $0.lowercased() }
+            return PictureName(title: title, keywords: keywords.filter { !words.contains(WordMatcher.words($0)) })
         }
-        let scalars = Array(key.unicodeScalars)
+        let scalars = Array(CLDRAnnotations.key(emoji).unicodeScalars)
         guard scalars.count == 1, let name = scalars[0].properties.name else { return nil }
         let title = name.lowercased()
         return PictureName(title: title, keywords: EmojiCatalog.keywords(of: title))
-    }
-
-    /// Annotations are keyed without variation selector 16, which files name inconsistently.
-    private static func key(_ emoji: String) -> String {
-        String(String.UnicodeScalarView(emoji.unicodeScalars.filter { $0.value != 0xFE0F }))
-    }
-
-    /// One line: `<annotation cp="🍎">apple | fruit | red</annotation>` or the same with
-    /// `type="tts"` for the name.
-    private mutating func read(_ line: Substring) {
-        guard let start = line.range(of: "<annotation cp=\""), let quote = line[start.upperBound...].firstIndex(of: "\""),
-            let open = line[quote...].firstIndex(of: ">"), let close = line.range(of: "</annotation>", range: open..<line.endIndex)
-        else { return }
-        let emoji = Self.key(Self.unescaped(line[start.upperBound..<quote]))
-        let value = Self.unescaped(line[line.index(after: open)..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
-        guard !emoji.isEmpty, !value.isEmpty else { return }
-        if line[quote..<open].contains("type=\"tts\"") {
-            titles[emoji] = value.lowercased()
-        } else {
-            keywords[emoji] = value.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
-                !$0.isEmpty
-            }
-        }
-    }
-
-    private static func unescaped(_ text: Substring) -> String {
-        var text = String(text)
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
-        }
-        return text
     }
 }

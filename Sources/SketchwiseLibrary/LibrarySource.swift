@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseInstallation
+import SketchwiseLocalization
 
 /// Where suggestions come from. Each source is a package the set-up installs
 /// (`scripts/install-deps.sh`): a Debian package, or a PyPI wheel unpacked into
@@ -135,9 +136,7 @@ public struct LibraryLocations: Sendable, Equatable {
     /// unpacks them.
     public static let picturesFolder = InstalledResource.fetchedFolder("pictures")
     /// Debian's `unicode-cldr-core`: emoji names and keywords, and those of emoji sequences.
-    public static let debianEmojiAnnotations = ["annotations", "annotationsDerived"].map {
-        URL(fileURLWithPath: "/usr/share/unicode/cldr/common/\($0)/en.xml")
-    }
+    public static let debianEmojiAnnotations = CLDRAnnotations.debianFiles(for: .english)
 
     /// The file or folder that holds `source`'s pictures.
     public func location(of source: LibrarySource) -> URL {

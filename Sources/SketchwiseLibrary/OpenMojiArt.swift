@@ -78,3 +78,15 @@ enum OpenMojiArt {
         return tag[start.upperBound..<end]
     }
 }
+
+extension LibrarySource {
+    /// The emoji that picture `id` of an emoji source shows (`emoji:U+1F34E`,
+    /// `openmoji:1F34E.svg`); nil for pictures of the other sources.
+    public static func emoji(ofPicture id: String) -> String? {
+        if id.hasPrefix("emoji:U+") {
+            return UInt32(id.dropFirst("emoji:U+".count), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        guard id.hasPrefix("openmoji:") else { return nil }
+        return OpenMojiArt.emoji(fileName: (String(id.dropFirst("openmoji:".count)) as NSString).lastPathComponent)
+    }
+}

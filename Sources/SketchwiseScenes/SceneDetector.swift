@@ -42,10 +42,12 @@ public struct ObjectLabel: Sendable, Equatable, Codable {
     public var confidence: Float
     /// The label's index in the model's label set.
     public var index: Int
+    /// The class's name in the language of the answer (the server sets it; nil is left out).
+    public var display: String?
 }
 
 /// One object found on a canvas. Encoded as `{"frame": {"x", "y", "width", "height"},
-/// "trackingID", "labels": [{"text", "confidence", "index"}], "strokes": [indices]}`.
+/// "trackingID", "labels": [{"text", "confidence", "index", "display"?}], "strokes": [indices]}`.
 public struct DetectedObject: Sendable, Equatable, Encodable {
     /// The bounding box, in the input's coordinates.
     public var frame: Rect

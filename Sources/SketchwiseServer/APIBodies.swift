@@ -1,6 +1,7 @@
 import Foundation
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwisePhotos
@@ -12,7 +13,7 @@ import SketchwiseSuggestions
 /// `POST /api/classify`'s answer.
 struct ClassifyBody: Codable, Sendable {
     var model: String
-    var guesses: [Guess]
+    var guesses: [GuessBody]
 }
 
 /// `GET /api/models`: every model of the models folder and the roles it serves.
@@ -51,7 +52,7 @@ struct ExperimentBody: Encodable, Sendable {
 struct SuggestBody: Sendable {
     var type: LiveOutboundType?
     var seq: UInt64?
-    var guesses: [Guess]
+    var guesses: [GuessBody]
     var suggestions: [SuggestionBody]
     /// The person's shortcut that matches (for requests with a bearer token): `.some(nil)` is
     /// written as `null`, nil leaves the key out.
@@ -62,11 +63,11 @@ struct SuggestBody: Sendable {
         let distance: Float
     }
 
-    init(_ result: SuggestionResult, type: LiveOutboundType? = nil, seq: UInt64? = nil) {
+    init(_ result: SuggestionResult, names: LocalizedNames, type: LiveOutboundType? = nil, seq: UInt64? = nil) {
         self.type = type
         self.seq = seq
-        guesses = result.guesses
-        suggestions = result.suggestions.map(SuggestionBody.init)
+        guesses = names.guesses(result.guesses)
+        suggestions = result.suggestions.map { SuggestionBody($0, names: names) }
     }
 
     /// The body as compact JSON with sorted keys, written by hand straight into bytes: this is
@@ -78,7 +79,9 @@ struct SuggestBody: Sendable {
         out.raw("[")
         for (i, guess) in guesses.enumerated() {
             out.raw(i == 0 ? "{" : ",{")
-            out.key("label", first: true)
+            out.key("display", first: true)
+            out.string(guess.display)
+            out.key("label")
             out.string(guess.label)
             out.key("probability")
             out.number(guess.probability)
@@ -118,13 +121,16 @@ struct SuggestBody: Sendable {
     }
 }
 
-/// One suggested picture as the API shows it.
+/// One suggested picture as the API shows it: its class (`label`, and `display` in the request's
+/// locale) and its name (`title`, and `displayTitle` in the request's locale).
 struct SuggestionBody: Sendable, Encodable {
     var id: String
     var label: String
+    var display: String
     var score: Double
     var source: SuggestionSource
     var title: String
+    var displayTitle: String
     /// The picture for the canvas.
     var image: String
     var thumbnail: String
@@ -132,12 +138,14 @@ struct SuggestionBody: Sendable, Encodable {
     var width: Int
     var height: Int
 
-    init(_ suggestion: Suggestion) {
+    init(_ suggestion: Suggestion, names: LocalizedNames) {
         id = suggestion.itemID
         label = suggestion.label
+        display = names.className(suggestion.label)
         score = suggestion.score
         source = suggestion.source
         title = suggestion.title
+        displayTitle = names.pictureTitle(id: suggestion.itemID, title: suggestion.title, label: suggestion.label)
         switch suggestion.source {
         case .web:
             (image, thumbnail) = (suggestion.itemID, suggestion.itemID)
@@ -152,7 +160,11 @@ struct SuggestionBody: Sendable, Encodable {
     /// The suggestion as a JSON object, keys sorted.
     func write(to out: inout JSONOutput) {
         out.raw("{")
-        out.key("height", first: true)
+        out.key("display", first: true)
+        out.string(display)
+        out.key("displayTitle")
+        out.string(displayTitle)
+        out.key("height")
         out.integer(Int64(height))
         out.key("id")
         out.string(id)
@@ -189,6 +201,24 @@ struct SuggestionBody: Sendable, Encodable {
         }
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// `GET /api/pictures/search`'s answer: the query as read and the pictures found for it.
+struct SearchBody: Encodable, Sendable {
+    let query: String
+    let suggestions: [SuggestionBody]
+}
+
+/// `GET /api/locales`: the languages the API answers in (`lang`), each with its name in itself
+/// and its writing direction.
+struct LocaleListBody: Encodable, Sendable {
+    struct Locale: Encodable, Sendable {
+        let tag: String
+        let name: String
+        let direction: String
+    }
+
+    let locales = AppLocale.allCases.map { Locale(tag: $0.tag, name: $0.endonym, direction: $0.isRightToLeft ? "rtl" : "ltr") }
 }
 
 /// `GET /api/health`'s answer.
@@ -243,11 +273,11 @@ func jsonData(_ value: some Encodable) throws -> Data {
 struct PhotoBody: Encodable, Sendable {
     let model: String
     let labels: [PhotoLabel]
-    let classes: [Guess]
+    let classes: [GuessBody]
     let suggestions: [SuggestionBody]
 
-    init(_ result: PhotoResult, model: String) {
-        (self.model, labels, classes) = (model, result.labels, result.classes)
-        suggestions = result.suggestions.map(SuggestionBody.init)
+    init(_ result: PhotoResult, model: String, names: LocalizedNames) {
+        (self.model, labels, classes) = (model, result.labels, names.guesses(result.classes))
+        suggestions = result.suggestions.map { SuggestionBody($0, names: names) }
     }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseRaster
@@ -28,12 +29,14 @@ struct APIRoutes: Sendable {
     let photos: PhotoRoutes
     /// What `GET /metrics` reports (nil: no metrics).
     let metrics: ServerMetrics?
+    /// Class and picture names in the languages people ask for.
+    let localizer: Localizer
 
     var input: SketchInput { SketchInput(limits: limits) }
 
     /// Every API path and the methods it takes; the others are answered `405` with `Allow`.
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
-        ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]),
+        ("classify", [.post]), ("suggest", [.post]), ("detect", [.post]), ("pictures/search", [.get]), ("locales", [.get]),
         ("library/:id/image", [.get]), ("library/:id/thumbnail", [.get]), ("library/:id/vector", [.get]),
         ("health", [.get]), ("ready", [.get]), ("limits", [.get]), ("models", [.get]), ("openapi.yaml", [.get]), ("live", [.get]),
     ]
@@ -56,6 +59,8 @@ struct APIRoutes: Sendable {
         api.post("classify") { request, context in try await classify(request, context: context) }
         api.post("suggest") { request, context in try await suggest(request, context: context) }
         api.post("detect") { request, _ in try await detect(request) }
+        api.get("pictures/search") { request, _ in try await searchPictures(request) }
+        api.get("locales") { _, _ in try json(LocaleListBody()) }
         api.get("library/:id/image") { request, context in
             try await picture(context, thumbnail: false, drawing: try PictureDrawing(request))
         }
@@ -123,9 +128,10 @@ struct APIRoutes: Sendable {
         let user = snapshot.treatment != nil && PersonalRoutes.bearerToken(request) != nil ? try? await personal.user(request) : nil
         let recognizer = try recognizer(object, snapshot.answering(user))
         let kind = recognizer.kind
+        let names = try LocalizedNames(localizer: localizer, request: request, body: object)
         guard !sketch.isEmpty else { return try json(ClassifyBody(model: kind.rawValue, guesses: [])) }
         let guesses = try await work.run(deadline: limits.requestDeadline) { try recognizer.classify(sketch, top: top) }
-        return try json(ClassifyBody(model: kind.rawValue, guesses: guesses))
+        return try json(ClassifyBody(model: kind.rawValue, guesses: names.guesses(guesses)))
     }
 
     private func suggest(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -134,6 +140,7 @@ struct APIRoutes: Sendable {
         let labels = try input.integer(object, "labels", default: SuggestionLimits.defaultLabels, in: SuggestionLimits.labels)
         let perLabel = try input.integer(object, "perLabel", default: SuggestionLimits.defaultPerLabel, in: SuggestionLimits.perLabel)
         let style = try input.style(object)
+        let names = try LocalizedNames(localizer: localizer, request: request, body: object)
         let user = PersonalRoutes.bearerToken(request) != nil ? try await personal.user(request) : nil
         let answering = try serving.snapshot.answering(user)
         let recognizer = try recognizer(object, answering)
@@ -143,7 +150,7 @@ struct APIRoutes: Sendable {
         if let user { shortcut = try await personal.prediction(for: sketch, user: user) }
         let result = try await service.suggest(sketch, labels: labels, perLabel: perLabel, style: style, deadline: limits.requestDeadline)
         if let arm = answering.arm, let user, !result.suggestions.isEmpty { personal.count(arm, user: user.id, served: 1, accepted: 0) }
-        var body = SuggestBody(result)
+        var body = SuggestBody(result, names: names)
         if let shortcut { body.shortcut = .some(shortcut.label.map { SuggestBody.Shortcut(label: $0, distance: shortcut.distance) }) }
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
@@ -157,6 +164,7 @@ struct APIRoutes: Sendable {
         let object = try await input.object(of: request)
         let sketch = try input.sketch(object)
         let maxObjects = try input.integer(object, "maxObjects", default: 5, in: 1...20)
+        let names = try LocalizedNames(localizer: localizer, request: request, body: object)
         let mode: SceneDetectorOptions.Mode
         switch object["mode"] {
         case nil, .null?: mode = .stream
@@ -170,7 +178,30 @@ struct APIRoutes: Sendable {
         let objects = try await work.run(deadline: limits.requestDeadline) {
             try SceneDetector(options: options, recognizer: recognizer, embedder: embedder).detectReplaying(sketch)
         }
-        return try json(SceneObjects(objects: objects))
+        return try json(SceneObjects(objects: names.objects(objects)))
+    }
+
+    /// `GET /api/pictures/search?q=…`: pictures found by name rather than drawn: the classes whose
+    /// names (in the request's locale or English) or CLDR keywords match `q`, best match first,
+    /// each with its most typical pictures in `style`, at most `limit` in all.
+    private func searchPictures(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters.get("q") ?? ""
+        guard query.count <= 100 else { throw APIError(.badRequest, "\"q\" is longer than 100 characters") }
+        let options = SketchInput.queryObject(request, keys: ["limit", "style"])
+        let limit = try input.integer(options, "limit", default: 12, in: 1...48)
+        let style = try input.style(options)
+        let names = try LocalizedNames(localizer: localizer, request: request)
+        let labels = localizer.labels(matching: query, in: names.locale, limit: limit)
+        var suggestions: [SuggestionBody] = []
+        if !labels.isEmpty {
+            let guesses = labels.enumerated().map { Guess(label: $1, probability: 1 / Double($0 + 1)) }
+            let request = SuggestionRequest(
+                analysis: SketchAnalysis(guesses: guesses, embedding: []), labels: labels.count,
+                perLabel: min(SuggestionLimits.perLabel.upperBound, max(2, limit / labels.count)), style: style)
+            let found = try await serving.snapshot.service.pictures(for: request).suggestions
+            suggestions = found.prefix(limit).map { SuggestionBody($0, names: names) }
+        }
+        return try json(SearchBody(query: query, suggestions: suggestions))
     }
 
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of

@@ -9,6 +9,7 @@ import NIOWebSocket
 import SketchwiseCore
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwiseRecognition
 import SketchwiseScenes
 import SketchwiseSuggestions
@@ -34,6 +35,8 @@ struct LiveSocket: Sendable {
     let admission: LiveSocketAdmission
     /// The proxies whose `X-Forwarded-For` names the client.
     let proxies: TrustedProxies
+    /// Class and picture names in the language of each connection.
+    let localizer: Localizer
 
     /// The one path that upgrades to a WebSocket.
     static let path = "/api/live"
@@ -55,8 +58,12 @@ struct LiveSocket: Sendable {
             peer: channel.remoteAddress?.ipAddress ?? "unknown", forwardedFor: head.headerFields[values: .forwardedFor])
         guard admission.admit(client) else { return .dontUpgrade }
         channel.closeFuture.whenComplete { [admission] _ in admission.release(client) }
+        let lang = head.path.flatMap { URLComponents(string: $0)?.queryItems?.first { $0.name == "lang" }?.value }
+        let locale = LanguagePreference.locale(lang: lang, acceptLanguage: head.headerFields[.acceptLanguage])
         return .upgrade([:]) { inbound, outbound, context in
-            try await WorkQueue.$client.withValue(client) { try await serve(inbound: inbound, outbound: outbound, logger: context.logger) }
+            try await WorkQueue.$client.withValue(client) {
+                try await serve(inbound: inbound, outbound: outbound, locale: locale, logger: context.logger)
+            }
         }
     }
 
@@ -80,8 +87,9 @@ struct LiveSocket: Sendable {
     }
 
     /// Serves one connection until the client closes it.
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, locale: AppLocale, logger: Logger) async throws {
         let pipeline = SuggestionPipeline(currentService: currentService, timeout: limits.requestTimeout)
+        let language = SessionLanguage(locale)
         let activity = LastActivity()
         let idleWatch = Task { try await closeWhenIdle(outbound, activity: activity) }
         defer { idleWatch.cancel() }
@@ -91,7 +99,8 @@ struct LiveSocket: Sendable {
                     let text: String
                     switch update.outcome {
                     case let .success(result):
-                        text = SuggestBody(result, type: .result, seq: update.query).json.text
+                        let names = LocalizedNames(localizer: localizer, locale: language.locale)
+                        text = SuggestBody(result, names: names, type: .result, seq: update.query).json.text
                     case let .failure(error):
                         let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to answer")
                         if apiError.code == .internalError { logger.error("live query failed", metadata: ["error": "\(error)"]) }
@@ -114,6 +123,7 @@ struct LiveSocket: Sendable {
                     let data = Data(text.utf8)
                     do {
                         if let (seq, sketch) = try session.receive(data) {
+                            if let chosen = session.locale { language.locale = chosen }
                             await pipeline.submit(sketch, query: seq, labels: pipeline.service.guessCount, style: session.style)
                             if !session.scene {
                                 scene = nil
@@ -121,7 +131,9 @@ struct LiveSocket: Sendable {
                                 // The stream detector follows every state of the canvas in order.
                                 let detector = try scene ?? sceneDetector()
                                 scene = detector
-                                try await outbound.write(.text(await sceneMessage(detector, sketch, seq: seq, logger: logger)))
+                                let names = LocalizedNames(localizer: localizer, locale: language.locale)
+                                try await outbound.write(
+                                    .text(await sceneMessage(detector, sketch, seq: seq, names: names, logger: logger)))
                             }
                         }
                     } catch let error as LiveSession.Refusal {
@@ -162,10 +174,12 @@ struct LiveSocket: Sendable {
     }
 
     /// `{"type": "scene", "seq", "objects"}` for one state of the canvas, or the error message.
-    private func sceneMessage(_ detector: SceneDetector, _ sketch: StrokeSketch, seq: UInt64, logger: Logger) async throws -> String {
+    private func sceneMessage(
+        _ detector: SceneDetector, _ sketch: StrokeSketch, seq: UInt64, names: LocalizedNames, logger: Logger
+    ) async throws -> String {
         do {
             let objects = try await work.run(deadline: limits.requestDeadline) { try detector.detect(sketch) }
-            return try Self.encode(SceneMessage(seq: seq, objects: objects))
+            return try Self.encode(SceneMessage(seq: seq, objects: names.objects(objects)))
         } catch {
             let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to find the scene's objects")
             if apiError.code == .internalError { logger.error("live scene failed", metadata: ["error": "\(error)"]) }
@@ -193,6 +207,9 @@ struct LiveSession {
     private(set) var style: PictureStyle?
     /// Whether each state's objects are sent too (`"scene": true` in any message, kept until false).
     private(set) var scene = false
+    /// The answers' language, set by any message's `"lang"` and kept for the next ones (nil: the
+    /// handshake's `lang` or `Accept-Language`). A tag Sketchwise does not speak leaves it as it was.
+    private(set) var locale: AppLocale?
     private var lastSeq: UInt64?
 
     init(input: SketchInput, rate: RateLimiter) {
@@ -218,8 +235,14 @@ struct LiveSession {
         var next = strokes
         var nextStyle = style
         var nextScene = scene
+        var nextLocale = locale
         do {
             nextStyle = try input.style(object) ?? style
+            switch object["lang"] {
+            case nil, .null?: break
+            case let .string(tag)? where tag.count <= 35: nextLocale = AppLocale(tag: tag) ?? locale
+            default: throw APIError(.badRequest, LocalizedNames.badTag)
+            }
             switch object["scene"] {
             case nil, .null?: break
             case let .bool(on)?: nextScene = on
@@ -245,8 +268,24 @@ struct LiveSession {
         strokes = next
         style = nextStyle
         scene = nextScene
+        locale = nextLocale
         lastSeq = seq
         return (seq, StrokeSketch(strokes: strokes))
+    }
+}
+
+/// The language a connection's answers are written in, shared by the task that reads its
+/// messages and the one that writes its answers.
+final class SessionLanguage: Sendable {
+    private let current: Mutex<AppLocale>
+
+    init(_ locale: AppLocale) {
+        current = Mutex(locale)
+    }
+
+    var locale: AppLocale {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 }
 

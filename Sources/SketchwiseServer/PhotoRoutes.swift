@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import SketchwiseFormats
 import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwisePhotos
 import SketchwiseServing
 import SketchwiseSuggestions
@@ -15,12 +16,13 @@ enum PhotoModelState: Sendable {
 }
 
 /// `POST /api/photo`: a PNG or JPEG body → the photo's labels, the drawing classes they map to
-/// and pictures of them. Options are query parameters: `labels` (1…10), `perLabel` (1…20), `style`.
+/// and pictures of them. Options are query parameters: `labels` (1…10), `perLabel` (1…20), `style`, `lang`.
 struct PhotoRoutes: Sendable {
     let photos: PhotoModelState
     let serving: ServingModels
     let limits: ServerLimits
     let work: WorkQueue
+    let localizer: Localizer
 
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [("photo", [.post])]
     /// The body types taken.
@@ -37,7 +39,8 @@ struct PhotoRoutes: Sendable {
         case let .unavailable(reason): throw APIError(.notFound, "photos are not available on this server: \(reason)")
         }
         let options = SketchInput(limits: limits)
-        let query = try Self.queryObject(request)
+        let query = SketchInput.queryObject(request, keys: ["labels", "perLabel", "style"])
+        let names = try LocalizedNames(localizer: localizer, request: request)
         let labels = try options.integer(query, "labels", default: SuggestionLimits.defaultLabels, in: SuggestionLimits.labels)
         let perLabel = try options.integer(query, "perLabel", default: SuggestionLimits.defaultPerLabel, in: SuggestionLimits.perLabel)
         let style = try options.style(query)
@@ -46,20 +49,10 @@ struct PhotoRoutes: Sendable {
         do {
             let result = try await service.analyze(
                 bytes, labels: labels, perLabel: perLabel, style: style, limits: limits.photo, deadline: limits.requestDeadline)
-            return try json(PhotoBody(result, model: classifier.name))
+            return try json(PhotoBody(result, model: classifier.name, names: names))
         } catch {
             throw APIError(work: error) ?? error
         }
-    }
-
-    /// The query's options as JSON values (numbers where they parse), for ``SketchInput``'s checks.
-    private static func queryObject(_ request: Request) throws -> [String: JSONValue] {
-        var object: [String: JSONValue] = [:]
-        for key in ["labels", "perLabel", "style"] {
-            guard let text = request.uri.queryParameters.get(key) else { continue }
-            object[key] = Double(text).map(JSONValue.number) ?? .string(text)
-        }
-        return object
     }
 
     /// The body's bytes: declared PNG or JPEG, at most ``PhotoLimits/maximumBytes``.

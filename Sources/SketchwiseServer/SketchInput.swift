@@ -51,6 +51,16 @@ struct SketchInput {
         APIError(.tooLarge, SketchError.tooManyStrokes(count: count, limit: limits.maximumStrokes).description)
     }
 
+    /// A query's options as JSON values (numbers where they parse), for the checks below.
+    static func queryObject(_ request: Request, keys: [String]) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [:]
+        for key in keys {
+            guard let text = request.uri.queryParameters.get(key) else { continue }
+            object[key] = Double(text).map(JSONValue.number) ?? .string(text)
+        }
+        return object
+    }
+
     /// An optional integer option within `range`.
     func integer(_ object: [String: JSONValue], _ key: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
         guard let json = object[key], json != .null else { return value }

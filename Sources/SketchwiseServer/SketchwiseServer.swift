@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwisePhotos
@@ -64,6 +65,8 @@ public struct SketchwiseServer: Sendable {
         public var photoModel: URL?
         /// The proxies in front whose `X-Forwarded-For` names the client (none by default).
         public var trustedProxies = TrustedProxies.none
+        /// Class and picture names in the languages the API speaks (nil: the bundled tables).
+        public var localizer: Localizer?
 
         public init(webFolder: URL, recognizers: RecognizerSet) {
             self.webFolder = webFolder
@@ -151,6 +154,16 @@ public struct SketchwiseServer: Sendable {
         try await models.prepareLibrary(recognizers: recognizers, step: step)
     }
 
+    /// The names of the class-name tables that ship; without them (logged) every class is named in English.
+    private func bundledLocalizer() -> Localizer {
+        do {
+            return Localizer(classNames: try ClassNames.bundled())
+        } catch {
+            logger.warning("class names are in English only", metadata: ["error": "\(error)"])
+            return Localizer(classNames: ClassNames(tables: [:]))
+        }
+    }
+
     /// The application answering with what `serving` holds (503 `starting` until it has a snapshot).
     func makeApplication(serving: ServingModels) throws -> Application<RouterResponder<SketchwiseRequestContext>> {
         if let web = WebImageSearchConfiguration.fromEnvironment() {
@@ -176,11 +189,12 @@ public struct SketchwiseServer: Sendable {
         let shortcuts = PersonalShortcuts(
             store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work, limits: limits.shortcuts)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)"])
+        let localizer = configuration.localizer ?? bundledLocalizer()
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
             personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, experiment: configuration.experiment),
-            photos: PhotoRoutes(photos: loadPhotoModel(), serving: serving, limits: limits, work: work),
-            metrics: configuration.metrics
+            photos: PhotoRoutes(photos: loadPhotoModel(), serving: serving, limits: limits, work: work, localizer: localizer),
+            metrics: configuration.metrics, localizer: localizer
         ).add(to: router)
 
         let live = LiveSocket(
@@ -191,7 +205,7 @@ public struct SketchwiseServer: Sendable {
             currentSceneModels: {
                 let snapshot = try serving.snapshot; return (snapshot.service.recognizer, try snapshot.recognizers.raster)
             },
-            limits: limits, work: work, admission: liveSockets, proxies: configuration.trustedProxies)
+            limits: limits, work: work, admission: liveSockets, proxies: configuration.trustedProxies, localizer: localizer)
         var applicationConfiguration = ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port), serverName: "sketchwise",
             availableConnectionsDelegate: LoggedConnectionLimit(limit: limits.maximumConnections, logger: logger)

@@ -13,6 +13,7 @@ struct ClassifyCommand: AsyncParsableCommand {
 
     @OptionGroup var input: InputOptions
     @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var language: LanguageOptions
 
     @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: ensemble)."))
     var model: RecognizerKind?
@@ -20,7 +21,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(help: "How many guesses per drawing.")
     var top = 5
 
-    @Flag(help: "One JSON object per drawing: {\"origin\", \"label\", \"guesses\": [{\"label\", \"probability\"}]}.")
+    @Flag(help: "One JSON object per drawing: {\"origin\", \"label\", \"guesses\": [{\"label\", \"display\", \"probability\"}]}.")
     var json = false
 
     func validate() throws {
@@ -43,14 +44,14 @@ struct ClassifyCommand: AsyncParsableCommand {
                 try policy.skip(FormatError(file: drawing.origin, reason: "\(error)"))
                 return
             }
+            let named = language.named(guesses)
             if json {
-                struct Line: Encodable { var origin: String; var label: String; var guesses: [Guess] }
+                struct Line: Encodable { var origin: String; var label: String; var guesses: [NamedGuess] }
                 print(
                     String(
-                        decoding: try encoder.encode(Line(origin: drawing.origin, label: drawing.label, guesses: guesses)), as: UTF8.self))
+                        decoding: try encoder.encode(Line(origin: drawing.origin, label: drawing.label, guesses: named)), as: UTF8.self))
             } else {
-                let text = guesses.map { "\($0.label) \(String(format: "%.1f%%", 100 * $0.probability))" }.joined(separator: ", ")
-                print("\(drawing.origin) [\(drawing.label)]: \(text)")
+                print("\(drawing.origin) [\(drawing.label)]: \(named.map(\.text).joined(separator: ", "))")
             }
         }
     }

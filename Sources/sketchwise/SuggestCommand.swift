@@ -24,6 +24,7 @@ struct SuggestCommand: AsyncParsableCommand {
 
     @OptionGroup var input: InputOptions
     @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var language: LanguageOptions
 
     @Option(help: "The index database (sketchwise index build).")
     var db = LibraryDatabase.defaultPath
@@ -57,7 +58,10 @@ struct SuggestCommand: AsyncParsableCommand {
     @Flag(help: "Also search the web (see the discussion).")
     var web = false
 
-    @Flag(help: "One JSON object per drawing: {\"guesses\": [{label, probability}], \"suggestions\": [{id, label, score, source, title}]}.")
+    @Flag(
+        help:
+            "One JSON object per drawing: {\"guesses\": [{label, display, probability}], \"suggestions\": [{id, label, score, source, title}]}."
+    )
     var json = false
 
     func validate() throws {
@@ -112,9 +116,10 @@ struct SuggestCommand: AsyncParsableCommand {
             tally.add(latency: ContinuousClock.now - started, label: label, suggested: result.suggestions.map(\.label))
             for problem in result.problems { StandardError.print("\(drawing.origin): \(problem)") }
             if json {
-                print(String(decoding: try encoder.encode(SuggestLine(result)), as: UTF8.self))
+                print(String(decoding: try encoder.encode(SuggestLine(result, guesses: language.named(result.guesses))), as: UTF8.self))
             } else {
-                print("\(drawing.origin) [\(label)]: " + result.guesses.prefix(labels).map(\.label).joined(separator: ", "))
+                let guesses = language.named(Array(result.guesses.prefix(labels)))
+                print("\(drawing.origin) [\(label)]: " + guesses.map(\.name).joined(separator: ", "))
                 for suggestion in result.suggestions {
                     print(String(format: "  %.3f  %@  %@  (%@)", suggestion.score, suggestion.label, suggestion.itemID, suggestion.title))
                 }
@@ -145,11 +150,11 @@ struct SuggestionItem: Encodable {
 
 /// One `suggest --json` line.
 struct SuggestLine: Encodable {
-    var guesses: [Guess]
+    var guesses: [NamedGuess]
     var suggestions: [SuggestionItem]
 
-    init(_ result: SuggestionResult) {
-        guesses = result.guesses
+    init(_ result: SuggestionResult, guesses: [NamedGuess]) {
+        self.guesses = guesses
         suggestions = result.suggestions.map(SuggestionItem.init)
     }
 }

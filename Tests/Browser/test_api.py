@@ -17,7 +17,7 @@ from minimal_ws import ConnectionClosed, WebSocket
 
 ERROR_STATUS = {"bad_request": 400, "too_large": 413, "not_found": 404, "method_not_allowed": 405, "unsupported_media_type": 415,
                 "rate_limited": 429, "timeout": 503, "internal": 500}
-SUGGESTION_FIELDS = {"id", "label", "score", "source", "title", "image", "thumbnail", "width", "height"}
+SUGGESTION_FIELDS = {"id", "label", "display", "score", "source", "title", "displayTitle", "image", "thumbnail", "width", "height"}
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -43,8 +43,8 @@ def check_guesses(guesses, top=None):
         assert len(guesses) == top, f"expected {top} guesses, got {len(guesses)}"
     probs = []
     for g in guesses:
-        assert set(g) >= {"label", "probability"}
-        assert isinstance(g["label"], str) and g["label"]
+        assert set(g) >= {"label", "display", "probability"}
+        assert isinstance(g["label"], str) and g["label"] and isinstance(g["display"], str) and g["display"]
         assert 0.0 <= g["probability"] <= 1.0
         probs.append(g["probability"])
     assert probs == sorted(probs, reverse=True), "guesses must be most probable first"

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SketchwiseCore
+import SketchwiseLocalization
 import Testing
 
 @testable import SketchwiseServer
@@ -31,6 +32,27 @@ import Testing
         #expect(answer.1.strokes.count == 3)
         answer = try #require(try live.receive(message(#"{"type":"clear","seq":5}"#), now: at(5)))
         #expect(answer.1.strokes.isEmpty)
+    }
+
+    @Test func aMessagesLangIsKeptAndAnUnknownTagLeavesItAsItWas() throws {
+        var live = session()
+        _ = try live.receive(message(#"{"type":"clear","seq":1}"#), now: at(1))
+        #expect(live.locale == nil, "the handshake's language holds until a message names one")
+        _ = try live.receive(message(#"{"type":"clear","seq":2,"lang":"fr-CA"}"#), now: at(2))
+        #expect(live.locale == .french)
+        _ = try live.receive(message(#"{"type":"clear","seq":3}"#), now: at(3))
+        #expect(live.locale == .french)
+        _ = try live.receive(message(#"{"type":"clear","seq":4,"lang":"pt"}"#), now: at(4))
+        #expect(live.locale == .french)
+        for (i, bad) in [#"7"#, #"["he"]"#, "\"\(String(repeating: "x", count: 36))\""].enumerated() {
+            do {
+                _ = try live.receive(message(#"{"type":"clear","seq":\#(5 + i),"lang":\#(bad)}"#), now: at(5 + i))
+                Issue.record("lang \(bad) was accepted")
+            } catch {
+                #expect(error.error.code == .badRequest && error.error.message.contains("lang"))
+            }
+        }
+        #expect(live.locale == .french)
     }
 
     @Test func badMessagesAreRefusedAndLeaveTheSketchAlone() throws {

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import SketchwiseLocalization
+import SketchwiseRecognition
+
+/// `--lang`: the language of the class names a command prints (`display` beside each `label`).
+struct LanguageOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The language of the class names shown: \(AppLocale.allCases.map(\.tag).joined(separator: ", ")) (default: the environment's LANG, else en)."
+        ))
+    var lang: String?
+
+    func validate() throws {
+        if let lang, AppLocale(tag: lang) == nil {
+            throw ValidationError("--lang must be one of \(AppLocale.allCases.map(\.tag).joined(separator: ", ")), not \(lang)")
+        }
+    }
+
+    /// The chosen locale: `--lang`, else the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that
+    /// names a supported one (`de_DE.UTF-8` is German), else English.
+    var locale: AppLocale {
+        if let lang, let locale = AppLocale(tag: lang) { return locale }
+        let environment = ProcessInfo.processInfo.environment
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            return value.split(separator: ".").first.flatMap { AppLocale(tag: String($0)) } ?? .english
+        }
+        return .english
+    }
+
+    /// The guesses with their names in ``locale`` (English without the class-name tables).
+    func named(_ guesses: [Guess]) -> [NamedGuess] {
+        let locale = locale
+        let names = locale == .english ? ClassNames(tables: [:]) : (try? ClassNames.bundled()) ?? ClassNames(tables: [:])
+        return guesses.map { NamedGuess(label: $0.label, display: names.name(of: $0.label, in: locale), probability: $0.probability) }
+    }
+}
+
+/// A guess as the commands print it: the class's English `label`, its `display` name in the
+/// chosen language, and its probability.
+struct NamedGuess: Encodable {
+    var label: String
+    var display: String
+    var probability: Double
+
+    /// `cat`, or `chat (cat)` when the name is not the label.
+    var name: String { display == label ? label : "\(display) (\(label))" }
+
+    /// ``name`` and the probability: `chat (cat) 91.2%`.
+    var text: String { "\(name) \(String(format: "%.1f%%", 100 * probability))" }
+}
