@@ -8,17 +8,13 @@ Run:  /usr/bin/python3 -m pytest -v Tests/Browser/test_offline_app.py
 
 
 
-from browser_helpers import attr_int, canvas_rect, draw, open_app, save_screenshot, wait_for
+from browser_helpers import attr_int, canvas_rect, draw, open_app, save_screenshot, shell_kept, wait_for
 from conftest import skip_module_without_browser, start_server, stop_server
 
 skip_module_without_browser()
 
-SHELL_KEPT = """
-const done = arguments[arguments.length - 1];
-caches.open("sketchwise-shell")
-  .then((cache) => Promise.all([location.href.split("#")[0], "app.js", "style.css", "live.js"].map((url) => cache.match(url))))
-  .then((kept) => done(!!navigator.serviceWorker.controller && kept.every(Boolean)), () => done(false));
-"""
+#: Files the app needs to open offline: its modules, styles and the catalog of its language.
+SHELL = ["app.js", "style.css", "live.js", "i18n.js", "locales/en.json"]
 
 STROKES = [  # a house: walls, roof, door (canvas px, ms)
     ([(200, 300), (200, 420), (360, 420), (360, 300), (200, 300)], [0, 120, 240, 360, 480]),
@@ -37,7 +33,7 @@ def test_the_app_installs_and_reopens_offline_with_its_drawing(driver, tmp_path_
         assert errors == [], f"Chromium would not install the app: {errors}"
         manifest = driver.execute_script("return document.querySelector('link[rel=manifest]').href")
         assert manifest.endswith("/manifest.json")
-        wait_for(lambda: driver.execute_async_script(SHELL_KEPT), 30, message="the app shell kept by the service worker")
+        wait_for(lambda: shell_kept(driver, SHELL), 30, message="the app shell kept by the service worker")
 
         draw(driver, STROKES, canvas_rect(driver))
         wait_for(lambda: attr_int(driver, "data-stroke-count") == len(STROKES), 10, message="three strokes")

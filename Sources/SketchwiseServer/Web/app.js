@@ -28,10 +28,15 @@ import { Viewport } from "./viewport.js";
 import { Files } from "./files.js";
 import { Toolbar } from "./toolbar.js";
 import { OverflowMenu } from "./overflow.js";
+import { PictureSearch } from "./search.js";
 import { keepAppShell } from "./offline.js";
 import { installTestHook } from "./test-hook.js";
+import { setLocale, preferredLocale, onLocaleChange, t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
+
+// The person's language first: every part says what it says in it.
+await setLocale(preferredLocale());
 
 // The autosaved drawing comes back; one that can't be read is set aside (and said, below), not lost.
 const saved = Autosave.load();
@@ -80,6 +85,7 @@ ctx.text = new TextEditing(ctx);
 ctx.viewport = new Viewport(ctx);
 ctx.files = new Files(ctx);
 ctx.toolbar = new Toolbar(ctx);
+ctx.search = new PictureSearch(ctx);
 const { view, editor, recognition, strip, scene, viewport } = ctx;
 
 const onSketch = () => ui.state.target.kind === "sketch";
@@ -117,7 +123,7 @@ ctx.live = new LiveClient({
     $("#offline-banner").hidden = s !== "offline";
     if (s === "offline" && onSketch() && panel.suggestions.length) panel.setStale(true);
   },
-  onError: (text, code, message) => recognition.failed(text, code, message),
+  onError: (error) => recognition.failed(error),
   onPending: (on) => { if (onSketch()) panel.setPending(on && M.recognitionStrokes(ui.state.doc).length > 0); },
   onScene: (objects, strokes) => {
     if (scene.found(objects, strokes)) ctx.sceneListeners.forEach((f) => f(objects));
@@ -190,12 +196,29 @@ styleSelect.addEventListener("change", () => {
   try { localStorage.setItem("sketchwise.style", styleSelect.value); } catch { /* private mode: not kept */ }
   live.setStyle(styleSelect.value);
   panel.style = styleSelect.value;
+  ctx.search.refresh();
   styleSelect.blur();   // the single-key shortcuts work again at once (a focused <select> takes keys)
+});
+
+// Another language: the page's markup is filled again (i18n.js); what the modules wrote is written
+// again, the server is asked again in it, and the bars are fitted to the new words.
+onLocaleChange((tag) => {
+  $("#language").value = tag;
+  panel.render();
+  ctx.modelInfo.render();
+  ctx.toolbar.showWidth();
+  viewport.showZoom();
+  scene.render();
+  editor.showSelection();
+  live.setLanguage(tag);
+  ctx.search.refresh();
+  ctx.filesMenu.fit();
+  ctx.railMenu.fit();
 });
 
 if (restoreError) {
   Autosave.setAside(saved);
-  ctx.say(`The autosaved drawing could not be restored (${restoreError.message}); it was kept aside in the browser's storage.`, "error");
+  ctx.say(t("autosave.unreadable", { reason: restoreError.message }), "error");
 }
 
 ctx.toolbar.render();

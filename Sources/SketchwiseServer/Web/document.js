@@ -2,6 +2,8 @@
 // with everything needed to draw them again, validated field by field on the way in, and the
 // autosave of the current document to the browser's storage.
 
+import { t } from "./i18n.js";
+
 export const FORMAT = "sketchwise";
 export const VERSION = 1;
 
@@ -10,6 +12,10 @@ export const DOCUMENT_LIMITS = { bytes: 32 * 1024 * 1024, objects: 10000, stroke
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const SHAPES = ["ellipse", "rectangle", "triangle", "line"];
+const TYPES = ["sketch", "picture", "photo", "shape", "text"];
+const MIB = 1024 * 1024;
+/** Values as a document writes them, for a message: "ellipse", "rectangle". */
+const quoted = (values) => values.map((v) => JSON.stringify(v)).join(", ");
 const PHOTO_SRC = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 /** A document's JSON text for objects and the camera. */
@@ -22,41 +28,49 @@ export function serialize(objects, camera) {
 
 /**
  * Reads a document's text: {objects (without ids), camera}. Throws an Error whose message names
- * the first thing wrong (and where); nothing is returned in part.
+ * the first thing wrong (and where), in the person's language; nothing is returned in part.
  */
 export function parseDocument(text) {
-  if (text.length > DOCUMENT_LIMITS.bytes) throw new Error("the file is larger than 32 MiB");
+  if (text.length > DOCUMENT_LIMITS.bytes) throw new Error(t("document.tooLarge", { size: DOCUMENT_LIMITS.bytes / MIB }));
   let doc;
-  try { doc = JSON.parse(text); } catch { throw new Error("it is not valid JSON"); }
-  if (!doc || typeof doc !== "object" || doc.format !== FORMAT) throw new Error('it is not a Sketchwise document (no "format": "sketchwise")');
-  if (doc.version !== VERSION) throw new Error(`it is version ${JSON.stringify(doc.version)}; this app reads version ${VERSION}`);
-  if (!Array.isArray(doc.objects)) throw new Error('"objects" must be an array');
-  if (doc.objects.length > DOCUMENT_LIMITS.objects) throw new Error(`more than ${DOCUMENT_LIMITS.objects} objects`);
+  try { doc = JSON.parse(text); } catch { throw new Error(t("document.notJSON")); }
+  if (!doc || typeof doc !== "object" || doc.format !== FORMAT) throw new Error(t("document.notSketchwise"));
+  if (doc.version !== VERSION) throw new Error(t("document.version", { version: JSON.stringify(doc.version), supported: VERSION }));
+  if (!Array.isArray(doc.objects)) throw new Error(t("document.objects"));
+  if (doc.objects.length > DOCUMENT_LIMITS.objects) throw new Error(t("document.tooManyObjects", { count: DOCUMENT_LIMITS.objects }));
   const budget = { strokes: 0, points: 0 };
   const objects = doc.objects.map((o, i) => readObject(o, `objects[${i}]`, budget));
   return { objects, camera: doc.camera && typeof doc.camera === "object" ? doc.camera : null };
 }
 
+/** Throws the Error that says what is wrong (`what`, in the person's language) where. */
 function fail(where, what) { throw new Error(`${where}: ${what}`); }
+
+/** What a number must be: finite, and within the bounds it has. */
+function numberRule(min, max) {
+  if (min > -Infinity && max < Infinity) return t("document.number.between", { min, max });
+  if (min > -Infinity) return t("document.number.from", { min });
+  return max < Infinity ? t("document.number.to", { max }) : t("document.number");
+}
 
 const isNumber = (v) => typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= DOCUMENT_LIMITS.coordinate;
 
 function number(o, key, where, { min = -Infinity, max = Infinity } = {}) {
   const v = o[key];
-  if (!isNumber(v) || v < min || v > max) fail(`${where}.${key}`, `must be a finite number${min > -Infinity ? ` from ${min}` : ""}${max < Infinity ? ` to ${max}` : ""}`);
+  if (!isNumber(v) || v < min || v > max) fail(`${where}.${key}`, numberRule(min, max));
   return v;
 }
 
 function color(o, key, where, optional = false) {
   const v = o[key];
   if (optional && (v === null || v === undefined)) return null;
-  if (typeof v !== "string" || !COLOR.test(v)) fail(`${where}.${key}`, "must be a colour like #1f2937");
+  if (typeof v !== "string" || !COLOR.test(v)) fail(`${where}.${key}`, t("document.colour"));
   return v;
 }
 
 function string(o, key, where, max = 1000) {
   const v = o[key];
-  if (typeof v !== "string" || v.length > max) fail(`${where}.${key}`, `must be text of at most ${max} characters`);
+  if (typeof v !== "string" || v.length > max) fail(`${where}.${key}`, t("document.text", { count: max }));
   return v;
 }
 
@@ -69,26 +83,32 @@ function box(o, where) {
 }
 
 function strokes(list, where, budget) {
-  if (!Array.isArray(list) || !list.length) fail(where, "must be a non-empty array of strokes");
+  if (!Array.isArray(list) || !list.length) fail(where, t("document.strokes"));
   budget.strokes += list.length;
-  if (budget.strokes > DOCUMENT_LIMITS.strokes) fail(where, `the document has more than ${DOCUMENT_LIMITS.strokes} strokes`);
+  if (budget.strokes > DOCUMENT_LIMITS.strokes) fail(where, t("document.tooManyStrokes", { count: DOCUMENT_LIMITS.strokes }));
   return list.map((s, i) => {
     const at = `${where}[${i}]`;
-    if (!s || typeof s !== "object") fail(at, "must be a stroke object");
-    const { x, y, t } = s;
-    if (![x, y, t].every(Array.isArray) || !x.length || x.length !== y.length || x.length !== t.length) fail(at, "x, y and t must be arrays of the same, non-zero length");
+    if (!s || typeof s !== "object") fail(at, t("document.stroke"));
+    const { x, y, t: times } = s;
+    if (![x, y, times].every(Array.isArray) || !x.length || x.length !== y.length || x.length !== times.length) fail(at, t("document.strokeArrays"));
     budget.points += x.length;
-    if (budget.points > DOCUMENT_LIMITS.points) fail(at, `the document has more than ${DOCUMENT_LIMITS.points} points`);
-    if (![x, y, t].every((a) => a.every(isNumber))) fail(at, "coordinates and times must be finite numbers");
-    return Object.freeze({ color: color(s, "color", at), width: number(s, "width", at, { min: 0.1, max: 400 }), x: x.slice(), y: y.slice(), t: t.slice() });
+    if (budget.points > DOCUMENT_LIMITS.points) fail(at, t("document.tooManyPoints", { count: DOCUMENT_LIMITS.points }));
+    if (![x, y, times].every((a) => a.every(isNumber))) fail(at, t("document.coordinates"));
+    return Object.freeze({ color: color(s, "color", at), width: number(s, "width", at, { min: 0.1, max: 400 }), x: x.slice(), y: y.slice(), t: times.slice() });
   });
 }
 
 /** A picture URL this app itself would use: a library path, or a web picture's http(s) URL. */
 function url(o, key, where) {
   const v = string(o, key, where, 4096);
-  if (!v.startsWith("/api/library/") && !/^https?:\/\//.test(v)) fail(`${where}.${key}`, "must be a /api/library/ path or an http(s) URL");
+  if (!v.startsWith("/api/library/") && !/^https?:\/\//.test(v)) fail(`${where}.${key}`, t("document.url"));
   return v;
+}
+
+/** The optional text fields `keys` of `o` that it has (the names the server gave in the person's
+ *  language: display, displayTitle). */
+function optionalTexts(o, keys, where) {
+  return Object.fromEntries(keys.filter((key) => o[key] !== undefined && o[key] !== null).map((key) => [key, string(o, key, where)]));
 }
 
 /** The pictures offered with an object (suggestion objects of /api/suggest), or null. */
@@ -98,27 +118,31 @@ function alternatives(list, where) {
     const at = `${where}[${i}]`;
     return {
       id: string(a, "id", at, 4096), label: string(a, "label", at), title: string(a, "title", at), source: string(a, "source", at),
+      ...optionalTexts(a, ["display", "displayTitle"], at),
       image: url(a, "image", at), thumbnail: url(a, "thumbnail", at),
       width: number(a, "width", at, { min: 1 }), height: number(a, "height", at, { min: 1 }), score: typeof a.score === "number" ? a.score : 0,
     };
   }));
 }
 
-/** A list of at most 10 {[name]: text, [score]: 0…1} (a photo's labels or classes). */
+const MAX_SCORED = 10;
+
+/** A list of at most 10 {[name]: text, [display]: its name in the person's language, [score]: 0…1}
+ *  (a photo's labels or classes). */
 function scored(o, key, where, name, score) {
   const list = o[key];
-  if (!Array.isArray(list) || list.length > 10) fail(`${where}.${key}`, "must be an array of at most 10 items");
+  if (!Array.isArray(list) || list.length > MAX_SCORED) fail(`${where}.${key}`, t("document.list", { count: MAX_SCORED }));
   return Object.freeze(list.map((item, i) => {
     const at = `${where}.${key}[${i}]`;
-    if (!item || typeof item !== "object") fail(at, "must be an object");
-    return Object.freeze({ [name]: string(item, name, at), [score]: number(item, score, at, { min: 0, max: 1 }) });
+    if (!item || typeof item !== "object") fail(at, t("document.object"));
+    return Object.freeze({ [name]: string(item, name, at), ...optionalTexts(item, ["display"], at), [score]: number(item, score, at, { min: 0, max: 1 }) });
   }));
 }
 
 function photo(o, where) {
   const src = o.src;
   if (typeof src !== "string" || src.length > DOCUMENT_LIMITS.photo || !PHOTO_SRC.test(src)) {
-    fail(`${where}.src`, `must be a JPEG or PNG data: URL (base64) of at most ${DOCUMENT_LIMITS.photo / 1024 / 1024} MiB`);
+    fail(`${where}.src`, t("document.photo", { size: DOCUMENT_LIMITS.photo / MIB }));
   }
   return {
     src, opacity: number(o, "opacity", where, { min: 0.05, max: 1 }),
@@ -128,12 +152,12 @@ function photo(o, where) {
 }
 
 function readObject(o, where, budget) {
-  if (!o || typeof o !== "object") fail(where, "must be an object");
+  if (!o || typeof o !== "object") fail(where, t("document.object"));
   const common = box(o, where);
   switch (o.type) {
     case "sketch": {
       const n = o.natural;
-      if (!n || typeof n !== "object") fail(`${where}.natural`, "must be a box");
+      if (!n || typeof n !== "object") fail(`${where}.natural`, t("document.box"));
       const natural = { x: number(n, "x", `${where}.natural`), y: number(n, "y", `${where}.natural`), w: number(n, "w", `${where}.natural`, { min: 0 }), h: number(n, "h", `${where}.natural`, { min: 0 }) };
       return { type: "sketch", ...common, natural, strokes: Object.freeze(strokes(o.strokes, `${where}.strokes`, budget)), recognize: o.recognize !== false, fill: color(o, "fill", where, true) };
     }
@@ -147,14 +171,14 @@ function readObject(o, where, budget) {
       };
     }
     case "shape":
-      if (!SHAPES.includes(o.shape)) fail(`${where}.shape`, `must be one of ${SHAPES.join(", ")}`);
+      if (!SHAPES.includes(o.shape)) fail(`${where}.shape`, t("document.oneOf", { values: quoted(SHAPES) }));
       return { type: "shape", ...common, shape: o.shape, color: color(o, "color", where), width: number(o, "width", where, { min: 0.1, max: 400 }), fill: color(o, "fill", where, true), rising: o.rising === true };
     case "text":
       return { type: "text", ...common, text: string(o, "text", where, DOCUMENT_LIMITS.text), color: color(o, "color", where), size: number(o, "size", where, { min: 1, max: 4000 }) };
     case "photo":
       return { type: "photo", ...common, ...photo(o, where) };
     default:
-      return fail(`${where}.type`, 'must be "sketch", "picture", "photo", "shape" or "text"');
+      return fail(`${where}.type`, t("document.oneOf", { values: quoted(TYPES) }));
   }
 }
 
@@ -189,7 +213,7 @@ export class Autosave {
       localStorage.setItem(AUTOSAVE_KEY, make());
       this.warned = false;
     } catch (e) {
-      if (!this.warned) this.onError(`Autosave is off: the browser refused to store the drawing (${e.name}). Save it as a file to keep it.`);
+      if (!this.warned) this.onError(t("autosave.off", { reason: e.name }));
       this.warned = true;
     }
   }

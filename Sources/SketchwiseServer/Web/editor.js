@@ -8,6 +8,7 @@ import { Target } from "./ui-state.js";
 import { corners, boundsOfPoints, isClosed } from "./geometry.js";
 import { pictureURL } from "./canvas.js";
 import { serialize } from "./document.js";
+import { t } from "./i18n.js";
 
 const NOTHING = Object.freeze({ guesses: [], suggestions: [] });
 
@@ -201,21 +202,21 @@ export class Editor {
   fill(o) {
     const { $, say } = this.ctx;
     const colour = $("#color").value;
-    if (!o) { say("Click a closed shape to fill it, or a picture for its colour mode."); return; }
+    if (!o) { say(t("fill.nothing")); return; }
     if (o.type === "shape" && o.shape !== "line") this.change(M.updateObject(this.doc, o.id, { fill: colour }));
     else if (o.type === "sketch" && o.strokes.some(isClosed)) this.change(M.updateObject(this.doc, o.id, { fill: colour }));
     else if (o.type === "picture") this.toggleColour(o);
     else if (o.type === "text") this.change(M.updateObject(this.doc, o.id, { color: colour }));
-    else say("Fill needs a closed shape: draw one whose ends meet.");
+    else say(t("fill.notClosed"));
   }
 
   /** Switches an OpenMoji picture between line art and colour, once the other has loaded. */
   toggleColour(o) {
     const { view, say } = this.ctx;
-    if (o.source !== "openmoji") { say("Only OpenMoji line art has a colour mode."); return; }
+    if (o.source !== "openmoji") { say(t("fill.noColourMode")); return; }
     const next = { ...o, colour: !o.colour };
     view.images.ready(pictureURL(next)).then((ok) => {
-      if (!ok) { say("The picture's colour mode could not be loaded.", "error"); return; }
+      if (!ok) { say(t("fill.colourFailed"), "error"); return; }
       if (M.find(this.doc, o.id)) this.change(M.updateObject(this.doc, o.id, { colour: next.colour }));
     });
   }

@@ -4,6 +4,7 @@
 import { BACKGROUND, pictureURL, measureText } from "./canvas.js";
 import { centre, isClosed, scaleBetween } from "./geometry.js";
 import { DOCUMENT_LIMITS } from "./document.js";
+import { t } from "./i18n.js";
 
 /** Offers a Blob as a download named `name`. */
 export function download(blob, name) {
@@ -103,7 +104,7 @@ async function svgOf(o) {
     return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(o.title)}</title></image>`;
   }
   if (o.type === "photo") {
-    return `<image href="${esc(o.src)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none" opacity="${num(o.opacity)}"${transformOf(o)}><title>${esc(o.labels.length ? `Photo: ${o.labels[0].text}` : "Photo")}</title></image>`;
+    return `<image href="${esc(o.src)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none" opacity="${num(o.opacity)}"${transformOf(o)}><title>${esc(o.labels.length ? t("export.photoOf", { name: o.labels[0].display || o.labels[0].text }) : t("export.photo"))}</title></image>`;
   }
   if (o.type === "shape") {
     const paint = `fill="${o.fill && o.shape !== "line" ? esc(o.fill) : "none"}" stroke="${esc(o.color)}" stroke-width="${num(o.width)}" stroke-linecap="round" stroke-linejoin="round"${transformOf(o)}`;
@@ -125,7 +126,7 @@ async function svgOf(o) {
 export async function toSVG(objects, box) {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(box.w)}" height="${num(box.h)}" viewBox="${num(box.x)} ${num(box.y)} ${num(box.w)} ${num(box.h)}">`,
-    `<title>Sketchwise drawing</title>`,
+    `<title>${esc(t("export.title"))}</title>`,
     `<rect x="${num(box.x)}" y="${num(box.y)}" width="100%" height="100%" fill="${BACKGROUND}"/>`,
   ];
   for (const o of objects) parts.push(await svgOf(o));
@@ -162,45 +163,46 @@ export const LIMITS = { strokes: DOCUMENT_LIMITS.strokes, points: DOCUMENT_LIMIT
 
 /**
  * Parses a Quick, Draw! ndjson file (raw with t, or simplified without) and returns the first
- * record's {word, strokes: [{x, y, t}]} and how many other records follow it (`others`, not read). Throws an Error with a readable message when the file
- * is not valid; nothing is changed in that case.
+ * record's {word, strokes: [{x, y, t}]} and how many other records follow it (`others`, not read).
+ * Throws an Error that says what is wrong, in the person's language, when the file is not valid;
+ * nothing is changed in that case.
  */
 export function parseNdjson(text) {
-  if (text.length > LIMITS.bytes) throw new Error("the file is larger than 32 MiB");
+  if (text.length > LIMITS.bytes) throw new Error(t("document.tooLarge", { size: LIMITS.bytes / 1024 / 1024 }));
   const lines = text.split(/\r?\n/);
   const index = lines.findIndex((l) => l.trim() !== "");
-  if (index < 0) throw new Error("the file is empty");
+  if (index < 0) throw new Error(t("ndjson.empty"));
+  const line = index + 1;
   let record;
   try {
     record = JSON.parse(lines[index]);
-  } catch (e) {
-    throw new Error(`line ${index + 1} is not valid JSON`);
+  } catch {
+    throw new Error(t("ndjson.notJSON", { line }));
   }
-  const where = `line ${index + 1}`;
+  /** Throws what is wrong with the record on that line (or with its stroke `stroke`). */
+  const fail = (what, stroke) => { throw new Error(stroke ? t("ndjson.where.stroke", { line, stroke, what }) : t("ndjson.where", { line, what })); };
   if (Array.isArray(record)) record = { word: "", drawing: record };   // a bare drawing array
-  if (!record || typeof record !== "object" || !Array.isArray(record.drawing)) {
-    throw new Error(`${where}: no "drawing" array of strokes`);
-  }
+  if (!record || typeof record !== "object" || !Array.isArray(record.drawing)) fail(t("ndjson.noDrawing"));
   const drawing = record.drawing;
-  if (drawing.length === 0) throw new Error(`${where}: the drawing has no strokes`);
-  if (drawing.length > LIMITS.strokes) throw new Error(`${where}: more than ${LIMITS.strokes} strokes`);
+  if (drawing.length === 0) fail(t("ndjson.noStrokes"));
+  if (drawing.length > LIMITS.strokes) fail(t("ndjson.tooManyStrokes", { count: LIMITS.strokes }));
   let points = 0;
   const strokes = drawing.map((stroke, i) => {
-    const at = `${where}, stroke ${i + 1}`;
-    if (!Array.isArray(stroke) || stroke.length < 2 || stroke.length > 3) throw new Error(`${at}: expected [[x…],[y…]] or [[x…],[y…],[t…]]`);
-    const [x, y, t] = stroke;
-    if (!Array.isArray(x) || !Array.isArray(y) || (t !== undefined && !Array.isArray(t))) throw new Error(`${at}: x, y and t must be arrays`);
-    if (x.length === 0) throw new Error(`${at}: no points`);
-    if (x.length !== y.length || (t && t.length !== x.length)) throw new Error(`${at}: x, y and t have different lengths`);
-    for (const arr of t ? [x, y, t] : [x, y]) {
+    const at = i + 1;
+    if (!Array.isArray(stroke) || stroke.length < 2 || stroke.length > 3) fail(t("ndjson.strokeForm"), at);
+    const [x, y, times] = stroke;
+    if (!Array.isArray(x) || !Array.isArray(y) || (times !== undefined && !Array.isArray(times))) fail(t("ndjson.arrays"), at);
+    if (x.length === 0) fail(t("ndjson.noPoints"), at);
+    if (x.length !== y.length || (times && times.length !== x.length)) fail(t("ndjson.lengths"), at);
+    for (const arr of times ? [x, y, times] : [x, y]) {
       for (const v of arr) {
-        if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > LIMITS.abs) throw new Error(`${at}: coordinates must be finite numbers`);
+        if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > LIMITS.abs) fail(t("ndjson.coordinates"), at);
       }
     }
     points += x.length;
-    return { x: x.slice(), y: y.slice(), t: t ? t.slice() : x.map(() => 0) };
+    return { x: x.slice(), y: y.slice(), t: times ? times.slice() : x.map(() => 0) };
   });
-  if (points > LIMITS.points) throw new Error(`${where}: more than ${LIMITS.points} points`);
+  if (points > LIMITS.points) fail(t("ndjson.tooManyPoints", { count: LIMITS.points }));
   const others = lines.slice(index + 1).filter((l) => l.trim() !== "").length;
   return { word: typeof record.word === "string" ? record.word : "", strokes, others };
 }

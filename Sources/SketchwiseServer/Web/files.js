@@ -6,6 +6,7 @@ import * as M from "./model.js";
 import { renderBox } from "./canvas.js";
 import { download, toSVG, toNdjson, parseNdjson } from "./export.js";
 import { serialize, parseDocument } from "./document.js";
+import { t } from "./i18n.js";
 
 export class Files {
   /** @param {object} ctx  the app's parts (app.js) */
@@ -34,10 +35,10 @@ export class Files {
   async exportPNG() {
     try {
       const canvas = await this.croppedPNG();
-      const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser made no PNG"))), "image/png"));
+      const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t("export.noPNG")))), "image/png"));
       download(blob, "sketchwise.png");
     } catch (e) {
-      this.ctx.say(`PNG export failed: ${e.message}`, "error");
+      this.ctx.say(t("export.failed", { reason: e.message }), "error");
     }
   }
 
@@ -53,9 +54,9 @@ export class Files {
 
   saveNdjson() {
     const { say } = this.ctx;
-    if (!M.allStrokes(this.doc).length) { say("Nothing to export: draw something first."); return; }
+    if (!M.allStrokes(this.doc).length) { say(t("export.nothing")); return; }
     download(new Blob([this.ndjson()], { type: "application/x-ndjson" }), "sketchwise.ndjson");
-    if (this.doc.objects.some((o) => o.type !== "sketch")) say("Exported the strokes; pictures, shapes and text are kept only by Save (.sketchwise.json).");
+    if (this.doc.objects.some((o) => o.type !== "sketch")) say(t("export.strokesOnly"));
   }
 
   /** The document's .sketchwise.json text. */
@@ -67,7 +68,7 @@ export class Files {
   }
 
   /** Opens a document's text (a .sketchwise.json, else ndjson); a bad file changes nothing. */
-  openText(text, name = "file") {
+  openText(text, name = t("files.theFile")) {
     const { $, say, editor, viewport, ui } = this.ctx;
     let next;
     let others = 0;
@@ -83,15 +84,14 @@ export class Files {
         for (const s of parsed.strokes) next = M.addStroke(next, { color, width, x: s.x, y: s.y, t: s.t }, true);
       }
     } catch (e) {
-      const msg = `Could not open ${name}: ${e.message}. Nothing was changed.`;
+      const msg = t("files.notOpened", { name, reason: e.message });
       say(msg, "error");
       return { ok: false, error: msg };
     }
     editor.select(null);
     const c = M.counts(next);
-    const opened = `Opened ${name}: ${c.objects} object${c.objects === 1 ? "" : "s"}`;
-    const left = others ? `; it holds ${others + 1} drawings and only the first was opened` : "";
-    say(`${opened}${left}.`);   // a limit message from the change goes over it
+    // A limit message from the change goes over it.
+    say(others ? t("files.openedFirst", { name, count: others + 1 }) : t("files.opened", { name, count: c.objects }));
     editor.change(next);
     viewport.fit(false);
     const last = Math.max(0, ...M.allStrokes(this.doc).map((s) => s.t[s.t.length - 1] || 0));
@@ -105,7 +105,7 @@ export class Files {
     try {
       this.openText(await file.text(), file.name);
     } catch (e) {
-      this.ctx.say(`Could not read ${file.name}: ${e.message}`, "error");
+      this.ctx.say(t("files.notRead", { name: file.name, reason: e.message }), "error");
     }
   }
 }

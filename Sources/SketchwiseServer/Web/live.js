@@ -1,18 +1,23 @@
 // Keeps the server's view of the current sketch in sync and delivers its guesses and
-// suggestions: WebSocket /api/live (stroke / sketch / clear messages with increasing seq) with
-// automatic reconnect, and POST /api/suggest while the socket is down. Latest state wins:
-// results for anything older than the last message sent are dropped. The server's limits on
-// live messages (their size, how many a second) come from setLimits (GET /api/limits): until they
-// do, a message the server closes the socket over (1009, too big) teaches the size, and a
-// message refused as rate_limited is sent again shortly.
+// suggestions: WebSocket /api/live (stroke / sketch / clear messages with increasing seq, each
+// with the pictures' style and the person's language) with automatic reconnect, and POST
+// /api/suggest while the socket is down. Latest state wins: results for anything older than the
+// last message sent are dropped. The server's limits on live messages (their size, how many a
+// second) come from setLimits (GET /api/limits): until they do, a message the server closes the
+// socket over (1009, too big) teaches the size, and a message refused as rate_limited is sent
+// again shortly.
+
+import { locale, t } from "./i18n.js";
+import { request, ApiError } from "./server.js";
 
 const TOO_BIG = 1009;   // the close code of a WebSocket message over the server's limit
 
-const DETAILS = {
-  connecting: "Connecting to the recognition server…",
-  connected: "Live recognition is on: guesses follow every stroke.",
-  fallback: "The live connection dropped; guesses come over HTTP until it reconnects.",
-  offline: "The recognition server can't be reached: drawing, undo and export still work.",
+/** The status line's words for each state of the connection, and their longer explanation. */
+const STATUS = {
+  connecting: () => ({ text: t("status.connecting"), detail: t("status.connecting.detail") }),
+  connected: () => ({ text: t("status.connected"), detail: t("status.connected.detail") }),
+  fallback: () => ({ text: t("status.fallback"), detail: t("status.fallback.detail") }),
+  offline: () => ({ text: t("status.offline"), detail: t("status.offline.detail") }),
 };
 
 /** Quick, Draw! raw stroke [[x…],[y…],[t…]] of a stroke item. */
@@ -26,7 +31,7 @@ export class LiveClient {
    * @param {{
    *   onResult: (r: {guesses: object[], suggestions: object[]}) => void,
    *   onStatus: (state: "connecting"|"connected"|"fallback"|"offline", text: string, detail: string) => void,
-   *   onError?: (text: string, code?: string, message?: string) => void,
+   *   onError?: (error: {code?: string, message?: string}) => void,
    *   onPending?: (pending: boolean) => void,
    *   onScene?: (objects: object[], strokes: object[]) => void,
    * }} handlers
@@ -48,6 +53,7 @@ export class LiveClient {
     this.httpAnswered = null;  // the stroke items last answered over HTTP
     this.state = "";
     this.style = "line";       // the pictures' style (line, emoji, clipart, all)
+    this.lang = locale();      // the language the server answers in (its names of guesses and pictures)
     this.scene = false;        // whether the server also finds the sketch's objects
     this.sentStrokes = [];     // the stroke items of the last message sent
     this.sentBytes = 0;        // the size of the last message sent, in bytes
@@ -79,6 +85,14 @@ export class LiveClient {
     if (this.latest.length) this.update(this.latest);
   }
 
+  /** The person chose another language: the status is said in it, and the sketch asked again in it. */
+  setLanguage(lang) {
+    if (this.state) this.setStatus(this.state);
+    if (lang === this.lang) return;
+    this.lang = lang;
+    this.resend(this.latest);
+  }
+
   /** Asks again for `strokes` even if they were answered (the answer is wanted once more). */
   resend(strokes) {
     this.synced = null;
@@ -103,23 +117,24 @@ export class LiveClient {
 
   get connected() { return !!this.ws && this.ws.readyState === WebSocket.OPEN; }
 
-  setStatus(state, text) {
+  setStatus(state) {
     this.state = state;
-    this.h.onStatus(state, text, DETAILS[state]);
+    const { text, detail } = STATUS[state]();
+    this.h.onStatus(state, text, detail);
   }
 
   connect() {
     clearTimeout(this.retryTimer);
     this.retryTimer = 0;
     if (this.ws) return;
-    if (!this.state || this.state === "connecting") this.setStatus("connecting", "connecting…");
+    if (!this.state || this.state === "connecting") this.setStatus("connecting");
     let ws;
     try { ws = new WebSocket(this.wsURL); } catch { this.scheduleReconnect(); return; }
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
       this.synced = null;
-      this.setStatus("connected", "connected");
+      this.setStatus("connected");
       this.flush();
     };
     ws.onmessage = (ev) => this.receive(ev.data);
@@ -154,10 +169,10 @@ export class LiveClient {
     try {
       const r = await fetch("/api/health", { cache: "no-store" });
       if (this.connected) return;
-      if (r.ok) this.setStatus("fallback", "reconnecting (HTTP)");
-      else this.setStatus("offline", "offline");
+      if (r.ok) this.setStatus("fallback");
+      else this.setStatus("offline");
     } catch {
-      if (!this.connected) this.setStatus("offline", "offline");
+      if (!this.connected) this.setStatus("offline");
     }
   }
 
@@ -175,7 +190,7 @@ export class LiveClient {
     } else {
       msg = { type: "sketch", strokes: strokes.map(raw) };
     }
-    msg = { ...msg, seq: ++this.seq, style: this.style, scene: this.scene };
+    msg = { ...msg, seq: ++this.seq, style: this.style, lang: this.lang, scene: this.scene };
     const text = JSON.stringify(msg);
     const bytes = new TextEncoder().encode(text).length;
     if (bytes > this.maxBytes) {   // too big for one socket message: ask over HTTP
@@ -216,8 +231,7 @@ export class LiveClient {
         this.synced = null;
         setTimeout(() => this.update(this.latest), 300);
       } else if (this.h.onError) {
-        const message = (msg.error && msg.error.message) || code || "unknown";
-        this.h.onError(`Recognition error: ${message}`, code, message);
+        this.h.onError(msg.error || {});
       }
     }
   }
@@ -231,31 +245,21 @@ export class LiveClient {
     this.httpAbort = abort;
     this.pending(true);
     try {
-      const r = await fetch("/api/suggest", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ strokes: strokes.map(raw), style: this.style, labels: 5 }),   // pictures for every guess shown
+      const body = await request("POST", "/api/suggest", {
+        body: { strokes: strokes.map(raw), style: this.style, labels: 5 },   // pictures for every guess shown
         signal: abort.signal,
       });
       if (gen !== this.httpGen) return;
-      const body = await r.json().catch(() => null);
-      if (gen !== this.httpGen) return;
-      if (!r.ok || !body) {
-        const why = body && body.error ? body.error.message : `HTTP ${r.status}`;
-        const code = body && body.error ? body.error.code : undefined;
-        if (r.status >= 500 || r.status === 404 || r.status === 501 || !body) {
-          if (!this.connected) this.setStatus("offline", "offline");
-        } else if (this.h.onError) {
-          this.h.onError(`Recognition error: ${why}`, code, why);
-        }
-        return;
-      }
-      if (!this.connected) this.setStatus("fallback", "reconnecting (HTTP)");
+      if (!body) { if (!this.connected) this.setStatus("offline"); return; }
+      if (!this.connected) this.setStatus("fallback");
       this.httpAnswered = strokes;
       this.h.onResult({ guesses: body.guesses || [], suggestions: body.suggestions || [] });
     } catch (e) {
-      if (e && e.name === "AbortError") return;
-      if (gen === this.httpGen && !this.connected) this.setStatus("offline", "offline");
+      if ((e && e.name === "AbortError") || gen !== this.httpGen) return;
+      // The server refused this sketch: said; the server is away, or failing: the status says so.
+      const refused = e instanceof ApiError && e.code && e.status < 500 && e.status !== 404;
+      if (refused && this.h.onError) this.h.onError(e);
+      else if (!refused && !this.connected) this.setStatus("offline");
     } finally {
       if (this.httpAbort === abort) this.httpAbort = null;
       if (gen === this.httpGen) this.pending(false);

@@ -1,7 +1,9 @@
 // The models that answer, from GET /api/models, in the "?" dialog: a short line ("raster-cnn
 // 2.0.0, downloaded", or the library re-index while a new raster model is being switched to) and
-// every active model with its version, source and roles. Refreshed every 30 s, so a switch on the
-// server shows without a reload.
+// every active model with its version, source and roles (the server's names, as they are).
+// Refreshed every 30 s, so a switch on the server shows without a reload.
+
+import { t, formatPercent, formatList } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 
@@ -11,11 +13,18 @@ export function describeModels(listing) {
   const active = (listing.models || []).filter((m) => m.status === "active");
   const raster = active.find((m) => m.roles.includes("raster"));
   const hosted = active.filter((m) => m.source === "hosted");
-  let text = raster ? `${raster.name} ${raster.version}${raster.source === "hosted" ? ", downloaded" : ""}` : "no raster model";
-  if (hosted.length > (raster && raster.source === "hosted" ? 1 : 0)) text += ` +${hosted.length - (raster && raster.source === "hosted" ? 1 : 0)} downloaded`;
+  const rasterHosted = raster && raster.source === "hosted";
+  const named = raster && { name: raster.name, version: raster.version };
+  const parts = [!raster ? t("models.noRaster") : rasterHosted ? t("models.raster.downloaded", named) : t("models.raster", named)];
+  const others = hosted.length - (rasterHosted ? 1 : 0);
+  if (others > 0) parts.push(t("models.moreDownloaded", { count: others }));
+  let text = parts.join(" ");
   const r = listing.reindex;
-  if (r) text += ` · switching to ${r.model}: ${r.total ? Math.floor((100 * r.done) / r.total) : 0}%`;
-  const lines = active.map((m) => `${m.name} ${m.version} (${m.source}${m.roles.length ? `; ${m.roles.join(", ")}` : ""})`);
+  if (r) text += ` · ${t("models.switching", { model: r.model, percent: formatPercent(r.total ? Math.floor((100 * r.done) / r.total) / 100 : 0) })}`;
+  const lines = active.map((m) => {
+    const about = { name: m.name, version: m.version, source: m.source, roles: formatList(m.roles, "unit") };
+    return m.roles.length ? t("models.line.roles", about) : t("models.line", about);
+  });
   return { text, lines };
 }
 
@@ -28,6 +37,7 @@ export class ModelInfo {
   }
 
   start() {
+    this.render();
     this.refresh();
     setInterval(() => this.refresh(), REFRESH_MS);
   }
@@ -37,15 +47,21 @@ export class ModelInfo {
       const r = await fetch("/api/models", { cache: "no-store" });
       if (!r.ok) return;
       this.listing = await r.json();
-      const { text, lines } = describeModels(this.listing);
-      this.element.textContent = text;
-      this.list.replaceChildren(...lines.map((line) => {
-        const item = document.createElement("li");
-        item.textContent = line;
-        return item;
-      }));
+      this.render();
     } catch {
       // Offline: the status line says so; the last known models stay listed.
     }
+  }
+
+  /** Shows the last listing in the person's language (or that none has come yet). */
+  render() {
+    if (!this.listing) { this.element.textContent = t("models.unknown"); return; }
+    const { text, lines } = describeModels(this.listing);
+    this.element.textContent = text;
+    this.list.replaceChildren(...lines.map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      return item;
+    }));
   }
 }

@@ -63,23 +63,25 @@ export class OverflowMenu {
     }
   }
 
-  /** Opens the menu beside the bar (beside a vertical bar, under or over a horizontal one, as
-   *  there is room), within the window, and focuses its first control. */
+  /** Opens the menu beside the bar (beside a vertical bar, on its inner side; under or over a
+   *  horizontal one, as there is room, lined up with the More button's end), within the window,
+   *  and focuses its first control. Right to left, it opens mirrored. */
   open() {
     const { menu, button } = this;
     const b = button.getBoundingClientRect(), bar = this.bar.getBoundingClientRect();
     const gap = 6, edge = 8, beside = bar.height > bar.width;
+    const rtl = getComputedStyle(this.bar).direction === "rtl";
     // Beside a vertical bar, the menu keeps clear of it.
-    menu.style.maxWidth = beside ? `${innerWidth - b.right - gap - edge}px` : "";
+    menu.style.maxWidth = beside ? `${(rtl ? b.left : innerWidth - b.right) - gap - edge}px` : "";
     menu.hidden = false;
     button.setAttribute("aria-expanded", "true");
     const m = menu.getBoundingClientRect();
     let left, top;
     if (beside) {
-      left = b.right + gap;
+      left = rtl ? b.left - gap - m.width : b.right + gap;
       top = b.bottom - m.height;
     } else {
-      left = b.right - m.width;
+      left = rtl ? b.left : b.right - m.width;
       top = b.bottom + gap + m.height <= innerHeight - edge ? b.bottom + gap : b.top - gap - m.height;
     }
     menu.style.left = `${Math.max(edge, Math.min(left, innerWidth - edge - m.width))}px`;

@@ -1,28 +1,52 @@
 // The floating "Do you mean" strip: one chip per guess, in rank order, and one button per
 // picture. Clicking a chip shows that label's pictures first. While an answer is on its way
 // the strip says so; guesses for a sketch that has changed since (or while offline) are marked
-// stale and can't be picked. Focus stays on the control that was used when the strip redraws.
+// stale and can't be picked. The pictures a search found (search.js) show in place of the
+// guesses until the search is cleared. Focus stays on the control that was used when the strip
+// redraws. Guesses and pictures show the names the server gave them in the person's language
+// (`display`, `displayTitle`); their English `label` stays their identity.
 
 import { LINE_SOURCES } from "./canvas.js";
 import { markScrollEdges } from "./scroll-edges.js";
+import { t, formatPercent } from "./i18n.js";
 
 /** A suggestion's width over its height for a picture of width/height `aspect` (style.css sizes
  *  the button by it): wide pictures get up to twice the box, tall ones down to half. */
 const buttonShape = (aspect) => Math.min(2, Math.max(0.5, aspect)).toFixed(3);
 
-const STYLE_NAMES = { emoji: "emoji", clipart: "clip-art", openmoji: "line art", lucide: "line art", tabler: "line art", doodle: "doodle", web: "web picture" };
+/** The name of each source's kind of picture. */
+const SOURCE_NAMES = {
+  emoji: () => t("source.emoji"),
+  clipart: () => t("source.clipart"),
+  openmoji: () => t("source.lineArt"),
+  lucide: () => t("source.lineArt"),
+  tabler: () => t("source.lineArt"),
+  doodle: () => t("source.doodle"),
+  web: () => t("source.web"),
+};
+const sourceName = (source) => (SOURCE_NAMES[source] ? SOURCE_NAMES[source]() : source || t("source.picture"));
+
+/** The name of a guess or picture's class in the person's language (its label when the server
+ *  gave none). */
+export const displayName = (g) => g.display || g.label;
+
+/** The name of a picture in the person's language. */
+export const pictureTitle = (s) => s.displayTitle || s.title || displayName(s);
 
 /** The alternative text of a picture: "cat — line art: Cat face". */
-export const altText = (s) => `${s.label} — ${STYLE_NAMES[s.source] || s.source || "picture"}: ${s.title || s.label}`;
+export const altText = (s) => t("picture.alt", { label: displayName(s), source: sourceName(s.source), title: pictureTitle(s) });
 
 /** The word shown on a picture that is not what the style promises: "doodle" (the last resort of
  *  a class no picture set draws), or the style of a picture offered because the chosen style has
  *  none for its guess ("emoji"); null for the others. */
 const markOf = (s, style) => {
-  if (s.source === "doodle") return "doodle";
+  if (s.source === "doodle") return sourceName(s.source);
   const own = LINE_SOURCES.has(s.source) ? "line" : s.source;
-  return style !== "all" && s.source !== "web" && own !== style ? STYLE_NAMES[s.source] || s.source : null;
+  return style !== "all" && s.source !== "web" && own !== style ? sourceName(s.source) : null;
 };
+
+const guessesTitle = () => t("strip.title.guesses");
+const nothing = () => "";
 
 export class SuggestionPanel {
   /**
@@ -45,9 +69,10 @@ export class SuggestionPanel {
     this.current = null;    // library id of the picture the strip is for (marked)
     this.pending = false;
     this.stale = false;
-    this.title = "Do you mean";
-    this.note = "";         // said beside the guesses when nothing is on its way
+    this.title = guessesTitle;
+    this.note = nothing;    // said beside the guesses when nothing is on its way
     this.action = null;     // what picking a picture does, for its button's title
+    this.found = null;      // a search's {query, suggestions (null while it is on its way)}, shown instead
     markScrollEdges(this.guessesEl);
     markScrollEdges(this.stripEl);
     this.guessesEl.addEventListener("click", (e) => {
@@ -60,14 +85,16 @@ export class SuggestionPanel {
     this.stripEl.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-id]");
       if (!b || b.getAttribute("aria-disabled") === "true") return;
-      const s = this.suggestions.find((x) => x.id === b.dataset.id);
-      if (s) this.onPick(s, this.suggestions);
+      const shown = this.found ? this.found.suggestions || [] : this.suggestions;
+      const s = shown.find((x) => x.id === b.dataset.id);
+      if (s) this.onPick(s, shown);
     });
   }
 
-  /** Shows an answer ({guesses, suggestions}); keeps the chosen label if still guessed. `note`
-   *  is said beside the guesses; `action` tells what picking a picture does. */
-  show({ guesses, suggestions }, { title = "Do you mean", current = null, note = "", action = null } = {}) {
+  /** Shows an answer ({guesses, suggestions}); keeps the chosen label if still guessed. The
+   *  strip's `title`, the `note` said beside the guesses and the `action` that picking a picture
+   *  does are functions that say them in the person's language (called again when it changes). */
+  show({ guesses, suggestions }, { title = guessesTitle, current = null, note = nothing, action = null } = {}) {
     this.guesses = Array.isArray(guesses) ? guesses : [];
     this.suggestions = Array.isArray(suggestions) ? suggestions : [];
     this.title = title;
@@ -91,7 +118,16 @@ export class SuggestionPanel {
     if (this.stale === stale) return;
     this.stale = stale;
     this.renderState();
+    if (this.found) return;   // a search's pictures stay pickable
     for (const b of this.stripEl.querySelectorAll("button[data-id]")) b.setAttribute("aria-disabled", String(stale));
+  }
+
+  /** Shows what a search found ({query, suggestions}; suggestions null: on its way) in place of the
+   *  guesses, or (null) the guesses again. */
+  showFound(found) {
+    if (!found && !this.found) return;
+    this.found = found;
+    this.render();
   }
 
   /** The best guess's label, or "". */
@@ -105,28 +141,49 @@ export class SuggestionPanel {
   }
 
   renderState() {
-    const r = this.root;
-    r.dataset.pending = String(this.pending);
-    r.dataset.stale = String(this.stale);
-    r.dataset.empty = String(!this.guesses.length && !this.suggestions.length);
-    r.setAttribute("aria-busy", String(this.pending));
-    this.titleEl.textContent = this.title;
-    this.noteEl.textContent = this.pending ? "Guessing…" : this.stale ? "These pictures are for your sketch before its last change." : this.note;
+    const r = this.root, found = this.found;
+    const pending = found ? !found.suggestions : this.pending, stale = !found && this.stale;
+    r.dataset.pending = String(pending);
+    r.dataset.stale = String(stale);
+    r.dataset.empty = String(!found && !this.guesses.length && !this.suggestions.length);
+    r.dataset.searching = String(!!found);
+    r.setAttribute("aria-busy", String(pending));
+    this.titleEl.textContent = found ? t("search.found") : this.title();
+    this.noteEl.textContent = found ? (pending ? t("search.searching") : "")
+      : pending ? t("strip.guessing") : stale ? t("strip.stale") : this.note();
     this.noteEl.title = this.noteEl.textContent;   // in full, when it is cut short
+  }
+
+  /** A line in the row of pictures that says there are none. */
+  static none(text) {
+    const p = document.createElement("p");
+    p.className = "no-pictures";
+    p.textContent = text;
+    return p;
+  }
+
+  /** The row of pictures: a search's, or the answer's (the chosen guess's first). */
+  pictures() {
+    const found = this.found;
+    if (found) {
+      const list = found.suggestions || [];
+      const none = found.suggestions && !list.length ? [SuggestionPanel.none(t("search.none", { query: found.query }))] : [];
+      return [...none, ...list.map((s) => this.pictureButton(s, false))];
+    }
+    const items = this.ordered().map((s) => this.pictureButton(s, this.stale));
+    if (this.focus && !this.suggestions.some((s) => s.label === this.focus)) {
+      const chosen = this.guesses.find((g) => g.label === this.focus);
+      items.unshift(SuggestionPanel.none(t("strip.noPictureOf", { label: chosen ? displayName(chosen) : this.focus })));
+    }
+    return items;
   }
 
   render() {
     // Focus stays on the control that had it: found again by its label or picture id.
     const active = document.activeElement;
     const refocus = active && this.root.contains(active) ? { label: active.dataset.label, id: active.dataset.id, chip: !!active.closest("#guesses") } : null;
-    this.guessesEl.replaceChildren(...this.guesses.map((g) => this.chip(g)));
-    const items = this.ordered().map((s) => this.pictureButton(s));
-    if (this.focus && !this.suggestions.some((s) => s.label === this.focus)) {
-      const none = document.createElement("p");
-      none.className = "no-pictures";
-      none.textContent = `No picture of “${this.focus}” in this style.`;
-      items.unshift(none);
-    }
+    this.guessesEl.replaceChildren(...(this.found ? [] : this.guesses.map((g) => this.chip(g))));
+    const items = this.pictures();
     this.stripEl.replaceChildren(...items);
     this.stripEl.scrollLeft = 0;
     this.renderState();
@@ -142,26 +199,34 @@ export class SuggestionPanel {
     b.type = "button";
     b.dataset.label = g.label;
     b.setAttribute("aria-pressed", String(g.label === this.focus));
-    b.append(g.label);
+    const name = displayName(g);
+    b.append(name);
     if (typeof g.probability === "number") {
       const small = document.createElement("small");
-      small.textContent = `${Math.round(g.probability * 100)}%`;
+      small.textContent = formatPercent(g.probability);
       b.append(" ", small);
     }
     const count = this.suggestions.filter((s) => s.label === g.label).length;
     b.dataset.pictures = String(count);
-    b.title = count ? `Show pictures of “${g.label}” first` : `No picture of “${g.label}” in this style`;
+    b.title = count ? t("strip.showFirst", { label: name }) : t("strip.noPictureOf", { label: name });
     return b;
   }
 
-  pictureButton(s) {
+  /** What picking a picture does, for its button's title. */
+  actionText() {
+    if (this.found) return t("search.action");
+    if (this.action) return this.action();
+    return this.current ? t("strip.action.replacePicture") : t("strip.action.replaceSketch");
+  }
+
+  pictureButton(s, disabled) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.id = s.id;
     b.dataset.label = s.label;
-    b.setAttribute("aria-disabled", String(this.stale));
+    b.setAttribute("aria-disabled", String(disabled));
     if (s.id === this.current) b.setAttribute("aria-current", "true");
-    b.title = `${altText(s)} — ${this.action || `replaces ${this.current ? "this picture" : "your sketch"}`}`;
+    b.title = t("picture.button", { alt: altText(s), action: this.actionText() });
     const img = document.createElement("img");
     img.src = s.thumbnail;
     img.alt = altText(s);

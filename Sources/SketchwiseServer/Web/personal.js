@@ -2,6 +2,10 @@
 // picture when drawn again. The bearer token of the person lives in the browser's storage;
 // the examples and the learned shortcut live on the server (/api/shortcuts).
 
+import { request, ApiError, errorText } from "./server.js";
+import { t } from "./i18n.js";
+import { displayName, pictureTitle } from "./panel.js";
+
 const TOKEN_KEY = "sketchwise.token";
 const EXAMPLES = 3;
 
@@ -38,24 +42,18 @@ export class PersonalClient {
       if (!create) return null;
       token = await this.newToken();
     }
-    const r = await fetch(path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (r.status === 401 && !retried && create) {
+    try {
+      return await request(method, path, { body: body || null, headers: { Authorization: `Bearer ${token}` } });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 401) || retried || !create) throw e;
       try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
       return this.call(method, path, body, { create, retried: true });
     }
-    const answer = await r.json().catch(() => null);
-    if (!r.ok) throw new Error(answer && answer.error ? answer.error.message : `HTTP ${r.status}`);
-    return answer;
   }
 
   async newToken() {
-    const r = await fetch("/api/users", { method: "POST" });
-    const body = await r.json().catch(() => null);
-    if (!r.ok || !body || !body.token) throw new Error(body && body.error ? body.error.message : `HTTP ${r.status}`);
+    const body = await request("POST", "/api/users");
+    if (!body || !body.token) throw new ApiError(200, null);
     try { localStorage.setItem(TOKEN_KEY, body.token); } catch { /* private mode: this page only */ }
     return body.token;
   }
@@ -176,7 +174,7 @@ export class ShortcutDialog {
       this.label.value = b.dataset.id;
       this.update();
     });
-    this.keep.addEventListener("change", () => this.client.setKeepCorrections(this.keep.checked).catch((err) => this.say(err.message)));
+    this.keep.addEventListener("change", () => this.client.setKeepCorrections(this.keep.checked).catch((err) => this.say(errorText(err), "error")));
   }
 
   async open() {
@@ -188,7 +186,7 @@ export class ShortcutDialog {
       this.renderList();
       if (this.client.token) this.keep.checked = (await this.client.settings()).keepCorrections;
     } catch (e) {
-      this.say(`Your shortcuts could not be loaded: ${e.message}`);
+      this.say(t("shortcuts.loadFailed", { reason: errorText(e) }));
     }
     this.update();
   }
@@ -198,10 +196,10 @@ export class ShortcutDialog {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.id = s.id;
-      b.title = `${s.label}: ${s.title || s.label}`;
+      b.title = t("shortcuts.offeredPicture", { label: displayName(s), title: pictureTitle(s) });
       const img = document.createElement("img");
       img.src = s.thumbnail || s.image;
-      img.alt = s.title || s.label;
+      img.alt = pictureTitle(s);
       b.append(img);
       return b;
     }));
@@ -209,7 +207,7 @@ export class ShortcutDialog {
   }
 
   renderList() {
-    const items = this.client.shortcuts.map(({ label, examples }) => {
+    const items = this.client.shortcuts.map(({ label, display, examples }) => {
       const li = document.createElement("li");
       const picture = shortcutPicture(label);
       if (picture) {
@@ -219,19 +217,19 @@ export class ShortcutDialog {
         li.append(img);
       }
       const name = document.createElement("span");
-      name.textContent = `${label} (${examples} examples)`;
+      name.textContent = t("shortcuts.item", { name: display || label, count: examples });
       const remove = document.createElement("button");
       remove.type = "button";
       remove.dataset.remove = label;
-      remove.textContent = "Delete";
-      remove.setAttribute("aria-label", `Delete the shortcut ${label}`);
+      remove.textContent = t("shortcuts.delete");
+      remove.setAttribute("aria-label", t("shortcuts.delete.name", { name: display || label }));
       li.append(name, remove);
       return li;
     });
     if (!items.length) {
       const li = document.createElement("li");
       li.className = "empty";
-      li.textContent = "No shortcuts yet.";
+      li.textContent = t("shortcuts.none");
       items.push(li);
     }
     this.list.replaceChildren(...items);
@@ -245,22 +243,22 @@ export class ShortcutDialog {
     const picture = label && pictureIdFor(label);
     this.save.disabled = !ready || !picture;
     if (keepMessage) return;
-    if (label && !picture) this.say("Type one emoji, or pick a picture below.");
-    else if (this.status.dataset.kind !== "error") this.say(ready ? "" : `Draw it in all ${EXAMPLES} boxes.`);
+    if (label && !picture) this.say(t("shortcuts.needPicture"));
+    else if (this.status.dataset.kind !== "error") this.say(ready ? "" : t("shortcuts.needExamples", { count: EXAMPLES }));
   }
 
   async submit() {
     const label = this.label.value.trim();
     this.save.disabled = true;
-    this.say("Learning…");
+    this.say(t("shortcuts.learning"));
     try {
       await this.client.add(label, this.pads.map((p) => p.strokes));
       this.renderList();
       this.pads.forEach((p) => p.clear());
       this.label.value = "";
-      this.say(`Saved: draw it on the canvas to place ${label}.`);
+      this.say(t("shortcuts.saved", { name: label }));
     } catch (e) {
-      this.say(`Not saved: ${e.message}`, "error");
+      this.say(t("shortcuts.notSaved", { reason: errorText(e) }), "error");
     }
     this.update(true);
   }
@@ -269,9 +267,9 @@ export class ShortcutDialog {
     try {
       await this.client.remove(label);
       this.renderList();
-      this.say(`Deleted ${label}.`);
+      this.say(t("shortcuts.deleted", { name: label }));
     } catch (e) {
-      this.say(`Not deleted: ${e.message}`, "error");
+      this.say(t("shortcuts.notDeleted", { reason: errorText(e) }), "error");
     }
   }
 

@@ -2,6 +2,8 @@
 // downscaled to at most 1024 px on the longer side and kept as a JPEG data: URL, so that the
 // autosave in the browser's storage stays small. That same JPEG is what POST /api/photo gets.
 
+import { t } from "./i18n.js";
+
 /** The largest photo taken, as the server's (PhotoLimits): bytes of the file, pixels of the image. */
 export const PHOTO_LIMITS = { bytes: 12 * 1024 * 1024, pixels: 50 * 1000 * 1000 };
 const LONGER_SIDE = 1024;
@@ -19,17 +21,17 @@ function loadImage(file) {
   const img = new Image();
   return new Promise((resolve, reject) => {
     img.onload = () => resolve(img);
-    img.onerror = () => reject(new Error("it could not be read as an image (a damaged file?)"));
+    img.onerror = () => reject(new Error(t("photo.unreadable")));
     img.src = url;
   }).finally(() => URL.revokeObjectURL(url));
 }
 
-const blobOf = (canvas) => new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser made no JPEG of it"))), "image/jpeg", QUALITY));
+const blobOf = (canvas) => new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t("photo.noJPEG")))), "image/jpeg", QUALITY));
 
 const dataURLOf = (blob) => new Promise((resolve, reject) => {
   const reader = new FileReader();
   reader.onload = () => resolve(reader.result);
-  reader.onerror = () => reject(new Error("the browser could not keep it"));
+  reader.onerror = () => reject(new Error(t("photo.notKept")));
   reader.readAsDataURL(blob);
 });
 
@@ -39,11 +41,11 @@ const dataURLOf = (blob) => new Promise((resolve, reject) => {
  */
 export async function readPhoto(file) {
   const mib = PHOTO_LIMITS.bytes / 1024 / 1024;
-  if (file.size > PHOTO_LIMITS.bytes) throw new Error(`it is larger than ${mib} MiB`);
-  if (!isPNGOrJPEG(new Uint8Array(await file.slice(0, 8).arrayBuffer()))) throw new Error("it is not a PNG or JPEG photo");
+  if (file.size > PHOTO_LIMITS.bytes) throw new Error(t("photo.tooLarge", { size: mib }));
+  if (!isPNGOrJPEG(new Uint8Array(await file.slice(0, 8).arrayBuffer()))) throw new Error(t("photo.notPhoto"));
   const img = await loadImage(file);
   const w = img.naturalWidth, h = img.naturalHeight;
-  if (w * h > PHOTO_LIMITS.pixels) throw new Error(`it has more than ${PHOTO_LIMITS.pixels / 1e6} megapixels`);
+  if (w * h > PHOTO_LIMITS.pixels) throw new Error(t("photo.tooManyPixels", { count: PHOTO_LIMITS.pixels / 1e6 }));
   const scale = Math.min(1, LONGER_SIDE / Math.max(w, h));
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.round(w * scale));

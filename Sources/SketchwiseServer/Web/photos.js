@@ -1,15 +1,17 @@
 // Photos in the editor: a photo file (picked, or dropped anywhere on the page) is read by
 // photo.js, added as a dimmed layer at the back fitted into the view, and sent to POST /api/photo;
-// what the server says it shows (its labels, the drawing classes and their pictures) is kept on
-// the photo and shown in the strip, where a picture picked is added over the photo.
+// what the server says it shows (its labels, the drawing classes and their pictures, named in the
+// person's language) is kept on the photo and shown in the strip, where a picture picked is added
+// over the photo.
 
 import * as M from "./model.js";
 import { Target, Tool, targetsObject } from "./ui-state.js";
 import { fitRect, centre } from "./geometry.js";
 import { readPhoto } from "./photo.js";
-import { post } from "./server.js";
+import { post, errorText } from "./server.js";
+import { t, formatPercent, formatList } from "./i18n.js";
 
-const PHOTO_TITLE = "In your photo";
+const photoTitle = () => t("photo.title");
 const PHOTO_DIMMED = 0.35;
 
 export class Photos {
@@ -48,7 +50,7 @@ export class Photos {
     try {
       photo = await readPhoto(file);
     } catch (e) {
-      say(`Could not add ${file.name || "the file"}: ${e.message}. Nothing was changed.`, "error");
+      say(t("photo.notAdded", { name: file.name || t("photo.theFile"), reason: e.message }), "error");
       return;
     }
     const id = ui.state.doc.nextId;
@@ -82,21 +84,21 @@ export class Photos {
   async analyze(id, jpeg) {
     const { ui, panel, editor, styleSelect, say } = this.ctx;
     ui.commit({ target: Target.object(id) });
-    panel.show({ guesses: [], suggestions: [] }, { title: PHOTO_TITLE });
+    panel.show({ guesses: [], suggestions: [] }, { title: photoTitle });
     panel.setPending(true);
     const isTarget = () => targetsObject(ui.state.target, id);
     try {
-      const answer = await post(`/api/photo?labels=4&perLabel=6&style=${encodeURIComponent(styleSelect.value)}`, jpeg);
+      const answer = await post("/api/photo", jpeg, { labels: 4, perLabel: 6, style: styleSelect.value });
       if (!M.find(ui.state.doc, id)) return;   // undone or deleted meanwhile
       editor.change(M.updateObject(ui.state.doc, id, {
-        labels: answer.labels.map(({ text, confidence }) => ({ text, confidence })),
-        classes: answer.classes.map(({ label, probability }) => ({ label, probability })),
+        labels: answer.labels.map(({ text, display, confidence }) => ({ text, ...(display ? { display } : {}), confidence })),
+        classes: answer.classes.map(({ label, display, probability }) => ({ label, ...(display ? { display } : {}), probability })),
         alternatives: answer.suggestions,
       }), { record: false });
       if (isTarget()) this.showPhoto(M.find(ui.state.doc, id));
     } catch (e) {
       say(this.problem(e), "error");
-      if (isTarget()) panel.show({ guesses: [], suggestions: [] }, { title: PHOTO_TITLE, note: "No pictures for it: trace over it instead." });
+      if (isTarget()) panel.show({ guesses: [], suggestions: [] }, { title: photoTitle, note: () => t("photo.noPictures") });
     } finally {
       if (isTarget()) panel.setPending(false);
     }
@@ -104,10 +106,9 @@ export class Photos {
 
   /** Why the server told nothing about a photo, for the person; the photo stays either way. */
   problem(e) {
-    const stays = "The photo stays on the canvas to trace over.";
-    if (e.status === 404) return `Photos are not available on this server. ${stays}`;
-    if (e.status === undefined || this.ctx.live.state === "offline") return `Offline: the photo can't be recognised now. ${stays}`;
-    return `The photo could not be recognised: ${e.message}. ${stays}`;
+    if (e.status === 404) return t("photo.unavailable");
+    if (e.status === undefined || this.ctx.live.state === "offline") return t("photo.offline");
+    return t("photo.failed", { reason: errorText(e) });
   }
 
   /** Shows what photo `o` shows: the drawing classes as guesses with their pictures, and the photo
@@ -115,9 +116,12 @@ export class Photos {
   showPhoto(o) {
     const { ui, panel } = this.ctx;
     ui.commit({ target: Target.object(o.id) });
-    const labels = o.labels.slice(0, 2).map((l) => `${l.text} ${Math.round(l.confidence * 100)} %`).join(", ");
-    const note = !labels ? "" : o.classes.length ? `Photo: ${labels}` : `Photo: ${labels} — no drawing of it`;
-    panel.show({ guesses: o.classes, suggestions: o.alternatives }, { title: PHOTO_TITLE, note, action: "adds it over your photo" });
+    const note = () => {
+      if (!o.labels.length) return "";
+      const labels = formatList(o.labels.slice(0, 2).map((l) => t("photo.label", { name: l.display || l.text, percent: formatPercent(l.confidence) })), "unit");
+      return o.classes.length ? t("photo.note", { labels }) : t("photo.note.noDrawing", { labels });
+    };
+    panel.show({ guesses: o.classes, suggestions: o.alternatives }, { title: photoTitle, note, action: () => t("photo.action") });
     panel.setPending(false);
   }
 

@@ -7,8 +7,8 @@
 import * as M from "./model.js";
 import { Target, Tool } from "./ui-state.js";
 import { shortcutPicture } from "./personal.js";
-
-const KEEP_DRAWING = "Keep drawing, or select part of it to work on.";
+import { t, formatList } from "./i18n.js";
+import { errorText } from "./server.js";
 
 /** How long the pen rests before the drawing is taken as finished for the person's shortcuts. */
 const SHORTCUT_REST_MS = 800;
@@ -44,14 +44,14 @@ export class Recognition {
   /** The sentence that says where guesses stop, from the limits known. */
   limitText() {
     const l = this.limits, parts = [];
-    if (l.strokes !== undefined) parts.push(`${l.strokes} strokes`);
-    if (l.points !== undefined) parts.push(`${l.points.toLocaleString("en")} points`);
-    return `Guesses stop at ${parts.join(" or ")} in one sketch. ${KEEP_DRAWING}`;
+    if (l.strokes !== undefined) parts.push(t("recognition.strokes", { count: l.strokes }));
+    if (l.points !== undefined) parts.push(t("recognition.points", { count: l.points }));
+    return t("recognition.limit", { limits: formatList(parts, "disjunction") });
   }
 
   /** Sends the current AutoDraw sketch to recognition (within the server's limits). */
   recognize() {
-    const { ui, panel, live, say } = this.ctx;
+    const { ui, panel, live, search, say } = this.ctx;
     const strokes = M.recognitionStrokes(ui.state.doc);
     const over = this.isOver(strokes);
     if (over !== this.over) {
@@ -61,6 +61,8 @@ export class Recognition {
     if (!strokes.length) this.refused = false;
     if (strokes === this.asked) return;   // the sketch did not change (another object did)
     this.asked = strokes;
+    // Drawing on ends a picture search: the strip follows the sketch again.
+    if (strokes.length) search.clear();
     // A new sketch takes the strip back from the picture placed last (not from a selection).
     if (strokes.length && ui.state.target.kind === "object" && ui.state.selected === null) ui.commit({ target: Target.sketch });
     if (ui.state.target.kind === "sketch") {
@@ -76,13 +78,13 @@ export class Recognition {
     this.refused = false;
   }
 
-  /** Live recognition failed: a sketch too large for the server is told once (until it is
-   *  answered again), with what the server said; any other error as it comes. */
-  failed(text, code, message) {
-    if (code !== "too_large") { this.ctx.say(text, "error"); return; }
+  /** Live recognition failed ({code, message} as the server said): a sketch too large for the
+   *  server is told once (until it is answered again); any other error as it comes. */
+  failed(error) {
+    if (error.code !== "too_large") { this.ctx.say(t("recognition.error", { reason: errorText(error) }), "error"); return; }
     if (this.refused) return;
     this.refused = true;
-    this.ctx.say(`Guesses stop at this size (${message}). ${KEEP_DRAWING}`, "error");
+    this.ctx.say(t("recognition.tooLarge"), "error");
   }
 
   /** Asks about the person's shortcuts once the pen has rested (no stroke for SHORTCUT_REST_MS
@@ -106,9 +108,10 @@ export class Recognition {
     const picture = match && shortcutPicture(match.label);
     const target = M.currentSketch(ui.state.doc, true);
     if (ask !== this.shortcutAsk || !picture || this.asked !== strokes || !target) return;
-    if (!(await view.images.ready(picture.image))) { say(`The picture of your shortcut ${match.label} could not be loaded.`, "error"); return; }
+    const name = match.display || match.label;
+    if (!(await view.images.ready(picture.image))) { say(t("shortcuts.pictureFailed", { name }), "error"); return; }
     if (this.asked !== strokes || !M.find(ui.state.doc, target.id)) return;
     editor.change(M.swapForPicture(ui.state.doc, target.id, picture, null));
-    say(`Your shortcut: ${match.label}`);
+    say(t("shortcuts.placed", { name }));
   }
 }

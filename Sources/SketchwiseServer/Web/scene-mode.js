@@ -5,7 +5,11 @@
 
 import * as M from "./model.js";
 import { Target, EMPTY_SCENE } from "./ui-state.js";
-import { post } from "./server.js";
+import { post, errorText } from "./server.js";
+import { t, formatPercent, formatList } from "./i18n.js";
+
+/** A scene object's label in the person's language. */
+const labelName = (l) => l.display || l.text;
 
 /** While strokes follow one another, the scene's tags let the pen through (a stroke that starts
  *  on a tag draws instead of opening its pictures); they take clicks again once the pen has
@@ -69,9 +73,10 @@ export class SceneMode {
       const tag = document.createElement("button");
       tag.type = "button";
       tag.className = "scene-tag";
-      const label = o.labels.length ? o.labels[0].text : "?";
+      const label = o.labels.length ? labelName(o.labels[0]) : "?";
       tag.textContent = `#${o.trackingID} ${label}`;
-      tag.title = `Object ${o.trackingID}: ${o.labels.slice(0, 3).map((l) => `${l.text} ${Math.round(l.confidence * 100)}%`).join(", ")}. Click for its pictures.`;
+      const labels = formatList(o.labels.slice(0, 3).map((l) => t("scene.tag.label", { name: labelName(l), percent: formatPercent(l.confidence) })), "unit");
+      tag.title = t("scene.tag.title", { number: o.trackingID, labels });
       tag.addEventListener("click", () => this.open(o));
       box.append(tag);
       layer.append(box);
@@ -85,7 +90,7 @@ export class SceneMode {
     const strokes = o.strokes.map((i) => ui.state.scene.strokes[i]).filter(Boolean);
     if (!sketch || !strokes.length || !strokes.every((s) => sketch.strokes.includes(s))) return;
     ui.commit({ target: Target.sceneObject(sketch.id, strokes, o.trackingID) });
-    const title = `Pictures for #${o.trackingID}`;
+    const title = () => t("scene.pictures", { number: o.trackingID });
     panel.show({ guesses: [], suggestions: [] }, { title });
     panel.setPending(true);
     const isScene = () => ui.state.target.kind === "scene";
@@ -95,7 +100,7 @@ export class SceneMode {
       panel.show(body, { title });
       strip.focus();
     } catch (e) {
-      if (isScene()) say(`No pictures: ${e.message}`, "error");
+      if (isScene()) say(t("strip.noPictures", { reason: errorText(e) }), "error");
     } finally {
       if (isScene()) panel.setPending(false);
     }
@@ -108,9 +113,9 @@ export class SceneMode {
     if (target.kind !== "scene") return;
     ui.commit({ picking: true });
     try {
-      if (!(await view.images.ready(suggestion.image))) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
+      if (!(await view.images.ready(suggestion.image))) { say(t("strip.pictureFailed"), "error"); return; }
       const next = M.swapStrokesForPicture(ui.state.doc, target.sketchId, target.strokes, suggestion, all);
-      if (next === ui.state.doc) { say("That object changed meanwhile; pick it again.", "error"); return; }
+      if (next === ui.state.doc) { say(t("scene.changed"), "error"); return; }
       editor.change(next);
       notices.finishFirstRun();
       ui.commit({ target: Target.sketch });

@@ -2,11 +2,13 @@
 // ("start", "end" or "both"), which the style sheet fades, so that a chip or picture cut at an
 // edge reads as "more this way" rather than as a slip of the layout.
 
-/** Keeps `el`'s data-more up to date as it scrolls, resizes or changes; returns its update. */
+/** Keeps `el`'s data-more up to date as it scrolls, resizes or changes; returns its update. Right
+ *  to left, scrollLeft runs from 0 at the start to negative values. */
 export function markScrollEdges(el) {
   const update = () => {
-    const start = el.scrollLeft > 1;
-    const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    const scrolled = Math.abs(el.scrollLeft);
+    const start = scrolled > 1;
+    const end = scrolled + el.clientWidth < el.scrollWidth - 1;
     if (start || end) el.dataset.more = start && end ? "both" : start ? "start" : "end";
     else delete el.dataset.more;
   };

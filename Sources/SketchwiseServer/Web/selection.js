@@ -4,6 +4,7 @@
 // the right angles within 4°.
 
 import { centre, corners, rotate } from "./geometry.js";
+import { translated } from "./i18n.js";
 
 const HANDLES = ["nw", "ne", "se", "sw"];
 const MIN_SIDE = 8;   // screen pixels
@@ -21,7 +22,7 @@ export class SelectionFrame {
     this.h = h;
     this.object = null;
     this.drag = null;
-    el.replaceChildren(...HANDLES.map((name) => handle(name, `Resize (${name})`)), handle("rotate", "Rotate"));
+    el.replaceChildren(...HANDLES.map((name) => translated(handle(name), { title: "selection.resize" })), translated(handle("rotate"), { title: "selection.rotate" }));
     el.addEventListener("pointerdown", (e) => this.down(e));
     el.addEventListener("pointermove", (e) => this.move(e));
     el.addEventListener("pointerup", (e) => this.up(e, false));
@@ -72,11 +73,10 @@ export class SelectionFrame {
   }
 }
 
-function handle(name, label) {
+function handle(name) {
   const el = document.createElement("div");
   el.className = "handle";
   el.dataset.handle = name;
-  el.title = label;
   return el;
 }
 

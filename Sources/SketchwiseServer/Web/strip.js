@@ -1,11 +1,14 @@
 // What the "Do you mean" strip is for, and what picking one of its pictures does: the strip's
 // target (ui-state.js's Target) is the current sketch, a selected object or the picture just
-// placed, or one object of the scene; a pick swaps the sketch or object for the picture once the picture has loaded (never one
-// that can't be loaded), adds it over a photo, or swaps a scene object's strokes (scene-mode.js).
+// placed, or one object of the scene; a pick swaps the sketch or object for the picture once the
+// picture has loaded (never one that can't be loaded), adds it over a photo, swaps a scene
+// object's strokes (scene-mode.js), or, with nothing to replace (a picture found by a search),
+// places it in the middle of the view.
 
 import * as M from "./model.js";
 import { Target, Tool, targetsObject } from "./ui-state.js";
-import { post } from "./server.js";
+import { post, errorText } from "./server.js";
+import { t } from "./i18n.js";
 
 const NOTHING = Object.freeze({ guesses: [], suggestions: [] });
 
@@ -19,8 +22,9 @@ export class Strip {
   showAlternatives(o) {
     const { ui, panel } = this.ctx;
     ui.commit({ target: Target.object(o.id) });
-    const labels = [...new Set(o.alternatives.map((s) => s.label))].map((label) => ({ label }));
-    panel.show({ guesses: labels, suggestions: o.alternatives }, { title: "Other pictures", current: o.libraryId });
+    // One chip per label, in the person's language as the pictures were named.
+    const labels = [...new Map(o.alternatives.map((s) => [s.label, { label: s.label, display: s.display }])).values()];
+    panel.show({ guesses: labels, suggestions: o.alternatives }, { title: () => t("strip.title.other"), current: o.libraryId });
     panel.setPending(false);
   }
 
@@ -39,8 +43,8 @@ export class Strip {
     if (o.type === "photo") { photos.reopenPhoto(o); return; }
     const strokes = o.type === "sketch" ? M.worldStrokes(o) : o.sketch;
     if (o.type === "picture" && o.alternatives && o.alternatives.length) { this.showAlternatives(o); this.focus(); return; }
-    if (!strokes || !strokes.length) { say("This picture has no sketch to find other pictures for."); return; }
-    const options = { title: "Pictures for this", current: o.type === "picture" ? o.libraryId : null };
+    if (!strokes || !strokes.length) { say(t("strip.noSketch")); return; }
+    const options = { title: () => t("strip.title.object"), current: o.type === "picture" ? o.libraryId : null };
     ui.commit({ target: Target.object(o.id) });
     panel.show(NOTHING, options);
     panel.setPending(true);
@@ -53,39 +57,45 @@ export class Strip {
       panel.show(body, options);
       this.focus();
     } catch (e) {
-      if (isTarget()) say(`No pictures: ${e.message}`, "error");
+      if (isTarget()) say(t("strip.noPictures", { reason: errorText(e) }), "error");
     } finally {
       if (isTarget()) panel.setPending(false);
     }
   }
 
   /** Replaces the current sketch (or the strip's object) by a picture, once the picture has
-   *  loaded; a picture that can't be loaded is never swapped in. Undoable. */
+   *  loaded; a picture that can't be loaded is never swapped in. With nothing to replace, the
+   *  picture is placed in the middle of the view. Undoable. */
   async pick(suggestion, all) {
-    const { ui, $, view, personal, editor, photos, scene, notices, say } = this.ctx;
+    const { ui, $, view, personal, editor, photos, scene, search, viewport, notices, say } = this.ctx;
     if (ui.state.picking) return;
     const target = ui.state.target;
     if (target.kind === "scene") return scene.pick(suggestion, all);
     const targetId = target.kind === "sketch" ? (M.currentSketch(ui.state.doc, true) || {}).id : target.id;
-    if (targetId === undefined) return;
     ui.commit({ picking: true });
     $("#assist").dataset.loading = "true";
     try {
       const ok = await view.images.ready(suggestion.image);
-      if (!ok) { say("That picture could not be loaded, so nothing was replaced. Try another one.", "error"); return; }
-      const found = M.find(ui.state.doc, targetId);
-      if (!found) return;   // undone or deleted meanwhile
-      if (found.type === "photo") { photos.placeOver(found, suggestion, all); return; }
-      const alternatives = found.type === "picture" ? found.alternatives || all : all;
-      if (found.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(found))).catch(() => {});
-      editor.change(M.swapForPicture(ui.state.doc, targetId, suggestion, alternatives));
+      if (!ok) { say(t("strip.pictureFailed"), "error"); return; }
+      const found = targetId === undefined ? null : M.find(ui.state.doc, targetId);
+      if (targetId !== undefined && !found) return;   // undone or deleted meanwhile
+      search.clear();   // a picture found is placed: the strip is for it now
+      if (found && found.type === "photo") { photos.placeOver(found, suggestion, all); return; }
+      const placed = found ? targetId : ui.state.doc.nextId;
+      if (found) {
+        const alternatives = found.type === "picture" ? found.alternatives || all : all;
+        if (found.type === "sketch") personal.correct(suggestion.label, M.toQuickDraw(M.worldStrokes(found))).catch(() => {});
+        editor.change(M.swapForPicture(ui.state.doc, targetId, suggestion, alternatives));
+      } else {
+        editor.change(M.swapForPicture(ui.state.doc, null, suggestion, all, viewport.placementBox()));
+      }
       notices.finishFirstRun();
       if (ui.state.tool === Tool.select || ui.state.selected !== null) {
-        editor.select(targetId);
+        editor.select(placed);
       } else {
         // The strip now offers the placed picture's others, and a click replaces it in turn;
         // the next sketch takes the strip back (Recognition.recognize).
-        this.showAlternatives(M.find(ui.state.doc, targetId));
+        this.showAlternatives(M.find(ui.state.doc, placed));
       }
       // Focus stays on the button that was used: it now stands for the placed picture.
       const again = document.querySelector(`#suggestions button[data-id="${CSS.escape(suggestion.id)}"]`);

@@ -3,6 +3,7 @@
 
 import * as M from "./model.js";
 import { Tool } from "./ui-state.js";
+import { locale } from "./i18n.js";
 
 /** Installs window.sketchwise over the app's parts (app.js). */
 export function installTestHook(ctx) {
@@ -31,6 +32,8 @@ export function installTestHook(ctx) {
     guesses: () => panel.guesses.slice(),
     suggestions: () => panel.suggestions.slice(),
     status: () => live.state,
+    /** The language the app speaks (a BCP 47 tag: "en", "zh-Hans", "he"…). */
+    locale: () => locale(),
     /** Picks the pictures' style (line, emoji, clipart, all) as the menu does. */
     setStyle: (style) => { styleSelect.value = style; styleSelect.dispatchEvent(new Event("change")); },
     canvasSize: () => ({ width: canvasEl.width, height: canvasEl.height, cssWidth: view.width, cssHeight: view.height }),

@@ -6,14 +6,21 @@
 import * as M from "./model.js";
 import { Tool, TOOLS } from "./ui-state.js";
 import { isTyping } from "./input.js";
-
-const PALETTE = [
-  ["#1f2937", "Ink"], ["#dc2626", "Red"], ["#ea580c", "Orange"], ["#ca8a04", "Yellow"], ["#16a34a", "Green"],
-  ["#0d9488", "Teal"], ["#2563eb", "Blue"], ["#7c3aed", "Purple"], ["#db2777", "Pink"], ["#92400e", "Brown"],
-];
+import { LOCALES, endonym, formatNumber, locale, setLocale } from "./i18n.js";
 
 /** The tool each letter key picks. */
 const TOOL_KEYS = { v: Tool.select, a: Tool.autodraw, d: Tool.draw, s: Tool.shape, t: Tool.text, f: Tool.fill };
+
+/**
+ * The key a shortcut reads from a key event: a letter in lower case, or the key's name ("Enter",
+ * "ArrowLeft"). A letter key that types no Latin letter (a Hebrew or Russian layout's "ה" for V)
+ * reads as the Latin letter at its place on the keyboard, so that V, Ctrl+Z… work in any layout.
+ */
+function shortcutKey(e) {
+  if (e.key.length !== 1) return e.key;
+  const latin = /^Key([A-Z])$/.exec(e.code || "");
+  return latin && !/^[a-z]$/i.test(e.key) ? latin[1].toLowerCase() : e.key.toLowerCase();
+}
 
 export class Toolbar {
   /** @param {object} ctx  the app's parts (app.js) */
@@ -77,7 +84,7 @@ export class Toolbar {
       const file = e.target.files && e.target.files[0];
       if (file) photos.add(file).finally(() => { e.target.value = ""; });
     });
-    on("#width", "input", (e) => { $("#width-value").textContent = e.target.value; });
+    on("#width", "input", () => this.showWidth());
     on("#zoom-in", "click", () => viewport.zoomBy(1.25));
     on("#zoom-out", "click", () => viewport.zoomBy(0.8));
     on("#zoom-fit", "click", () => viewport.fit(true));
@@ -92,20 +99,40 @@ export class Toolbar {
     on("#object-back", "click", () => editor.reorderSelected(-1));
     on("#object-delete", "click", () => editor.deleteSelected());
 
-    $("#palette").replaceChildren(...PALETTE.map(([value, name]) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.color = value;
+    for (const b of document.querySelectorAll("#palette button")) {
+      const value = b.dataset.color;
       b.style.background = value;
-      b.title = name;
-      b.setAttribute("aria-label", name);
       b.setAttribute("aria-pressed", String(value === $("#color").value));
       b.addEventListener("click", () => editor.setColour(value));
-      return b;
-    }));
+    }
     on("#color", "change", (e) => editor.setColour(e.target.value));
+    this.showWidth();
+
+    // The languages, each by its own name.
+    const language = $("#language");
+    language.replaceChildren(...LOCALES.map((tag) => Object.assign(new Option(endonym(tag), tag), { lang: tag })));
+    language.value = locale();
+    on("#language", "change", () => this.chooseLanguage(language.value));
 
     document.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** The person picked a language: the page speaks it at once, and it is kept for next time (a
+   *  ?lang= of the address gives way to it). */
+  chooseLanguage(tag) {
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) {
+      url.searchParams.delete("lang");
+      history.replaceState(history.state, "", url);
+    }
+    this.ctx.$("#language").blur();   // the single-key shortcuts work again at once
+    return setLocale(tag, { keep: true });
+  }
+
+  /** Shows the pen's width beside its slider, as the person's language writes numbers. */
+  showWidth() {
+    const { $ } = this.ctx;
+    $("#width-value").textContent = formatNumber(Number($("#width").value));
   }
 
   /** The keyboard shortcuts (not while typing, nor while the shortcuts list is open). */
@@ -113,7 +140,7 @@ export class Toolbar {
     const { ui, $, editor, files, input, notices, strip, scene, viewport, camera } = this.ctx;
     if (isTyping(e.target) || $("#shortcuts").open) return;
     const mod = e.ctrlKey || e.metaKey;
-    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const key = shortcutKey(e);
     const act = (f) => { e.preventDefault(); f(); };
     const selected = ui.state.selected;
     if (mod && key === "z" && !e.shiftKey) act(() => editor.undo());

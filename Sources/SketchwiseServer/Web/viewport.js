@@ -1,8 +1,12 @@
 // The view onto the document: after the camera moves, the canvas, the scene's boxes, the
 // selection frame and the zoom readout follow (text being typed is placed); zooming by steps,
-// fitting the drawing into view, and keeping it in view after a resize or rotation.
+// fitting the drawing into view, keeping it in view after a resize or rotation, and where a
+// picture placed with nothing to replace goes.
 
 import { objectsBounds } from "./geometry.js";
+import { formatPercent } from "./i18n.js";
+
+const PLACED_SHARE = 0.4;   // a placed picture's side, as a share of the clear part of the view
 
 export class Viewport {
   /** @param {object} ctx  the app's parts (app.js) */
@@ -12,12 +16,17 @@ export class Viewport {
 
   /** Everything that hangs on the camera is drawn again. */
   cameraChanged() {
-    const { view, scene, editor, text, camera, $ } = this.ctx;
+    const { view, scene, editor, text } = this.ctx;
     view.invalidate();
     scene.render();
     editor.showSelection();
     if (text.active) text.close(true);
-    $("#zoom-value").textContent = `${Math.round(camera.zoom * 100)}%`;
+    this.showZoom();
+  }
+
+  /** Shows the zoom as a percentage, as the person's language writes it. */
+  showZoom() {
+    this.ctx.$("#zoom-value").textContent = formatPercent(this.ctx.camera.zoom);
   }
 
   /** The box of everything drawn, or null. */
@@ -37,6 +46,16 @@ export class Viewport {
     const above = s.top - c.top, below = c.bottom - s.bottom;
     const band = above >= below ? { top: 0, height: above } : { top: s.bottom - c.top, height: below };
     return band.height >= view.height / 3 ? band : whole;
+  }
+
+  /** A square box (document coordinates) in the middle of the part of the view the strip leaves
+   *  clear: where a picture goes when it replaces nothing. */
+  placementBox() {
+    const { camera, view } = this.ctx;
+    const band = this.clearBand();
+    const side = (PLACED_SHARE * Math.min(view.width, band.height)) / camera.zoom;
+    const c = camera.toDocument({ x: view.width / 2, y: band.top + band.height / 2 });
+    return { x: c.x - side / 2, y: c.y - side / 2, w: side, h: side, rotation: 0 };
   }
 
   /** Fits the drawing to the view, clear of the strip (zooming in too when `grow`). */
