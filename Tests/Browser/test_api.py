@@ -151,9 +151,16 @@ def test_web_app_files(server):
     status, headers, data = server.get("/")
     assert status == 200 and headers.get("content-type", "").startswith("text/html")
     assert b"Sketchwise" in data and b'id="canvas"' in data
-    assert ("Clip-art: Open Clip Art Library (public domain) · Emoji: Noto Color Emoji (SIL OFL 1.1) · "
-            "Doodles and recognition: the Quick, Draw! dataset by Google (CC BY 4.0)").encode() in data
-    assert b'<a href="https://tabler.io/icons">Tabler Icons</a> (MIT)' in data
+    # The credits are worded by each language's catalog; the page holds their links.
+    assert b'<p class="credits" data-i18n="credits.text">' in data
+    assert b'<a data-i18n-slot="tabler" href="https://tabler.io/icons">Tabler Icons</a>' in data
+    for tag in ("en", "zh-Hans", "he", "es", "fr", "de", "ja"):
+        status, _, catalog = server.get(f"/locales/{tag}.json")
+        assert status == 200, tag
+        credits = json.loads(catalog)["credits.text"]
+        for part in ("{openmoji} (CC BY-SA 4.0)", "{lucide} (ISC)", "{tabler} (MIT)", "Open Clip Art Library",
+                     "Noto Color Emoji (SIL OFL 1.1)", "Quick, Draw!", "CC BY 4.0"):
+            assert part in credits, f"{tag}: {part!r} is missing from the credits: {credits!r}"
     for name, kind in (("app.js", "javascript"), ("canvas.js", "javascript"), ("live.js", "javascript"),
                        ("style.css", "text/css"), ("index.html", "text/html")):
         status, headers, data = server.get("/" + name)
