@@ -220,11 +220,15 @@ package struct ModelServing: Sendable {
     package func snapshot(recognizers: RecognizerSet, database: LibraryDatabase) throws -> ServingSnapshot {
         let library = try LibraryProvider(database: database)
         let logger = logger
-        Task.detached(priority: .utility) {
+        // On a thread of its own, not in a task: the server runs Swift tasks on its event loops
+        // (`runTasksOnEventLoops`), and a minute of work there would stall that loop's connections.
+        let warmUp = Thread {
             let start = ContinuousClock.now
             library.finder.warmUp(threads: 1)
             logger.info("found the library candidates of every class in \(ContinuousClock.now - start)")
         }
+        warmUp.qualityOfService = .utility
+        warmUp.start()
         let service = try SuggestionService.composed(
             library: library, web: WebImageSearchConfiguration.fromEnvironment(), recognizers: recognizers,
             model: configuration.defaultModel, work: work)
