@@ -31,6 +31,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     func run() async throws {
         let recognizer = try modelOptions.load().recognizer(model ?? .ensemble)
         let policy = input.policy
+        let guessNames = language.namer()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try input.source().forEach(onError: policy.skip) { drawing in
@@ -44,7 +45,7 @@ struct ClassifyCommand: AsyncParsableCommand {
                 try policy.skip(FormatError(file: drawing.origin, reason: "\(error)"))
                 return
             }
-            let named = language.named(guesses)
+            let named = guessNames(guesses)
             if json {
                 struct Line: Encodable { var origin: String; var label: String; var guesses: [NamedGuess] }
                 print(

@@ -29,11 +29,23 @@ struct LanguageOptions: ParsableArguments {
         return .english
     }
 
-    /// The guesses with their names in ``locale`` (English without the class-name tables).
-    func named(_ guesses: [Guess]) -> [NamedGuess] {
+    /// What names guesses in ``locale``: the class-name tables are read once, here (English
+    /// without them).
+    func namer() -> GuessNamer {
         let locale = locale
         let names = locale == .english ? ClassNames(tables: [:]) : (try? ClassNames.bundled()) ?? ClassNames(tables: [:])
-        return guesses.map { NamedGuess(label: $0.label, display: names.name(of: $0.label, in: locale), probability: $0.probability) }
+        return GuessNamer(names: names, locale: locale)
+    }
+}
+
+/// Names guesses in one language, for the commands' output.
+struct GuessNamer {
+    let names: ClassNames
+    let locale: AppLocale
+
+    /// The guesses with their names.
+    func callAsFunction(_ guesses: [Guess]) -> [NamedGuess] {
+        guesses.map { NamedGuess(label: $0.label, display: names.name(of: $0.label, in: locale), probability: $0.probability) }
     }
 }
 

@@ -101,6 +101,7 @@ struct SuggestCommand: AsyncParsableCommand {
             drawings.append((drawing.label, StrokeSketchRecord(origin: drawing.origin, record: record)))
         }
         var tally = SuggestTally()
+        let guessNames = language.namer()
         for (label, drawing) in drawings {
             let started = ContinuousClock.now
             let result: SuggestionResult
@@ -116,9 +117,9 @@ struct SuggestCommand: AsyncParsableCommand {
             tally.add(latency: ContinuousClock.now - started, label: label, suggested: result.suggestions.map(\.label))
             for problem in result.problems { StandardError.print("\(drawing.origin): \(problem)") }
             if json {
-                print(String(decoding: try encoder.encode(SuggestLine(result, guesses: language.named(result.guesses))), as: UTF8.self))
+                print(String(decoding: try encoder.encode(SuggestLine(result, guesses: guessNames(result.guesses))), as: UTF8.self))
             } else {
-                let guesses = language.named(Array(result.guesses.prefix(labels)))
+                let guesses = guessNames(Array(result.guesses.prefix(labels)))
                 print("\(drawing.origin) [\(label)]: " + guesses.map(\.name).joined(separator: ", "))
                 for suggestion in result.suggestions {
                     print(String(format: "  %.3f  %@  %@  (%@)", suggestion.score, suggestion.label, suggestion.itemID, suggestion.title))
