@@ -394,6 +394,12 @@ def test_pending_stale_and_failed_picture_states(driver, server, known_drawing):
     wait_for_full_result(driver, len(strokes))
     wait_for(lambda: assist.get_attribute("data-stale") == "false", 10, message="fresh pictures")
 
+    # Undo and redo within one message's time: the sketch is back to the one answered, so its
+    # pictures are fresh and pickable again at once (no new answer will come).
+    driver.execute_script("window.sketchwise.undo(); window.sketchwise.redo();")
+    wait_for(lambda: assist.get_attribute("data-stale") == "false", 5, message="fresh pictures after undo and redo")
+    assert driver.find_element(By.CSS_SELECTOR, "#suggestions button[data-id]").get_attribute("aria-disabled") == "false"
+
     # A picture that can't be loaded is never swapped in.
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/image"]})

@@ -50,7 +50,7 @@ export class LiveClient {
     this.lastFlush = 0;
     this.httpGen = 0;
     this.httpAbort = null;
-    this.httpAnswered = null;  // the stroke items last answered over HTTP
+    this.answered = null;      // the last answer delivered and the stroke items it is for: {strokes, result}
     this.state = "";
     this.style = "line";       // the pictures' style (line, emoji, clipart, all)
     this.lang = locale();      // the language the server answers in (its names of guesses and pictures)
@@ -81,7 +81,7 @@ export class LiveClient {
     if (style === this.style) return;
     this.style = style;
     this.synced = null;
-    this.httpAnswered = null;
+    this.answered = null;
     if (this.latest.length) this.update(this.latest);
   }
 
@@ -96,7 +96,7 @@ export class LiveClient {
   /** Asks again for `strokes` even if they were answered (the answer is wanted once more). */
   resend(strokes) {
     this.synced = null;
-    this.httpAnswered = null;
+    this.answered = null;
     this.update(strokes);
   }
 
@@ -182,7 +182,7 @@ export class LiveClient {
     if (!this.connected) { this.viaHTTP(strokes); return; }
     const prev = this.synced;
     let msg;
-    if (sameList(prev, strokes)) return;
+    if (sameList(prev, strokes)) { this.deliverAgain(strokes); return; }
     if (prev && strokes.length === prev.length + 1 && prev.every((s, i) => s === strokes[i])) {
       msg = { type: "stroke", stroke: raw(strokes[strokes.length - 1]) };
     } else if (strokes.length === 0) {
@@ -200,13 +200,27 @@ export class LiveClient {
       return;
     }
     this.httpGen++;                        // any HTTP answer in flight is now stale
-    this.httpAnswered = null;
     this.ws.send(text);
     this.synced = strokes;
     this.sentStrokes = strokes;
     this.sentBytes = bytes;
     this.lastSent = msg.seq;
     this.pending(true);
+  }
+
+  /** Delivers an answer to the app and remembers it for `strokes`. */
+  deliver(strokes, result) {
+    this.answered = { strokes, result };
+    this.h.onResult(result);
+  }
+
+  /** The sketch came back to `strokes` (an undo and a redo within one message's time): if their
+   *  answer has come, it is delivered again, since no new one will (the server's sketch never
+   *  changed). Returns whether it was. */
+  deliverAgain(strokes) {
+    if (!this.answered || !sameList(this.answered.strokes, strokes)) return false;
+    this.h.onResult(this.answered.result);
+    return true;
   }
 
   /** Tells the app whether an answer is on its way. */
@@ -220,7 +234,7 @@ export class LiveClient {
     if (msg.type === "result") {
       if (typeof msg.seq === "number" && msg.seq < this.lastSent) return;   // stale
       this.pending(false);
-      this.h.onResult({ guesses: msg.guesses || [], suggestions: msg.suggestions || [] });
+      this.deliver(this.sentStrokes, { guesses: msg.guesses || [], suggestions: msg.suggestions || [] });
     } else if (msg.type === "scene") {
       // The objects' stroke numbers refer to the strokes of that message: only the latest counts.
       if (msg.seq === this.lastSent && this.h.onScene) this.h.onScene(msg.objects || [], this.sentStrokes);
@@ -237,7 +251,7 @@ export class LiveClient {
   }
 
   async viaHTTP(strokes) {
-    if (sameList(this.httpAnswered, strokes)) return;   // already answered (e.g. a failed reconnect)
+    if (this.deliverAgain(strokes)) return;   // already answered (e.g. before the socket dropped)
     const gen = ++this.httpGen;
     if (this.httpAbort) this.httpAbort.abort();
     if (!strokes.length) { this.pending(false); this.h.onResult({ guesses: [], suggestions: [] }); return; }
@@ -252,8 +266,7 @@ export class LiveClient {
       if (gen !== this.httpGen) return;
       if (!body) { if (!this.connected) this.setStatus("offline"); return; }
       if (!this.connected) this.setStatus("fallback");
-      this.httpAnswered = strokes;
-      this.h.onResult({ guesses: body.guesses || [], suggestions: body.suggestions || [] });
+      this.deliver(strokes, { guesses: body.guesses || [], suggestions: body.suggestions || [] });
     } catch (e) {
       if ((e && e.name === "AbortError") || gen !== this.httpGen) return;
       // The server refused this sketch: said; the server is away, or failing: the status says so.
