@@ -16,6 +16,8 @@ public struct ModelSpec: Sendable, Decodable {
     public let layers: [LayerSpec]
     /// Free-form training notes, kept as read.
     let training: JSONValue?
+    /// When an embedding's personal shortcuts answer unknown, if the spec says.
+    public let shortcuts: ShortcutCalibrationSpec?
 
     /// The labels the model was trained on, as its `training.labels` lists them (an embedding
     /// model's classes; empty when not listed).
@@ -23,6 +25,21 @@ public struct ModelSpec: Sendable, Decodable {
         guard case let .object(members)? = training, case let .array(labels)? = members["labels"] else { return [] }
         return Set(labels.compactMap { if case let .string(label) = $0 { label } else { nil } })
     }
+
+    /// The labels the model's choices were made on, as its `training.validationLabels` lists
+    /// them (labels it was not trained on, kept out of the few-shot test; empty when not listed).
+    public var validationLabels: Set<String> {
+        guard case let .object(members)? = training, case let .array(labels)? = members["validationLabels"] else { return [] }
+        return Set(labels.compactMap { if case let .string(label) = $0 { label } else { nil } })
+    }
+}
+
+/// The spec's `shortcuts`: when an embedding's personal shortcuts answer unknown
+/// (docs/shortcuts.md, `sketchwise_training.shortcut_calibration`).
+public struct ShortcutCalibrationSpec: Sendable, Decodable, Equatable {
+    /// The farthest cosine distance a query's nearest example may be for its label to answer,
+    /// for a label of 1, 2, … examples (more use the last).
+    public let unknownDistances: [Float]
 }
 
 /// What the model takes and how a drawing is turned into it. The runtime decodes and validates

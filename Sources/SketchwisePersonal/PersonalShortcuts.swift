@@ -5,7 +5,7 @@ import SketchwiseRecognition
 import SketchwiseShortcuts
 import SketchwiseWork
 
-/// People's shortcuts: each person's k-NN classifier over the shortcut embedding, built from the
+/// People's shortcuts: each person's classifier over the shortcut embedding, built from the
 /// store and kept in memory until the stored version changes. Thread-safe. The store is awaited
 /// on the calling task; embedding and building classifiers run on ``work`` when there is one.
 public final class PersonalShortcuts: @unchecked Sendable {
@@ -24,15 +24,18 @@ public final class PersonalShortcuts: @unchecked Sendable {
     /// ``ShortcutLimits/maximumExamples`` embeddings).
     public static let maximumCachedClassifiers = 1000
 
+    /// - Parameter configuration: how the classifier answers; by default, unknown as the
+    ///   embedder's calibration says (when its model carries one).
+    /// - Throws: ``ShortcutError`` when the model's calibration does not fit its embedding.
     public init(
         store: any PersonalStore, embedder: ModelRecognizer, work: WorkQueue? = nil, limits: ShortcutLimits = ShortcutLimits(),
-        configuration: NearestNeighborClassifier.Configuration = NearestNeighborClassifier.Configuration()
-    ) {
+        configuration: NearestNeighborClassifier.Configuration? = nil
+    ) throws {
         self.store = store
         self.embedder = embedder
         self.work = work
         self.limits = limits
-        self.configuration = configuration
+        self.configuration = try configuration ?? NearestNeighborClassifier.Configuration().calibrated(for: embedder.model)
     }
 
     /// `name@version` of the embedding model: stored embeddings made by another are redone.

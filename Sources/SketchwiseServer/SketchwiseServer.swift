@@ -186,7 +186,7 @@ public struct SketchwiseServer: Sendable {
         let personalStore =
             try configuration.personalStore
             ?? SQLitePersonalStore(path: configuration.dataDirectory.appendingPathComponent("personal.sqlite").path)
-        let shortcuts = PersonalShortcuts(
+        let shortcuts = try PersonalShortcuts(
             store: personalStore, embedder: try recognizers.shortcutEmbedding, work: work, limits: limits.shortcuts)
         logger.info("personal shortcuts ready", metadata: ["embedding": "\(shortcuts.embedderIdentity)"])
         let localizer = configuration.localizer ?? bundledLocalizer()

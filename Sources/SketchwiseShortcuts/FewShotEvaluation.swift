@@ -45,63 +45,49 @@ public enum FewShotEvaluation {
             eligibleLabels: eligible.count)
     }
 
-    /// How the shortcut classifier answers at one unknown-distance threshold: the share of
-    /// known queries it answers with their own label, and of queries from labels it was not
-    /// taught that it answers with some label instead of unknown.
-    public struct OpenSetPoint: Sendable, Equatable, Encodable {
-        public let threshold: Float
+    /// How the shortcut classifier answers in open-set episodes: the share of taught drawings
+    /// answered with their own label, and of drawings of labels it was not taught answered unknown.
+    public struct OpenSetResult: Sendable, Equatable, Encodable {
+        public let ways: Int
+        public let shots: Int
+        public let episodes: Int
         public let knownCorrect: Double
-        public let unknownAccepted: Double
+        public let unknownRejected: Double
     }
 
-    /// Open-set episodes for calibrating ``NearestNeighborClassifier/Configuration/unknownDistance``:
-    /// each episode teaches a classifier (`configuration`, any threshold) `ways` labels with
-    /// `shots` examples, then asks one more drawing of each and one drawing of each of `ways`
-    /// other labels, at every threshold.
+    /// Open-set episodes, the measure of when a shortcut answers: each teaches a classifier
+    /// (`configuration`) `ways` labels with `shots` examples, then asks one more drawing of each
+    /// and one drawing of each of `ways` other labels.
     public static func openSet(
         items: [(label: String, embedding: [Float])], ways: Int, shots: Int, episodes: Int, seed: UInt64,
-        configuration: NearestNeighborClassifier.Configuration, thresholds: [Float]
-    ) throws(ShortcutError) -> [OpenSetPoint] {
-        guard ways >= 2, shots >= 1, episodes >= 1, !thresholds.isEmpty else {
-            throw ShortcutError("ways must be at least 2, shots and episodes at least 1, and a threshold given")
-        }
+        configuration: NearestNeighborClassifier.Configuration
+    ) throws(ShortcutError) -> OpenSetResult {
+        guard ways >= 2, shots >= 1, episodes >= 1 else { throw ShortcutError("ways must be at least 2, shots and episodes at least 1") }
         let (byLabel, eligible, dimension) = try grouped(items, shots: shots)
         guard eligible.count >= 2 * ways else {
             throw ShortcutError(
                 "open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
         }
         var random = SplitMix64(seed: seed)
-        var knownCorrect = [Int](repeating: 0, count: thresholds.count), unknownAccepted = knownCorrect
+        var knownCorrect = 0, unknownRejected = 0
         var taught = configuration
         taught.minimumExamples = shots
         for _ in 0..<episodes {
             let labels = Array(eligible.shuffled(using: &random).prefix(2 * ways))
             var classifier = NearestNeighborClassifier(dimension: dimension, configuration: taught)
-            var queries: [(label: String?, embedding: [Float])] = []
             for label in labels.prefix(ways) {
                 let chosen = Array(byLabel[label]!.shuffled(using: &random).prefix(shots + 1))
                 try classifier.add(label: label, embeddings: Array(chosen.prefix(shots)))
-                queries.append((label, chosen[shots]))
+                knownCorrect += try classifier.predict(chosen[shots]).label == label ? 1 : 0
             }
-            for label in labels.suffix(ways) { queries.append((nil, byLabel[label]!.randomElement(using: &random)!)) }
-            for (index, threshold) in thresholds.enumerated() {
-                classifier.configuration.unknownDistance = threshold
-                for query in queries {
-                    let answer = try classifier.predict(query.embedding).label
-                    if let truth = query.label {
-                        knownCorrect[index] += answer == truth ? 1 : 0
-                    } else {
-                        unknownAccepted[index] += answer == nil ? 0 : 1
-                    }
-                }
+            for label in labels.suffix(ways) {
+                unknownRejected += try classifier.predict(byLabel[label]!.randomElement(using: &random)!).label == nil ? 1 : 0
             }
         }
         let asked = Double(episodes * ways)
-        return thresholds.indices.map {
-            OpenSetPoint(
-                threshold: thresholds[$0], knownCorrect: Double(knownCorrect[$0]) / asked,
-                unknownAccepted: Double(unknownAccepted[$0]) / asked)
-        }
+        return OpenSetResult(
+            ways: ways, shots: shots, episodes: episodes, knownCorrect: Double(knownCorrect) / asked,
+            unknownRejected: Double(unknownRejected) / asked)
     }
 
     /// The unit-length embeddings of each label, the labels with more than `shots` of them

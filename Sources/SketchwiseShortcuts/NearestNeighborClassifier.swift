@@ -1,7 +1,9 @@
 /// An updatable k-nearest-neighbour classifier over L2-normalised embeddings, after Core ML's
 /// updatable k-NN: examples are added and removed one label at a time, and a query whose nearest
 /// example is farther than ``Configuration/unknownDistance`` is *unknown* rather than the least
-/// bad label. Distances are cosine distances, 1 − cos, from 0 (same direction) to 2.
+/// bad label (farther than ``Configuration/unknownDistances`` for the nearest example's number of
+/// examples, when an embedding's calibration gives them). Distances are cosine distances, 1 − cos,
+/// from 0 (same direction) to 2.
 public struct NearestNeighborClassifier: Sendable, Equatable {
     /// How neighbours vote.
     public enum Weighting: String, Sendable, CaseIterable {
@@ -23,12 +25,25 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         public var unknownDistance: Float
         /// Examples a new label needs.
         public var minimumExamples: Int
+        /// When not empty, the threshold for a nearest example whose label has 1, 2, … examples
+        /// (more use the last) in place of `unknownDistance`: a label taught from more examples
+        /// has more of them near any drawing, so it needs a closer one.
+        public var unknownDistances: [Float]
 
-        public init(k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.25, minimumExamples: Int = 3) {
+        public init(
+            k: Int = 3, weighting: Weighting = .inverseDistance, unknownDistance: Float = 0.25, minimumExamples: Int = 3,
+            unknownDistances: [Float] = []
+        ) {
             self.k = k
             self.weighting = weighting
             self.unknownDistance = unknownDistance
             self.minimumExamples = minimumExamples
+            self.unknownDistances = unknownDistances
+        }
+
+        /// The unknown threshold for a nearest example whose label has `examples` examples.
+        public func unknownDistance(examples: Int) -> Float {
+            unknownDistances.isEmpty ? unknownDistance : unknownDistances[min(max(examples, 1), unknownDistances.count) - 1]
         }
     }
 
@@ -107,7 +122,9 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         let nearest = examples.map { (label: $0.label, distance: Self.distance(query, $0.embedding)) }
             .sorted { $0.distance < $1.distance }
             .prefix(max(1, configuration.k))
-        guard let closest = nearest.first, closest.distance <= configuration.unknownDistance else {
+        guard let closest = nearest.first,
+            closest.distance <= configuration.unknownDistance(examples: examples.count { $0.label == closest.label })
+        else {
             return Prediction(label: nil, distance: nearest.first?.distance ?? 2)
         }
         var votes: [String: Float] = [:]

@@ -3,6 +3,7 @@ import Foundation
 import SketchwiseEvaluation
 import SketchwiseFormats
 import SketchwiseNN
+import SketchwisePersonal
 import SketchwiseRaster
 import SketchwiseRecognition
 import SketchwiseShortcuts
@@ -23,10 +24,14 @@ struct FewShotCommand: ParsableCommand {
             "test/<file>.png training/<file>.png"). Each image is drawn as a picture outline, like \
             library pictures, and each test image classified by its nearest training image.
 
-            --open-set calibrates the shortcut classifier's unknown threshold instead: each episode \
-            teaches it --ways labels and asks one more drawing of each and one of each of --ways \
-            other labels. It prints, per cosine-distance threshold, the share of known drawings \
-            answered rightly and of others wrongly accepted, and the threshold with the best balance.
+            --open-set measures when the shortcut classifier answers, as the server sets it up (unknown \
+            as the embedding's calibration says, when it carries one): each episode teaches it \
+            --ways labels and asks one more drawing of each and one of each of --ways other labels. \
+            It prints, for 1, 3 and 5 examples (and --shots), the share of taught drawings answered \
+            rightly and of untaught ones answered unknown.
+
+            --unseen leaves out the labels the embedding was trained on and those its calibration \
+            was chosen on (training.labels and training.validationLabels of its spec).
             """
     )
 
@@ -59,10 +64,10 @@ struct FewShotCommand: ParsableCommand {
     @Option(help: "The embedding model: a model of the models folder (default: sketch-embedding, else raster-cnn).")
     var embedding: String?
 
-    @Flag(help: "Leave out the labels the embedding model was trained on (its spec's training.labels).")
+    @Flag(help: "Leave out the labels the embedding model was trained or calibrated on (see above).")
     var unseen = false
 
-    @Flag(help: "Calibrate the unknown threshold on open-set episodes (see above).")
+    @Flag(help: "Measure taught drawings answered rightly and untaught ones answered unknown (see above).")
     var openSet = false
 
     @Flag(help: "Print one JSON object.")
@@ -79,7 +84,7 @@ struct FewShotCommand: ParsableCommand {
         let recognizers = try modelOptions.load()
         let raster = try embedding.map { try recognizers.model(named: $0) } ?? recognizers.shortcutEmbedding
         if let runs { return try evaluate(runs: runs, embedder: raster) }
-        let trained = unseen ? raster.model.spec.trainedLabels : []
+        let trained = unseen ? raster.model.spec.trainedLabels.union(raster.model.spec.validationLabels) : []
         if unseen, trained.isEmpty { throw ValidationError("--unseen: model \(raster.name) lists no training.labels") }
         var items: [(label: String, embedding: [Float])] = []
         var counts: [String: Int] = [:]
@@ -101,7 +106,7 @@ struct FewShotCommand: ParsableCommand {
             throw ValidationError(
                 unseen ? "no drawings left: \(raster.name) was trained on every label of the input (--unseen)" : "no drawings in the input")
         }
-        if openSet { return try calibrate(items) }
+        if openSet { return try measureOpenSet(items, embedder: raster) }
         let result = try FewShotEvaluation.run(items: items, ways: ways, shots: shots, episodes: episodes, seed: seed)
         if json {
             try printJSON(result)
@@ -131,29 +136,26 @@ struct FewShotCommand: ParsableCommand {
         }
     }
 
-    /// The open-set table and the threshold with the best balanced accuracy.
-    func calibrate(_ items: [(label: String, embedding: [Float])]) throws {
-        struct Calibration: Encodable {
-            let points: [FewShotEvaluation.OpenSetPoint]
-            let recommended: Float
-            let ways: Int, shots: Int, episodes: Int
+    /// The open-set table at 1, 3 and 5 examples (and --shots).
+    func measureOpenSet(_ items: [(label: String, embedding: [Float])], embedder: ModelRecognizer) throws {
+        struct OpenSetTable: Encodable {
+            let calibrated: Bool
+            let rows: [FewShotEvaluation.OpenSetResult]
         }
-        let thresholds = stride(from: Float(0.025), through: 0.8, by: 0.025).map { ($0 * 1000).rounded() / 1000 }
-        let points = try FewShotEvaluation.openSet(
-            items: items, ways: ways, shots: shots, episodes: episodes, seed: seed,
-            configuration: NearestNeighborClassifier.Configuration(), thresholds: thresholds)
-        let best = points.max { ($0.knownCorrect - $0.unknownAccepted) < ($1.knownCorrect - $1.unknownAccepted) }!
-        if json {
-            try printJSON(Calibration(points: points, recommended: best.threshold, ways: ways, shots: shots, episodes: episodes))
-            return
+        let configuration = try NearestNeighborClassifier.Configuration().calibrated(for: embedder.model)
+        let rows = try Set([1, 3, 5, shots]).sorted().map { examples in
+            try FewShotEvaluation.openSet(
+                items: items, ways: ways, shots: examples, episodes: episodes, seed: seed, configuration: configuration)
         }
-        print("threshold  known answered rightly  others accepted")
-        for point in points {
-            print(String(format: "%9.3f  %22.1f %%  %13.1f %%", point.threshold, point.knownCorrect * 100, point.unknownAccepted * 100))
-        }
+        if json { return try printJSON(OpenSetTable(calibrated: !configuration.unknownDistances.isEmpty, rows: rows)) }
         print(
-            String(
-                format: "best balance at %.3f: %.1f %% of known drawings right, %.1f %% of others accepted",
-                best.threshold, best.knownCorrect * 100, best.unknownAccepted * 100))
+            configuration.unknownDistances.isEmpty
+                ? "unknown past cosine distance \(configuration.unknownDistance) (\(embedder.name) carries no calibration)"
+                : "unknown past cosine distances \(configuration.unknownDistances) for 1, 2, … examples (\(embedder.name)'s calibration)")
+        print("examples  taught answered rightly  untaught answered unknown")
+        for row in rows {
+            print(String(format: "%8d  %21.1f %%  %23.1f %%", row.shots, row.knownCorrect * 100, row.unknownRejected * 100))
+        }
+        print("(\(ways)-way episodes, \(episodes) of each)")
     }
 }

@@ -42,7 +42,7 @@ struct PersonalOptions: ParsableArguments {
                 guard create else { throw ValidationError("no user \(user) in \(try database.location().description)") }
                 id = try await store.createUser(name: user).user.id
             }
-            return try await body(PersonalShortcuts(store: store, embedder: embedder), id)
+            return try await body(try PersonalShortcuts(store: store, embedder: embedder), id)
         }
     }
 }

@@ -52,4 +52,18 @@ import Testing
         #expect(broken.status != 0)
         #expect(broken.stderr.contains("no image run01/training/nowhere.png"), "\(broken.stderr)")
     }
+
+    @Test func openSetPrintsTaughtAndUntaughtAnswersAtOneThreeAndFiveExamples() async throws {
+        let sample = SharedData.packageRoot.appendingPathComponent("Tests/Fixtures/quickdraw/raw").path
+        let result = try await CLI.run(["fewshot", sample, "--open-set", "--episodes", "50", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(answer["calibrated"] as? Bool == true, "the shipped embedding carries its thresholds")
+        let rows = try #require(answer["rows"] as? [[String: Any]])
+        #expect(rows.compactMap { $0["shots"] as? Int } == [1, 3, 5])
+        for row in rows {
+            let taught = try #require(row["knownCorrect"] as? Double), untaught = try #require(row["unknownRejected"] as? Double)
+            #expect(taught > 0.2 && untaught > 0.5, "\(row): 5-way, so chance would answer 20 % rightly")
+        }
+    }
 }

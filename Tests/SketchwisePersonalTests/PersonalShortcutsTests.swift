@@ -40,7 +40,28 @@ import Testing
     }
 
     func service(_ folder: TemporaryFolder) throws -> PersonalShortcuts {
-        PersonalShortcuts(store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder))
+        try PersonalShortcuts(store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder))
+    }
+
+    @Test func theEmbeddingsCalibrationSetsTheUnknownThresholdPerNumberOfExamples() throws {
+        let embedder = try #require(Self.embedder)
+        let distances = try #require(embedder.model.spec.shortcuts?.unknownDistances, "the shipped embedding is calibrated")
+        let shortcuts = try service(TemporaryFolder())
+        #expect(shortcuts.configuration.unknownDistances == distances && distances.count == 10)
+        #expect(distances == distances.sorted(by: >), "more examples, a closer nearest example needed")
+        // A spec whose thresholds are not cosine distances is refused when the service is made.
+        let folder = TemporaryFolder()
+        let source = embedder.model.url
+        var spec = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        spec["shortcuts"] = ["unknownDistances": [0.3, 2.5]]
+        let copy = folder.url.appendingPathComponent("sketch-embedding.json")
+        try JSONSerialization.data(withJSONObject: spec).write(to: copy)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("sketch-embedding.safetensors"), withDestinationURL: embedder.model.weightsURL)
+        let bad = try ModelRecognizer(contentsOf: copy)
+        #expect(throws: ShortcutError("sketch-embedding: shortcuts.unknownDistances must list cosine distances (0…2), at least one")) {
+            try PersonalShortcuts(store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: bad)
+        }
     }
 
     /// Events of an update task, collected across threads.
@@ -180,7 +201,7 @@ import Testing
     @Test func examplesPastAPersonsQuotaAreRefusedBeforeAnythingIsEmbedded() async throws {
         let folder = TemporaryFolder()
         let limits = ShortcutLimits(maximumExamples: 5, maximumExampleBytes: 20_000)
-        let shortcuts = PersonalShortcuts(
+        let shortcuts = try PersonalShortcuts(
             store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder), limits: limits)
         let user = try await shortcuts.store.createUser(name: nil).user.id
         try await shortcuts.apply(

@@ -97,14 +97,17 @@ import Testing
         #expect(a == b)
     }
 
-    @Test func openSetEpisodesShowWhatEachThresholdAcceptsAndRefuses() throws {
+    @Test func openSetEpisodesCountTaughtAnswersAndUntaughtRefusals() throws {
         let items = clusters(labels: 12, each: 5, noise: 0.05)
-        let points = try FewShotEvaluation.openSet(
-            items: items, ways: 4, shots: 3, episodes: 100, seed: 3,
-            configuration: NearestNeighborClassifier.Configuration(), thresholds: [0.2, 2])
+        func measured(_ distance: Float) throws -> FewShotEvaluation.OpenSetResult {
+            try FewShotEvaluation.openSet(
+                items: items, ways: 4, shots: 3, episodes: 100, seed: 3,
+                configuration: NearestNeighborClassifier.Configuration(unknownDistance: distance))
+        }
         // Clusters on orthogonal axes: a drawing of another label is at distance about 1.
-        #expect(points[0] == FewShotEvaluation.OpenSetPoint(threshold: 0.2, knownCorrect: 1, unknownAccepted: 0))
-        #expect(points[1].knownCorrect == 1 && points[1].unknownAccepted == 1, "at 2 everything is accepted")
+        #expect(try measured(0.2) == FewShotEvaluation.OpenSetResult(ways: 4, shots: 3, episodes: 100, knownCorrect: 1, unknownRejected: 1))
+        let loose = try measured(2)
+        #expect(loose.knownCorrect == 1 && loose.unknownRejected == 0, "at 2 everything is accepted")
     }
 
     @Test func tooFewLabelsWithEnoughItemsIsAClearError() {
@@ -112,5 +115,22 @@ import Testing
         #expect(throws: ShortcutError("5-way 1-shot needs 5 labels with 2 items each; 4 have")) {
             try FewShotEvaluation.run(items: items, ways: 5, shots: 1, episodes: 1, seed: 1)
         }
+    }
+}
+
+/// Unknown thresholds per number of examples (issue 40): a label taught from more examples needs a
+/// closer one, and a label with more examples than the list uses its last threshold.
+@Suite struct UnknownDistancesTests {
+    @Test func theNearestExamplesLabelSetsTheThreshold() throws {
+        var knn = NearestNeighborClassifier(
+            dimension: 2, configuration: .init(k: 1, minimumExamples: 1, unknownDistances: [0.5, 0.3, 0.1]))
+        try knn.add(label: "one", embeddings: [[1, 0]])
+        try knn.add(label: "three", embeddings: [[0, 1], [0, 1], [0, 1]])
+        #expect(try knn.predict([0.6, 0.8]).label == nil, "nearest is three's, at 0.2: farther than its 0.1")
+        #expect(try knn.predict([0.95, 0.3122]).label == "one", "nearest is one's, at 0.05: within its 0.5")
+        #expect(try knn.predict([0.1, 0.995]).label == "three", "nearest is three's, at 0.005: within its 0.1")
+        try knn.add(label: "three", embeddings: [[0, 1]])
+        #expect(knn.configuration.unknownDistance(examples: 4) == 0.1, "more examples than the list: the last")
+        #expect(NearestNeighborClassifier.Configuration(unknownDistance: 0.4).unknownDistance(examples: 7) == 0.4, "no list: the one")
     }
 }
