@@ -131,7 +131,7 @@ public struct Candidate: Sendable, Equatable {
 
 /// The pictures that may illustrate each class: those whose title or keywords contain one of the
 /// class's synonyms (``ClassSynonyms``), no word of another sense and break no general rule
-/// (``PictureWordRules``: people doing things, zodiac signs, icon-set interface compounds), or that people reviewed as
+/// (``PictureWordRules``: people doing things, zodiac signs, interface symbols), or that people reviewed as
 /// showing it, then those the raster model itself puts in that class. ``PictureReviews`` decide
 /// over words: a picture reviewed as wrong for a class is never its candidate; a good one ranks
 /// at least as a synonym in its title would (``MatchStrength/synonymInTitle``), a loose one only as
@@ -222,12 +222,13 @@ public struct CandidateFinder: Sendable {
             if strength <= weakest { found.append(Candidate(picture: picture, reason: reason, strength: strength)) }
         }
         /// The general rules of ``PictureWordRules``: people pictures name what people do, zodiac
-        /// signs are symbols, compounds of an icon set are interface symbols; and a doodle draws
-        /// its own class only.
+        /// signs are symbols, interface actions and controls ("radio button") and compounds of an
+        /// icon set are interface symbols; and a doodle draws its own class only.
         func breaksARule(_ index: Int) -> Bool {
             if pictures[index].source == .doodle { return titleWords[index] != ownName }
             if !aboutPeople, PictureWordRules.depictsPeople(pictures[index].title) { return true }
             if PictureWordRules.isZodiacSign(title: titleWords[index], words: words[index]) { return true }
+            if PictureWordRules.isInterfaceSymbol(title: titleWords[index], ownName: ownName) { return true }
             return pictures[index].source.isIconSet && !PictureWordRules.isIcon(of: phrases, title: titleWords[index])
         }
         for name in names {

@@ -49,4 +49,18 @@ enum PictureWordRules {
             return words.isSubset(of: titleSet) && titleSet.subtracting(words).isSubset(of: iconStyleWords)
         }
     }
+
+    /// Words of titles that show an interface action or control rather than a thing: "envelope
+    /// with arrow" is sending mail, "radio button" a form control, "delete table" a command.
+    private static let interfaceWords: Set<String> = [
+        "button", "arrow", "add", "delete", "remove", "insert", "edit", "setting", "undo", "redo", "refresh", "upload",
+        "download", "cursor",
+    ]
+
+    /// Whether a picture titled `title` (as ``WordMatcher/words(_:)``) symbolises an interface
+    /// action or control, unless the class's own name `ownName` holds that word: such a picture is
+    /// never a candidate of an object class.
+    static func isInterfaceSymbol(title: [String], ownName: [String]) -> Bool {
+        title.contains { interfaceWords.contains($0) && !ownName.contains($0) }
+    }
 }

@@ -125,6 +125,24 @@ import Testing
         #expect(finder.candidates(for: "arm").isEmpty)
     }
 
+    /// Pictures of interface actions and controls (issue 38) are no object's candidates.
+    @Test func interfaceSymbolsAreNotCandidates() throws {
+        let finder = CandidateFinder(
+            pictures: try pictures([
+                item("emoji:U+1F4E9", title: "envelope with arrow", keywords: ["envelope", "e-mail"], embedding: [1]),
+                item("emoji:U+2709", title: "envelope", keywords: ["envelope", "letter"], embedding: [1]),
+                item("emoji:U+1F518", title: "radio button", keywords: ["radio", "button"], embedding: [1]),
+                item("emoji:U+1F4FB", title: "radio", keywords: ["radio", "video"], embedding: [1]),
+                item("clipart:office/delete_table.svg", title: "delete table", embedding: [1]),
+                item("clipart:furniture/table.svg", title: "Kitchen table", embedding: [1]),
+                item("clipart:signs/line_arrow_begin.svg", title: "line arrow begin", embedding: [1]),
+            ]))
+        #expect(finder.candidates(for: "envelope").map(\.picture.id) == ["emoji:U+2709"])
+        #expect(finder.candidates(for: "radio").map(\.picture.id) == ["emoji:U+1F4FB"])
+        #expect(finder.candidates(for: "table").map(\.picture.id) == ["clipart:furniture/table.svg"])
+        #expect(finder.candidates(for: "line").isEmpty)
+    }
+
     @Test func coverageCountsAndNamesTheThinClasses() throws {
         let database = try LibraryDatabase(path: folder.path("index.sqlite"))
         try database.pool.write { db in for item in boats { try item.insert(db) } }
