@@ -26,6 +26,11 @@ import Testing
         return try database.pictures()
     }
 
+    /// A finder over pictures `(id, title, keywords)` with one shared embedding.
+    func finder(titled pictures: [(id: String, title: String, keywords: [String])]) throws -> CandidateFinder {
+        CandidateFinder(pictures: try self.pictures(pictures.map { item($0.id, title: $0.title, keywords: $0.keywords, embedding: [1]) }))
+    }
+
     var boats: [LibraryItem] {
         PictureFixtures.boats.map { picture in
             let top = picture.top.map { Guess(label: $0.label, probability: $0.probability) }
@@ -95,26 +100,25 @@ import Testing
 
     /// Word-sense mistakes the library showed (issue 13): each class keeps its real pictures.
     @Test func otherSensesAndTopicWordsAreNotCandidates() throws {
-        let finder = CandidateFinder(
-            pictures: try pictures([
-                item("emoji:U+1F334", title: "palm tree", keywords: ["palm", "tree"], embedding: [1]),
-                item("clipart:plants/island_palm.svg", title: "Island, palm, and the sun", keywords: ["vacation", "palm"], embedding: [1]),
-                item("emoji:U+1F926", title: "face palm", keywords: ["face", "palm"], embedding: [1]),
-                item("emoji:U+1FAF4", title: "palm up hand", keywords: ["palm", "up", "hand"], embedding: [1]),
-                item("emoji:U+1F932", title: "palms up together", keywords: ["palms", "up", "together"], embedding: [1]),
-                item("emoji:U+1F683", title: "railway car", keywords: ["railway", "car"], embedding: [1]),
-                item("clipart:electronics/clie.svg", title: "Sony Clie", keywords: ["pda", "palm"], embedding: [1]),
-                item("emoji:U+2660", title: "black spade suit", keywords: ["black", "spade", "suit"], embedding: [1]),
-                item("clipart:tools/spade.svg", title: "Garden spade", embedding: [1]),
-                item("clipart:unsorted/signorina_in_viola.svg", title: "signorina in viola", embedding: [1]),
-                item("clipart:people/van_gogh.svg", title: "Van Gogh 's Room", keywords: ["gogh", "van"], embedding: [1]),
-                item("clipart:transport/van.svg", title: "Delivery van", embedding: [1]),
-                item("clipart:tools/hurricane_lamp.svg", title: "Red Hurricane Lamp", keywords: ["lamp"], embedding: [1]),
-                item("emoji:U+1F46E", title: "police officer", keywords: ["police", "officer"], embedding: [1]),
-                item("emoji:U+1F693", title: "police car", keywords: ["police", "car"], embedding: [1]),
-                item("emoji:U+1F6A8", title: "police cars revolving light", keywords: ["police", "light"], embedding: [1]),
-                item("clipart:heraldry/coat.svg", title: "Coat of arms", embedding: [1]),
-            ]))
+        let finder = try finder(titled: [
+            ("emoji:U+1F334", "palm tree", ["palm", "tree"]),
+            ("clipart:plants/island_palm.svg", "Island, palm, and the sun", ["vacation", "palm"]),
+            ("emoji:U+1F926", "face palm", ["face", "palm"]),
+            ("emoji:U+1FAF4", "palm up hand", ["palm", "up", "hand"]),
+            ("emoji:U+1F932", "palms up together", ["palms", "up", "together"]),
+            ("emoji:U+1F683", "railway car", ["railway", "car"]),
+            ("clipart:electronics/clie.svg", "Sony Clie", ["pda", "palm"]),
+            ("emoji:U+2660", "black spade suit", ["black", "spade", "suit"]),
+            ("clipart:tools/spade.svg", "Garden spade", []),
+            ("clipart:unsorted/signorina_in_viola.svg", "signorina in viola", []),
+            ("clipart:people/van_gogh.svg", "Van Gogh 's Room", ["gogh", "van"]),
+            ("clipart:transport/van.svg", "Delivery van", []),
+            ("clipart:tools/hurricane_lamp.svg", "Red Hurricane Lamp", ["lamp"]),
+            ("emoji:U+1F46E", "police officer", ["police", "officer"]),
+            ("emoji:U+1F693", "police car", ["police", "car"]),
+            ("emoji:U+1F6A8", "police cars revolving light", ["police", "light"]),
+            ("clipart:heraldry/coat.svg", "Coat of arms", []),
+        ])
         #expect(finder.candidates(for: "palm tree").map(\.picture.id) == ["emoji:U+1F334", "clipart:plants/island_palm.svg"])
         #expect(finder.candidates(for: "shovel").map(\.picture.id) == ["clipart:tools/spade.svg"])
         #expect(finder.candidates(for: "violin").isEmpty)
@@ -127,16 +131,15 @@ import Testing
 
     /// Pictures of interface actions and controls (issue 38) are no object's candidates.
     @Test func interfaceSymbolsAreNotCandidates() throws {
-        let finder = CandidateFinder(
-            pictures: try pictures([
-                item("emoji:U+1F4E9", title: "envelope with arrow", keywords: ["envelope", "e-mail"], embedding: [1]),
-                item("emoji:U+2709", title: "envelope", keywords: ["envelope", "letter"], embedding: [1]),
-                item("emoji:U+1F518", title: "radio button", keywords: ["radio", "button"], embedding: [1]),
-                item("emoji:U+1F4FB", title: "radio", keywords: ["radio", "video"], embedding: [1]),
-                item("clipart:office/delete_table.svg", title: "delete table", embedding: [1]),
-                item("clipart:furniture/table.svg", title: "Kitchen table", embedding: [1]),
-                item("clipart:signs/line_arrow_begin.svg", title: "line arrow begin", embedding: [1]),
-            ]))
+        let finder = try finder(titled: [
+            ("emoji:U+1F4E9", "envelope with arrow", ["envelope", "e-mail"]),
+            ("emoji:U+2709", "envelope", ["envelope", "letter"]),
+            ("emoji:U+1F518", "radio button", ["radio", "button"]),
+            ("emoji:U+1F4FB", "radio", ["radio", "video"]),
+            ("clipart:office/delete_table.svg", "delete table", []),
+            ("clipart:furniture/table.svg", "Kitchen table", []),
+            ("clipart:signs/line_arrow_begin.svg", "line arrow begin", []),
+        ])
         #expect(finder.candidates(for: "envelope").map(\.picture.id) == ["emoji:U+2709"])
         #expect(finder.candidates(for: "radio").map(\.picture.id) == ["emoji:U+1F4FB"])
         #expect(finder.candidates(for: "table").map(\.picture.id) == ["clipart:furniture/table.svg"])
