@@ -72,6 +72,13 @@ public struct DetectedObject: Sendable, Equatable, Encodable {
         try container.encode(labels, forKey: .labels)
         try container.encode(strokes, forKey: .strokes)
     }
+
+    /// The object with each label's ``ObjectLabel/display`` set to `name` of its text.
+    public func named(by name: (String) -> String) -> DetectedObject {
+        var object = self
+        for i in object.labels.indices { object.labels[i].display = name(object.labels[i].text) }
+        return object
+    }
 }
 
 /// The objects of one scene, as `sketchwise detect --json` and `POST /api/detect` write them.

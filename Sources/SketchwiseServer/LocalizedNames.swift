@@ -52,11 +52,7 @@ struct LocalizedNames: Sendable {
 
     /// The objects with their labels' names.
     func objects(_ objects: [DetectedObject]) -> [DetectedObject] {
-        objects.map { object in
-            var object = object
-            for i in object.labels.indices { object.labels[i].display = className(object.labels[i].text) }
-            return object
-        }
+        objects.map { $0.named(by: className) }
     }
 }
 

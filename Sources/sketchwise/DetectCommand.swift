@@ -56,13 +56,14 @@ struct DetectCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var modelOptions: ModelOptions
+    @OptionGroup var language: LanguageOptions
 
     @Option(help: ArgumentHelp("\(ModelOptions.modelHelp) (default: ensemble)."))
     var model: RecognizerKind?
 
     @Flag(
         help:
-            "One JSON line per scene: {\"objects\": [{\"frame\": {\"x\", \"y\", \"width\", \"height\"}, \"trackingID\", \"labels\": [{\"text\", \"confidence\", \"index\"}]}]}."
+            "One JSON line per scene: {\"objects\": [{\"frame\": {\"x\", \"y\", \"width\", \"height\"}, \"trackingID\", \"labels\": [{\"text\", \"confidence\", \"index\", \"display\"}]}]}."
     )
     var json = false
 
@@ -72,13 +73,14 @@ struct DetectCommand: ParsableCommand {
         let recognizers = try modelOptions.load()
         let recognizer = try recognizers.recognizer(model ?? .ensemble)
         let embedder = try recognizers.raster
+        let names = language.namer()
         if Self.imageExtensions.contains((input.input as NSString).pathExtension.lowercased()) {
             guard let data = FileManager.default.contents(atPath: input.input) else {
                 throw ValidationError("\(input.input): cannot read it")
             }
             let image = try BitmapRasterizer.inkImage([UInt8](data))
             let detector = try SceneDetector(options: scene.detectorOptions, recognizer: recognizer, embedder: embedder)
-            return try report(try detector.detect(image), origin: input.input)
+            return try report(try detector.detect(image), origin: input.input, names: names)
         }
         let policy = input.policy
         try input.source().forEach(onError: policy.skip) { drawing in
@@ -86,17 +88,21 @@ struct DetectCommand: ParsableCommand {
                 throw ValidationError("\(drawing.origin): a bitmap; detect reads stroke scenes")
             }
             let detector = try SceneDetector(options: scene.detectorOptions, recognizer: recognizer, embedder: embedder)
-            try report(try detector.detectReplaying(record.drawing), origin: drawing.origin)
+            try report(try detector.detectReplaying(record.drawing), origin: drawing.origin, names: names)
         }
     }
 
-    /// Prints one scene's objects: a JSON line, or a line per object.
-    func report(_ objects: [DetectedObject], origin: String) throws {
+    /// Prints one scene's objects, their labels named in the chosen language: a JSON line, or a
+    /// line per object.
+    func report(_ objects: [DetectedObject], origin: String, names: GuessNamer) throws {
+        let objects = objects.map { $0.named(by: names.name(of:)) }
         if json { return try printJSON(SceneObjects(objects: objects)) }
         print("\(origin): \(objects.count) object\(objects.count == 1 ? "" : "s")")
         for object in objects {
             let id = object.trackingID.map { "#\($0) " } ?? ""
-            let labels = object.labels.prefix(3).map { "\($0.text) \(String(format: "%.2f", $0.confidence))" }.joined(separator: ", ")
+            let labels = object.labels.prefix(3).map { label in
+                "\(NamedGuess.shown(label.text, as: label.display ?? label.text)) \(String(format: "%.2f", label.confidence))"
+            }.joined(separator: ", ")
             let f = object.frame
             print("  \(id)[\(Int(f.minX)), \(Int(f.minY)), \(Int(f.width))×\(Int(f.height))] \(labels)")
         }

@@ -43,9 +43,12 @@ struct GuessNamer {
     let names: ClassNames
     let locale: AppLocale
 
+    /// The name of class `label`.
+    func name(of label: String) -> String { names.name(of: label, in: locale) }
+
     /// The guesses with their names.
     func callAsFunction(_ guesses: [Guess]) -> [NamedGuess] {
-        guesses.map { NamedGuess(label: $0.label, display: names.name(of: $0.label, in: locale), probability: $0.probability) }
+        guesses.map { NamedGuess(label: $0.label, display: name(of: $0.label), probability: $0.probability) }
     }
 }
 
@@ -57,7 +60,10 @@ struct NamedGuess: Encodable {
     var probability: Double
 
     /// `cat`, or `chat (cat)` when the name is not the label.
-    var name: String { display == label ? label : "\(display) (\(label))" }
+    var name: String { Self.shown(label, as: display) }
+
+    /// `label`, or `display (label)` when they differ.
+    static func shown(_ label: String, as display: String) -> String { display == label ? label : "\(display) (\(label))" }
 
     /// ``name`` and the probability: `chat (cat) 91.2%`.
     var text: String { "\(name) \(String(format: "%.1f%%", 100 * probability))" }

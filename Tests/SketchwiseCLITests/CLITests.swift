@@ -194,3 +194,25 @@ struct CLI {
         #expect(!result.stderr.contains("hunter2"), "the password is not printed")
     }
 }
+
+/// `--lang` (issue 41): classify and detect name classes in the chosen language beside their labels.
+@Suite struct LanguageOptionTests {
+    static let star = SharedData.packageRoot.appendingPathComponent("Tests/Fixtures/quickdraw/raw/star.ndjson").path
+
+    @Test func classifyAndDetectNameClassesInFrench() async throws {
+        let classify = try await CLI.run(["classify", "--lang", "fr", "--json", Self.star])
+        #expect(classify.status == 0, "\(classify.stderr)")
+        #expect(
+            classify.stdout.contains(#""label":"star""#) && classify.stdout.contains(#""display":"étoile""#),
+            "\(classify.stdout.prefix(300))")
+        let detect = try await CLI.run(["detect", "--lang", "fr", "--json", Self.star])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        #expect(detect.stdout.contains(#""text":"star""#) && detect.stdout.contains(#""display":"étoile""#), "\(detect.stdout.prefix(300))")
+        let text = try await CLI.run(["detect", "--lang", "fr", Self.star])
+        #expect(text.stdout.contains("étoile (star)"), "\(text.stdout.prefix(300))")
+        let english = try await CLI.run(["detect", "--lang", "en", Self.star])
+        #expect(english.stdout.contains("star") && !english.stdout.contains("(star)"))
+        let bad = try await CLI.run(["detect", "--lang", "xx", Self.star])
+        #expect(bad.status != 0 && bad.stderr.contains("--lang must be one of"))
+    }
+}
