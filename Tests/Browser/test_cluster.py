@@ -252,6 +252,10 @@ def test_killing_a_replica_under_load_loses_no_accepted_write(cluster):
                         accepted_corrections.append(label)
                     else:
                         failures.append(("POST /api/corrections", status))
+            except http.client.HTTPException as error:
+                # An answer cut off when its replica was killed mid-send: its outcome is unknown.
+                with lock:
+                    failures.append(("truncated", str(error)))
             except OSError as error:
                 with lock:
                     failures.append(("connection", str(error)))
@@ -271,7 +275,9 @@ def test_killing_a_replica_under_load_loses_no_accepted_write(cluster):
           f"({after} after the kill); {len(failures)} not accepted: {failures[:10]}", file=sys.stderr)
     assert after > 20, "nginx moved the writes to the surviving replica"
     assert all(kind != "connection" for kind, _ in failures), "nginx answered every request"
-    assert all(status in (502, 503, 504) for kind, status in failures), failures
+    truncated = [f for f in failures if f[0] == "truncated"]
+    assert len(truncated) <= len(threads), f"only answers being sent at the kill are cut off: {truncated}"
+    assert all(status in (502, 503, 504) for kind, status in failures if kind != "truncated"), failures
 
     stored_users = {row[0] for row in psql(cluster, "SELECT name FROM personal_user")}
     assert {name for name, _ in accepted_users} <= stored_users
