@@ -21,16 +21,16 @@ public struct ModelSpec: Sendable, Decodable {
 
     /// The labels the model was trained on, as its `training.labels` lists them (an embedding
     /// model's classes; empty when not listed).
-    public var trainedLabels: Set<String> {
-        guard case let .object(members)? = training, case let .array(labels)? = members["labels"] else { return [] }
-        return Set(labels.compactMap { if case let .string(label) = $0 { label } else { nil } })
-    }
+    public var trainedLabels: Set<String> { trainingStrings("labels") }
 
     /// The labels the model's choices were made on, as its `training.validationLabels` lists
     /// them (labels it was not trained on, kept out of the few-shot test; empty when not listed).
-    public var validationLabels: Set<String> {
-        guard case let .object(members)? = training, case let .array(labels)? = members["validationLabels"] else { return [] }
-        return Set(labels.compactMap { if case let .string(label) = $0 { label } else { nil } })
+    public var validationLabels: Set<String> { trainingStrings("validationLabels") }
+
+    /// The strings of the list `training.<key>` (empty when there is none).
+    private func trainingStrings(_ key: String) -> Set<String> {
+        guard case let .object(members)? = training, case let .array(values)? = members[key] else { return [] }
+        return Set(values.compactMap { if case let .string(value) = $0 { value } else { nil } })
     }
 }
 
