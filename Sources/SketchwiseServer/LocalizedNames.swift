@@ -37,12 +37,10 @@ struct LocalizedNames: Sendable {
         localizer.className(label, in: locale)
     }
 
-    /// The name of picture `id` (titled `title`, shown for class `label`): in English its title;
-    /// otherwise CLDR's name of the emoji it shows, else the name of its class.
+    /// The name of picture `id` (titled `title`, shown for class `label`): see
+    /// ``Localizer/pictureName(id:title:label:in:)``.
     func pictureTitle(id: String, title: String, label: String) -> String {
-        guard locale != .english else { return title }
-        if let emoji = LibrarySource.emoji(ofPicture: id), let name = localizer.emojiName(emoji, in: locale) { return name }
-        return className(label)
+        localizer.pictureName(id: id, title: title, label: label, in: locale)
     }
 
     /// The guesses with their names.

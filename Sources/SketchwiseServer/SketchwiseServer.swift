@@ -196,6 +196,7 @@ public struct SketchwiseServer: Sendable {
             photos: PhotoRoutes(photos: loadPhotoModel(), serving: serving, limits: limits, work: work, localizer: localizer),
             metrics: configuration.metrics, localizer: localizer
         ).add(to: router)
+        WebAppManifest(webFolder: configuration.webFolder).add(to: router)
 
         let live = LiveSocket(
             isReady: { serving.readySnapshot != nil },

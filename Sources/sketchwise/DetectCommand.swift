@@ -94,7 +94,7 @@ struct DetectCommand: ParsableCommand {
 
     /// Prints one scene's objects, their labels named in the chosen language: a JSON line, or a
     /// line per object.
-    func report(_ objects: [DetectedObject], origin: String, names: GuessNamer) throws {
+    func report(_ objects: [DetectedObject], origin: String, names: Namer) throws {
         let objects = objects.map { $0.named(by: names.name(of:)) }
         if json { return try printJSON(SceneObjects(objects: objects)) }
         print("\(origin): \(objects.count) object\(objects.count == 1 ? "" : "s")")

@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
+import SketchwiseLibrary
 import SketchwiseLocalization
 import SketchwiseRecognition
+import SketchwiseSuggestions
 
-/// `--lang`: the language of the class names a command prints (`display` beside each `label`).
+/// `--lang`: the language of the class and picture names a command prints (`display` beside each
+/// `label`, `displayTitle` beside each picture's `title`).
 struct LanguageOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The language of the class names shown: \(AppLocale.allCases.map(\.tag).joined(separator: ", ")) (default: the environment's LANG, else en)."
+            "The language of the class and picture names shown: \(AppLocale.allCases.map(\.tag).joined(separator: ", ")) (default: the environment's LANG, else en)."
         ))
     var lang: String?
 
@@ -29,22 +32,27 @@ struct LanguageOptions: ParsableArguments {
         return .english
     }
 
-    /// What names guesses in ``locale``: the class-name tables are read once, here (English
-    /// without them).
-    func namer() -> GuessNamer {
+    /// What names classes and pictures in ``locale``: the class-name tables are read once, here
+    /// (English without them); CLDR's emoji names on the first picture named.
+    func namer() -> Namer {
         let locale = locale
         let names = locale == .english ? ClassNames(tables: [:]) : (try? ClassNames.bundled()) ?? ClassNames(tables: [:])
-        return GuessNamer(names: names, locale: locale)
+        return Namer(localizer: Localizer(classNames: names), locale: locale)
     }
 }
 
-/// Names guesses in one language, for the commands' output.
-struct GuessNamer {
-    let names: ClassNames
+/// Names guesses and pictures in one language, for the commands' output.
+struct Namer {
+    let localizer: Localizer
     let locale: AppLocale
 
     /// The name of class `label`.
-    func name(of label: String) -> String { names.name(of: label, in: locale) }
+    func name(of label: String) -> String { localizer.className(label, in: locale) }
+
+    /// The name of a suggested picture (see ``Localizer/pictureName(id:title:label:in:)``).
+    func name(of picture: Suggestion) -> String {
+        localizer.pictureName(id: picture.itemID, title: picture.title, label: picture.label, in: locale)
+    }
 
     /// The guesses with their names.
     func callAsFunction(_ guesses: [Guess]) -> [NamedGuess] {

@@ -24,6 +24,8 @@ struct PhotoCommand: AsyncParsableCommand {
     @Argument(help: "PNG or JPEG files.")
     var images: [String]
 
+    @OptionGroup var language: LanguageOptions
+
     @Option(
         help:
             "The photo model's spec (default: efficientnet-lite0.json in $SKETCHWISE_PHOTO_MODELS, the installation's share/sketchwise/photo-models or /usr/local/share/sketchwise/photo-models)."
@@ -47,7 +49,7 @@ struct PhotoCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "One JSON object per photo: {\"origin\", \"model\", \"labels\": [{index, text, confidence}], \"classes\": [{label, probability}], \"suggestions\": [{id, label, score, source, title}]}."
+            "One JSON object per photo: {\"origin\", \"model\", \"labels\": [{index, text, confidence}], \"classes\": [{label, display, probability}], \"suggestions\": [{id, label, score, source, title, displayTitle}]}. The model's labels are ImageNet's English ones."
     )
     var json = false
 
@@ -75,6 +77,7 @@ struct PhotoCommand: AsyncParsableCommand {
         var service = PhotoService(
             classifier: try PhotoClassifier(contentsOf: spec), mapping: try PhotoModels.labelMapping(), providers: providers)
         service.labelCount = top
+        let names = language.namer()
         var failed = 0
         var milliseconds: [Double] = []
         for image in images {
@@ -84,9 +87,9 @@ struct PhotoCommand: AsyncParsableCommand {
                 let result = try await service.analyze(bytes, labels: labels, perLabel: perLabel, style: style)
                 milliseconds.append((ContinuousClock.now - start).inSeconds * 1000)
                 if json {
-                    try printJSON(PhotoLine(origin: image, model: service.classifier.name, result: result))
+                    try printJSON(PhotoLine(origin: image, model: service.classifier.name, result: result, names: names))
                 } else {
-                    print(Self.describe(result, origin: image))
+                    print(Self.describe(result, origin: image, names: names))
                 }
             } catch {
                 failed += 1
@@ -107,16 +110,19 @@ struct PhotoCommand: AsyncParsableCommand {
         return [UInt8](data)
     }
 
-    private static func describe(_ result: PhotoResult, origin: String) -> String {
+    private static func describe(_ result: PhotoResult, origin: String, names: Namer) -> String {
         func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
         var lines = ["\(origin):"]
         lines.append("  labels:   " + result.labels.map { "\($0.text) \(percent($0.confidence))" }.joined(separator: ", "))
         lines.append(
             "  classes:  "
                 + (result.classes.isEmpty
-                    ? "none" : result.classes.map { "\($0.label) \(percent($0.probability))" }.joined(separator: ", ")))
+                    ? "none" : names(result.classes).map(\.text).joined(separator: ", ")))
         if !result.suggestions.isEmpty {
-            lines.append("  pictures: " + result.suggestions.map { "\($0.title) [\($0.label), \($0.source)]" }.joined(separator: "; "))
+            let pictures = result.suggestions.map {
+                "\(NamedGuess.shown($0.title, as: names.name(of: $0))) [\($0.label), \($0.source)]"
+            }
+            lines.append("  pictures: " + pictures.joined(separator: "; "))
         }
         lines += result.problems.map { "  problem:  \($0)" }
         return lines.joined(separator: "\n")
@@ -127,11 +133,11 @@ struct PhotoCommand: AsyncParsableCommand {
 private struct PhotoLine: Encodable {
     let origin, model: String
     let labels: [PhotoLabel]
-    let classes: [Guess]
+    let classes: [NamedGuess]
     let suggestions: [SuggestionItem]
 
-    init(origin: String, model: String, result: PhotoResult) {
-        (self.origin, self.model, labels, classes) = (origin, model, result.labels, result.classes)
-        suggestions = result.suggestions.map(SuggestionItem.init)
+    init(origin: String, model: String, result: PhotoResult, names: Namer) {
+        (self.origin, self.model, labels, classes) = (origin, model, result.labels, names(result.classes))
+        suggestions = result.suggestions.map { SuggestionItem($0, names: names) }
     }
 }

@@ -60,7 +60,7 @@ struct SuggestCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "One JSON object per drawing: {\"guesses\": [{label, display, probability}], \"suggestions\": [{id, label, score, source, title}]}."
+            "One JSON object per drawing: {\"guesses\": [{label, display, probability}], \"suggestions\": [{id, label, score, source, title, displayTitle}]}."
     )
     var json = false
 
@@ -101,7 +101,7 @@ struct SuggestCommand: AsyncParsableCommand {
             drawings.append((drawing.label, StrokeSketchRecord(origin: drawing.origin, record: record)))
         }
         var tally = SuggestTally()
-        let guessNames = language.namer()
+        let names = language.namer()
         for (label, drawing) in drawings {
             let started = ContinuousClock.now
             let result: SuggestionResult
@@ -117,12 +117,13 @@ struct SuggestCommand: AsyncParsableCommand {
             tally.add(latency: ContinuousClock.now - started, label: label, suggested: result.suggestions.map(\.label))
             for problem in result.problems { StandardError.print("\(drawing.origin): \(problem)") }
             if json {
-                print(String(decoding: try encoder.encode(SuggestLine(result, guesses: guessNames(result.guesses))), as: UTF8.self))
+                print(String(decoding: try encoder.encode(SuggestLine(result, names: names)), as: UTF8.self))
             } else {
-                let guesses = guessNames(Array(result.guesses.prefix(labels)))
+                let guesses = names(Array(result.guesses.prefix(labels)))
                 print("\(drawing.origin) [\(label)]: " + guesses.map(\.name).joined(separator: ", "))
                 for suggestion in result.suggestions {
-                    print(String(format: "  %.3f  %@  %@  (%@)", suggestion.score, suggestion.label, suggestion.itemID, suggestion.title))
+                    let title = NamedGuess.shown(suggestion.title, as: names.name(of: suggestion))
+                    print(String(format: "  %.3f  %@  %@  (%@)", suggestion.score, suggestion.label, suggestion.itemID, title))
                 }
             }
         }
@@ -136,16 +137,19 @@ struct StrokeSketchRecord {
     var record: QuickDrawRecord
 }
 
-/// One suggested picture in a command's `--json` output (`suggest`, `photo`).
+/// One suggested picture in a command's `--json` output (`suggest`, `photo`): its English
+/// `title` and its name in the chosen language, `displayTitle`, as the API gives them.
 struct SuggestionItem: Encodable {
     var id: String
     var label: String
     var score: Double
     var source: SuggestionSource
     var title: String
+    var displayTitle: String
 
-    init(_ suggestion: Suggestion) {
+    init(_ suggestion: Suggestion, names: Namer) {
         (id, label, score, source, title) = (suggestion.itemID, suggestion.label, suggestion.score, suggestion.source, suggestion.title)
+        displayTitle = names.name(of: suggestion)
     }
 }
 
@@ -154,8 +158,8 @@ struct SuggestLine: Encodable {
     var guesses: [NamedGuess]
     var suggestions: [SuggestionItem]
 
-    init(_ result: SuggestionResult, guesses: [NamedGuess]) {
-        self.guesses = guesses
-        suggestions = result.suggestions.map(SuggestionItem.init)
+    init(_ result: SuggestionResult, names: Namer) {
+        guesses = names(result.guesses)
+        suggestions = result.suggestions.map { SuggestionItem($0, names: names) }
     }
 }

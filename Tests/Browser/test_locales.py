@@ -217,6 +217,14 @@ def test_the_app_speaks(tag, driver, server, known_drawing):
     if tag != "en":
         assert chip != cls, f"{tag}: {cls!r} is not named in the language"
 
+    # The manifest an install prompt reads is the server's, in the language.
+    def manifest():
+        found = driver.execute_cdp_cmd("Page.getAppManifest", {})
+        ours = found.get("url", "").endswith(f"/manifest.webmanifest?lang={tag}") and found.get("data")
+        return json.loads(found["data"]) if ours else None
+    wait_for(manifest, 10, message=f"the manifest in {tag}")
+    assert manifest()["lang"] == tag and manifest()["description"] == catalog_text(tag, "app.description")
+
     # The page's words are the catalog's.
     assert driver.find_element("css selector", "#tool-select span").get_attribute("textContent") == catalog_text(tag, "tool.select")
     assert driver.find_element("id", "assist-title").get_attribute("textContent") == catalog_text(tag, "strip.title.guesses")
@@ -304,6 +312,9 @@ def test_a_picture_found_by_its_name_is_placed(tag, query, phone, driver, server
     wait_for(lambda: attr_int(driver, "data-picture-count") == 1, 10, message="the picture placed")
     (placed,) = driver.execute_script("return window.sketchwise.pictures()")
     assert placed["label"] == "cat"
+    assert placed["displayTitle"] and placed["displayTitle"] != placed["title"], f"the picture's name in {tag}: {placed}"
+    svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
+    assert f"<title>{html.escape(placed['displayTitle'], quote=False)}</title>" in svg, "the SVG export names it in the language"
     rect = canvas_rect(driver)
     centre = driver.execute_script("return window.sketchwise.clientPoint(arguments[0], arguments[1])",
                                    placed["x"] + placed["w"] / 2, placed["y"] + placed["h"] / 2)

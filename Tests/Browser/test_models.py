@@ -506,7 +506,7 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         driver.execute_script("return window.sketchwise.refreshModelInfo()")
         wait_for(lambda: info.text == "raster-cnn 2.0.0, downloaded", 15,
                  message=f"the app shows the downloaded model (shows {info.text!r})")
-        assert "raster-cnn 2.0.0 (hosted; raster, ensemble)" in driver.find_element("id", "model-list").text
+        assert "raster-cnn 2.0.0 (downloaded; raster, ensemble)" in driver.find_element("id", "model-list").text
         save_screenshot(driver, "models-switched.png")
 
         # Rolling back switches again, at once: the bundled model's index is still there.

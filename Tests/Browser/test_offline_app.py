@@ -32,7 +32,7 @@ def test_the_app_installs_and_reopens_offline_with_its_drawing(driver, tmp_path_
         errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
         assert errors == [], f"Chromium would not install the app: {errors}"
         manifest = driver.execute_script("return document.querySelector('link[rel=manifest]').href")
-        assert manifest.endswith("/manifest.json")
+        assert manifest.endswith("/manifest.webmanifest?lang=en")
         wait_for(lambda: shell_kept(driver, SHELL), 30, message="the app shell kept by the service worker")
 
         draw(driver, STROKES, canvas_rect(driver))

@@ -20,7 +20,7 @@ import Testing
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: notAPhoto))
         let result = try await CLI.run([
             "photo", SamplePhotos.url("chelsea.png").path, notAPhoto, SamplePhotos.url("coffee.png").path, "--model", Self.model,
-            "--db", folder.path("no-index.sqlite"), "--json",
+            "--db", folder.path("no-index.sqlite"), "--json", "--lang", "fr",
         ])
         #expect(result.status == 1, "one of the three files is not a photo")
         #expect(result.stderr.contains("notes.png: not a PNG or JPEG image"), "\(result.stderr)")
@@ -33,6 +33,7 @@ import Testing
         #expect(labels.count == 5 && labels.allSatisfy { $0["text"] is String && $0["confidence"] is Double && $0["index"] is Int })
         let classes = try #require(cat["classes"] as? [[String: Any]])
         #expect(classes.first?["label"] as? String == "cat", "\(classes)")
+        #expect(classes.first?["display"] as? String == "chat", "classes are named in the language asked for: \(classes)")
         let coffee = try #require(lines.last ?? nil)
         let cupClasses = Set(((coffee["classes"] as? [[String: Any]]) ?? []).compactMap { $0["label"] as? String })
         #expect(!cupClasses.isDisjoint(with: ["cup", "coffee cup", "mug"]), "\(cupClasses)")

@@ -29,7 +29,7 @@ import Testing
         let db = try await smallIndex()
         let result = try await CLI.run([
             "suggest", SharedData.quickDraw("raw/cat.ndjson").path, "--db", db, "--limit", "3", "--labels", "4", "--per-label", "2",
-            "--json",
+            "--json", "--lang", "fr",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
@@ -40,9 +40,16 @@ import Testing
             let suggestions = try #require(object["suggestions"] as? [[String: Any]])
             #expect(guesses.count == 5 && guesses.allSatisfy { $0["label"] is String && $0["probability"] is Double })
             let labels = Set(guesses.prefix(4).compactMap { $0["label"] as? String })
+            let frenchNames = Dictionary(
+                guesses.compactMap { guess in (guess["label"] as? String).map { ($0, guess["display"] as? String) } },
+                uniquingKeysWith: { first, _ in first })
             #expect(suggestions.count <= 8)
             for suggestion in suggestions {
-                #expect(Set(suggestion.keys) == ["id", "label", "score", "source", "title"])
+                #expect(Set(suggestion.keys) == ["id", "label", "score", "source", "title", "displayTitle"])
+                let label = suggestion["label"] as? String ?? ""
+                #expect(
+                    suggestion["displayTitle"] as? String == frenchNames[label] ?? nil,
+                    "a clip-art picture is named by its class in French (\(label))")
                 #expect(labels.contains(suggestion["label"] as? String ?? ""), "a suggestion stands for one of the top 4 guesses")
                 #expect(
                     (suggestion["id"] as? String)?.hasPrefix("clipart:mammals/") == true && suggestion["source"] as? String == "clipart")

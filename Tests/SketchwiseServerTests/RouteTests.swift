@@ -101,4 +101,32 @@ import Testing
             }
         }
     }
+
+    /// The web app's manifest speaks the language asked for (issue 41): `lang` first, then
+    /// `Accept-Language`, else English; its description is the catalog's.
+    @Test func theManifestSpeaksTheLanguageAskedFor() async throws {
+        let catalogs = SharedData.packageRoot.appendingPathComponent("Sources/SketchwiseServer/Web/locales")
+        @Sendable func description(_ tag: String) throws -> String? {
+            let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: catalogs.appendingPathComponent("\(tag).json")))
+            return (catalog as? [String: Any])?["app.description"] as? String
+        }
+        try await Self.withStartingServer { client in
+            let asked: [(uri: String, acceptLanguage: String?, tag: String, dir: String)] = [
+                ("/manifest.webmanifest?lang=fr", "he", "fr", "ltr"), ("/manifest.webmanifest", "he-IL, en;q=0.5", "he", "rtl"),
+                ("/manifest.webmanifest?lang=xx", nil, "en", "ltr"), ("/manifest.webmanifest?lang=zh-Hans", nil, "zh-Hans", "ltr"),
+            ]
+            for (uri, acceptLanguage, tag, dir) in asked {
+                let headers: HTTPFields = acceptLanguage.map { [.acceptLanguage: $0] } ?? [:]
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/manifest+json; charset=utf-8")
+                    let manifest = try #require(
+                        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+                    #expect(manifest["lang"] as? String == tag && manifest["dir"] as? String == dir, "\(uri)")
+                    #expect(manifest["description"] as? String == (try description(tag)), "\(uri)")
+                    #expect(manifest["name"] as? String == "Sketchwise" && (manifest["icons"] as? [Any])?.count == 2)
+                }
+            }
+        }
+    }
 }

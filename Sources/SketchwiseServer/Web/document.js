@@ -165,7 +165,7 @@ function readObject(o, where, budget) {
       const sketch = o.sketch === null || o.sketch === undefined ? null : Object.freeze(strokes(o.sketch, `${where}.sketch`, budget));
       return {
         type: "picture", ...common, libraryId: string(o, "libraryId", where, 4096), source: string(o, "source", where), label: string(o, "label", where),
-        title: string(o, "title", where), image: url(o, "image", where), thumbnail: url(o, "thumbnail", where),
+        title: string(o, "title", where), ...optionalTexts(o, ["displayTitle"], where), image: url(o, "image", where), thumbnail: url(o, "thumbnail", where),
         aspect: number(o, "aspect", where, { min: 0.001 }), colour: o.colour === true, sketch, alternatives: alternatives(o.alternatives, `${where}.alternatives`),
         lineWidth: o.lineWidth === undefined || o.lineWidth === null ? null : number(o, "lineWidth", where, { min: 0.1, max: 400 }),
       };

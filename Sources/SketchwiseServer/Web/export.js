@@ -50,6 +50,9 @@ async function dataURL(url) {
   }
 }
 
+/** A picture's name in the language it was placed in (`displayTitle`), else its English title. */
+const nameOf = (o) => o.displayTitle || o.title;
+
 const transformOf = (o) => {
   const c = centre(o);
   return o.rotation ? ` transform="rotate(${num(o.rotation)} ${num(c.x)} ${num(c.y)})"` : "";
@@ -80,7 +83,7 @@ async function vectorOf(o) {
     }
     for (const [key, value] of Object.entries({ x: o.x, y: o.y, width: o.w, height: o.h })) root.setAttribute(key, num(value));
     root.setAttribute("preserveAspectRatio", "none");
-    return `<g${transformOf(o)}><title>${esc(o.title)}</title>${new XMLSerializer().serializeToString(root)}</g>`;
+    return `<g${transformOf(o)}><title>${esc(nameOf(o))}</title>${new XMLSerializer().serializeToString(root)}</g>`;
   } catch {
     return null;
   }
@@ -101,7 +104,7 @@ async function svgOf(o) {
     const vector = await vectorOf(o);
     if (vector) return vector;
     const href = (await dataURL(pictureURL(o))) || new URL(pictureURL(o), location.href).href;
-    return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(o.title)}</title></image>`;
+    return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(nameOf(o))}</title></image>`;
   }
   if (o.type === "photo") {
     return `<image href="${esc(o.src)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none" opacity="${num(o.opacity)}"${transformOf(o)}><title>${esc(o.labels.length ? t("export.photoOf", { name: o.labels[0].display || o.labels[0].text }) : t("export.photo"))}</title></image>`;

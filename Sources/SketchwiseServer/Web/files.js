@@ -64,7 +64,7 @@ export class Files {
 
   saveDocument() {
     this.ctx.autosave.flush();
-    download(new Blob([this.documentText()], { type: "application/json" }), "drawing.sketchwise.json");
+    download(new Blob([this.documentText()], { type: "application/json" }), `${t("files.documentName")}.sketchwise.json`);
   }
 
   /** Opens a document's text (a .sketchwise.json, else ndjson); a bad file changes nothing. */

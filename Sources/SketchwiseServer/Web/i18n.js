@@ -65,8 +65,9 @@ async function load(tag) {
 export const locale = () => current;
 
 /**
- * Speaks `tag` (a supported one, else English): loads its catalogs, sets <html lang dir>, fills
- * the page and tells the listeners. `keep`: the person chose it, and it is kept for next time.
+ * Speaks `tag` (a supported one, else English): loads its catalogs, sets <html lang dir> and the
+ * manifest's language, fills the page and tells the listeners. `keep`: the person chose it, and
+ * it is kept for next time.
  */
 export async function setLocale(tag, { keep = false } = {}) {
   const chosen = matchLocale(tag) || SOURCE;
@@ -75,6 +76,8 @@ export async function setLocale(tag, { keep = false } = {}) {
   if (keep) { try { localStorage.setItem(STORAGE_KEY, chosen); } catch { /* private mode: this page only */ } }
   document.documentElement.lang = chosen;
   document.documentElement.dir = RIGHT_TO_LEFT.has(chosen) ? "rtl" : "ltr";
+  // The server's manifest in this language: an install prompt speaks it too.
+  document.querySelector("link[rel=manifest]")?.setAttribute("href", `manifest.webmanifest?lang=${encodeURIComponent(chosen)}`);
   localize(document.documentElement);
   for (const f of listeners) f(chosen);
 }

@@ -1,11 +1,27 @@
 // The models that answer, from GET /api/models, in the "?" dialog: a short line ("raster-cnn
 // 2.0.0, downloaded", or the library re-index while a new raster model is being switched to) and
-// every active model with its version, source and roles (the server's names, as they are).
+// every active model with its version, source and roles (model names are the server's, as they are).
 // Refreshed every 30 s, so a switch on the server shows without a reload.
 
 import { t, formatPercent, formatList } from "./i18n.js";
 
 const REFRESH_MS = 30000;
+
+/** The names of the server's model sources and roles; one the app does not know shows as it is. */
+const SOURCE_NAMES = {
+  bundled: () => t("models.source.bundled"),
+  local: () => t("models.source.local"),
+  fetched: () => t("models.source.fetched"),
+  hosted: () => t("models.source.hosted"),
+};
+const ROLE_NAMES = {
+  raster: () => t("models.role.raster"),
+  strokes: () => t("models.role.strokes"),
+  embedding: () => t("models.role.embedding"),
+  ensemble: () => t("models.role.ensemble"),
+  photo: () => t("models.role.photo"),
+};
+const nameIn = (names, key) => (names[key] ? names[key]() : key);
 
 /** The line for a listing (the raster model's version and source, and the re-index under way)
  *  and one line per active model. */
@@ -22,7 +38,10 @@ export function describeModels(listing) {
   const r = listing.reindex;
   if (r) text += ` · ${t("models.switching", { model: r.model, percent: formatPercent(r.total ? Math.floor((100 * r.done) / r.total) / 100 : 0) })}`;
   const lines = active.map((m) => {
-    const about = { name: m.name, version: m.version, source: m.source, roles: formatList(m.roles, "unit") };
+    const about = {
+      name: m.name, version: m.version, source: nameIn(SOURCE_NAMES, m.source),
+      roles: formatList(m.roles.map((role) => nameIn(ROLE_NAMES, role)), "unit"),
+    };
     return m.roles.length ? t("models.line.roles", about) : t("models.line", about);
   });
   return { text, lines };

@@ -187,7 +187,7 @@ function pictureFor(suggestion, box, extra) {
     type: "picture", ...fitRect(box, aspect, 1, 48), rotation: box.rotation || 0,
     libraryId: suggestion.id, source: suggestion.source || "", label: suggestion.label,
     title: suggestion.title || suggestion.label, image: suggestion.image, thumbnail: suggestion.thumbnail,
-    aspect, colour: false, ...extra,
+    ...(suggestion.displayTitle ? { displayTitle: suggestion.displayTitle } : {}), aspect, colour: false, ...extra,
   });
 }
 

@@ -18,8 +18,8 @@ export function installTestHook(ctx) {
     strokes: () => M.toQuickDraw(M.allStrokes(doc())),
     /** The current AutoDraw sketch, Quick, Draw! raw form. */
     currentSketch: () => M.toQuickDraw(M.recognitionStrokes(doc())),
-    /** Placed pictures: {id, label, title, colour, x, y, w, h, rotation}. */
-    pictures: () => doc().objects.filter((o) => o.type === "picture").map(({ libraryId, label, title, colour, x, y, w, h, rotation }) => ({ id: libraryId, label, title, colour, x, y, w, h, rotation })),
+    /** Placed pictures: {id, label, title, displayTitle, colour, x, y, w, h, rotation}. */
+    pictures: () => doc().objects.filter((o) => o.type === "picture").map(({ libraryId, label, title, displayTitle, colour, x, y, w, h, rotation }) => ({ id: libraryId, label, title, displayTitle, colour, x, y, w, h, rotation })),
     /** Photos on the canvas: {id, src, opacity, labels, classes, pictures (how many offered), x, y, w, h, rotation}. */
     photos: () => doc().objects.filter((o) => o.type === "photo").map(({ alternatives, ...rest }) => ({ ...rest, pictures: alternatives ? alternatives.length : null })),
     /** Every object, back to front (strokes left out): {id, type, x, y, w, h, rotation, …}. */
