@@ -7,7 +7,8 @@ import SketchwiseRaster
 /// and stores it with its metadata.
 ///
 /// - Incremental: a file whose size, modification time and pipeline (recipe, model, thumbnail
-///   size) are as stored is not read again; one whose bytes hash as stored is not re-rendered.
+///   size, naming rules) are as stored is not read again; one whose bytes hash as stored is not
+///   re-rendered.
 ///   Items whose files are gone are removed.
 /// - Resumable: results are committed every ``batchSize`` items, so a killed build loses at most
 ///   one batch and the next build carries on.
@@ -21,6 +22,14 @@ public struct IndexBuilder: Sendable {
     public var batchSize = 128
     public var recipe = PictureRecipe.outline
     public var thumbnailSize = 96
+    /// The version of the rules that name and filter pictures as they are indexed.
+    public var namingRules = Self.currentNamingRules
+
+    /// The version of the rules that name and filter pictures as they are indexed
+    /// (``PictureName``, ``TablerIcon``, ``ClipArtMetadata``, ``EmojiNames``). Bump it with any
+    /// change to them: the next build then indexes again what an older rule named, which an
+    /// unchanged file would otherwise keep.
+    public static let currentNamingRules = 2
 
     public init(sources: Set<LibrarySource> = Set(LibrarySource.allCases), locations: LibraryLocations = LibraryLocations()) {
         self.sources = sources
@@ -47,7 +56,8 @@ public struct IndexBuilder: Sendable {
         }
         let emojiNames = EmojiNames(files: locations.emojiAnnotations)
         let names = emojiNames.isEmpty ? "unicode names" : "cldr names"
-        let pipeline = "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect | \(names)"
+        let pipeline =
+            "\(recipe.identity) | \(embedder.identity) | thumbnail \(thumbnailSize) | aspect | \(names) | naming \(namingRules)"
         let emojiFont = sources.contains(.emoji) ? locations.emojiFont : nil
         if let emojiFont, !FileManager.default.fileExists(atPath: emojiFont.path) {
             throw LibraryError(

@@ -113,6 +113,23 @@ import Testing
         #expect(try bigger.build(into: database, embedder: embedder).sources[.clipart]?.indexed == 4)
     }
 
+    /// A picture named by an older rule is named again by the next build, its file unchanged.
+    @Test func newerNamingRulesNameEveryPictureAgain() throws {
+        let database = try database()
+        var older = builder()
+        older.namingRules = IndexBuilder.currentNamingRules - 1
+        _ = try older.build(into: database, embedder: embedder)
+        let id = "clipart:things/circle.svg"
+        let title = try #require(try database.read { try LibraryItem.fetchOne($0, key: id) }?.title)
+        try DatabaseQueue(path: folder.path("index.sqlite")).write {
+            try $0.execute(sql: "UPDATE item SET title = 'ball', sourceTitle = 'ball' WHERE id = ?", arguments: [id])
+        }
+        #expect(try older.build(into: database, embedder: embedder).sources[.clipart]?.unchanged == 4)
+        #expect(try database.read { try LibraryItem.fetchOne($0, key: id) }?.title == "ball", "the same rules keep the name")
+        #expect(try builder().build(into: database, embedder: embedder).sources[.clipart]?.indexed == 4)
+        #expect(try database.read { try LibraryItem.fetchOne($0, key: id) }?.title == title)
+    }
+
     @Test func progressIsReportedAfterEachBatch() throws {
         var seen: [Int] = []
         _ = try builder(batchSize: 3).build(into: try database(), embedder: embedder) { seen.append($0.done) }
