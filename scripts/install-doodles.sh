@@ -4,7 +4,8 @@
 # /usr/local/share/sketchwise/pictures/doodles). They come from the data in
 # $SKETCHWISE_SHARED_DATA (default ../shared/data beside the repository), so nothing is committed;
 # without that data it says so and leaves the doodle source out. Safe to run again: it draws them
-# once, and again when the binary's bundled raster model changes.
+# once, and again when the binary's bundled raster model or the doodles' naming (the stamp's
+# prefix: files named by key_id since 2) changes.
 # Usage: scripts/install-doodles.sh BINARY
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ if [ ! -d "$data/simplified" ] && [ ! -d "$data/raw" ]; then
   echo "doodles: no Quick, Draw! data at $data; the library has no doodles (classes no picture set draws get none)"
   exit 0
 fi
-stamp="$(sha256sum Models/raster-cnn.safetensors | cut -c1-16)"
+stamp="2-$(sha256sum Models/raster-cnn.safetensors | cut -c1-16)"
 if [ "$(cat "$target/.complete" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi

@@ -15,7 +15,8 @@ struct IndexDoodlesCommand: ParsableCommand {
             For each class file of the --data folders (Google's ndjson, raw or simplified: cat.ndjson; \
             a class is read from the first folder that has it), the first --scan drawings of the training split that the game recognised are classified by the \
             raster model; the --per-class ones it is surest of, each unlike the others, are simplified \
-            as Google's simplified files are and written as line pictures (OUT/<class>/<n>.svg) beside the dataset's CC BY 4.0 attribution. The \
+            as Google's simplified files are and written as line pictures (OUT/<class>/<key_id>.svg, named by \
+            the drawing's key_id, so a review of a doodle stays with its drawing) beside the dataset's CC BY 4.0 attribution. The \
             index's doodle source reads them; a class's doodles are suggested only when no other \
             picture of the style draws it.
             """
@@ -50,14 +51,19 @@ struct IndexDoodlesCommand: ParsableCommand {
         var written = 0
         for (done, file) in classFiles.enumerated() {
             let label = (file.lastPathComponent as NSString).deletingPathExtension
-            let sketches = try Self.typicalCandidates(in: file, limit: scan).map { try simplifier.simplifiedIfNeeded($0) }
+            let candidates = try Self.typicalCandidates(in: file, limit: scan)
+            let sketches = try candidates.map { try simplifier.simplifiedIfNeeded($0.drawing) }
             let described = try sketches.map { sketch -> (probability: Float, embedding: [Float]) in
                 let (answer, embedding) = try recognizer.describe(sketch)
                 let probability = answer.labels.firstIndex(of: label).map { exp(answer.values[$0]) } ?? 0
                 return (probability, embedding ?? [])
             }
-            let chosen = DoodleChoice.choose(described, count: perClass).map { sketches[$0] }
-            try Self.replace(folder.appendingPathComponent(label), with: chosen.map { DoodleArt.svg($0, label: label) })
+            let chosen = DoodleChoice.choose(described, count: perClass)
+            try Self.replace(
+                folder.appendingPathComponent(label),
+                with: chosen.enumerated().map { rank, index in
+                    (Self.fileName(keyID: candidates[index].keyID, rank: rank), DoodleArt.svg(sketches[index], label: label))
+                })
             written += chosen.count
             StandardError.progress("doodles \(done + 1)/\(classFiles.count)")
         }
@@ -92,28 +98,38 @@ struct IndexDoodlesCommand: ParsableCommand {
 
     /// The first `limit` drawings of `file` in the training split that the game recognised
     /// (records without the field count as recognised); malformed records are skipped.
-    static func typicalCandidates(in file: URL, limit: Int) throws -> [StrokeSketch] {
-        var sketches: [StrokeSketch] = []
+    static func typicalCandidates(in file: URL, limit: Int) throws -> [QuickDrawRecord] {
+        var records: [QuickDrawRecord] = []
         do {
             try DrawingSource(path: file.path).forEach(onError: { _ in }) { drawing in
                 guard case let .strokes(record) = drawing.content, record.recognized != false,
                     ValidationSplit.contains(drawing, in: .training), !record.drawing.strokes.isEmpty
                 else { return }
-                sketches.append(record.drawing)
-                if sketches.count == limit { throw Enough() }
+                records.append(record)
+                if records.count == limit { throw Enough() }
             }
         } catch is Enough {}
-        return sketches
+        return records
     }
 
-    /// Writes `documents` as `1.svg`, `2.svg`, … into `classFolder`, replacing what it held.
-    static func replace(_ classFolder: URL, with documents: [String]) throws {
+    /// A doodle's file name: its drawing's `key_id` (`5712873648898048.svg`), so that the file,
+    /// its index id and any review of it stay with that drawing; `drawing-n.svg` by its rank
+    /// `n − 1` for a drawing without a key_id of digits.
+    static func fileName(keyID: String?, rank: Int) -> String {
+        if let keyID, !keyID.isEmpty, keyID.count <= 32, keyID.allSatisfy(\.isASCII), keyID.allSatisfy(\.isNumber) {
+            return "\(keyID).svg"
+        }
+        return "drawing-\(rank + 1).svg"
+    }
+
+    /// Writes `documents` (file name, SVG text) into `classFolder`, replacing what it held.
+    static func replace(_ classFolder: URL, with documents: [(name: String, svg: String)]) throws {
         let manager = FileManager.default
         let staging = classFolder.deletingLastPathComponent().appendingPathComponent(".\(classFolder.lastPathComponent).new")
         try? manager.removeItem(at: staging)
         try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-        for (index, document) in documents.enumerated() {
-            try document.write(to: staging.appendingPathComponent("\(index + 1).svg"), atomically: false, encoding: .utf8)
+        for document in documents {
+            try document.svg.write(to: staging.appendingPathComponent(document.name), atomically: false, encoding: .utf8)
         }
         try? manager.removeItem(at: classFolder)
         try manager.moveItem(at: staging, to: classFolder)

@@ -146,6 +146,24 @@ struct CLI {
         }
     }
 
+    /// `index doodles` names each doodle by its drawing's key_id, so that a review stays with it.
+    @Test func doodlesAreNamedByTheirDrawings() async throws {
+        let data = SharedData.packageRoot.appendingPathComponent("Tests/Fixtures/quickdraw/raw")
+        let result = try await CLI.run([
+            "index", "doodles", "--data", data.path, "--out", folder.path("doodles"), "--per-class", "2", "--scan", "6",
+            "--no-model-store",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let star = try FileManager.default.contentsOfDirectory(atPath: folder.path("doodles/star"))
+        let keyIDs = try String(contentsOf: data.appendingPathComponent("star.ndjson"), encoding: .utf8)
+        #expect(star.count == 2, "\(star)")
+        for name in star {
+            let keyID = name.replacingOccurrences(of: ".svg", with: "")
+            #expect(keyID.count > 8 && keyID.allSatisfy(\.isNumber) && keyIDs.contains(#""key_id":"\#(keyID)""#), "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.path("doodles/ATTRIBUTION.txt")))
+    }
+
     /// `--dense-precision int8` reaches the model (the benchmark says how its dense layers ran); an
     /// unknown precision is refused with the values there are.
     @Test func densePrecisionIsPassedToTheModel() async throws {
