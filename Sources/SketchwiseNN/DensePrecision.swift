@@ -1,19 +1,21 @@
-/// How a model's dense layers compute.
+/// How a model's dense products compute: its dense layers and its LSTMs' input and recurrent
+/// products.
 public enum DensePrecision: String, CaseIterable, Sendable, Codable {
     /// Float weights and inputs: the result PyTorch gives (the parity fixtures hold it to 1e-4).
     case float32
-    /// Int8 weights (per output row, symmetric) and inputs (per call, over their range), exact
-    /// integer sums, scaled back: a quarter of the weights' memory, 2–4× faster on the
+    /// Int8 weights (per output, symmetric) and inputs (per call or per step, over their range),
+    /// exact integer sums, scaled back: a quarter of the weights' memory, 2–4× faster on the
     /// memory-bound dense layers of the recognisers, within about 1 % of the float result.
     case int8
 }
 
 extension DensePrecision {
-    /// `layer` as it computes in this precision: with `int8`, a dense layer becomes a `QuantizedDense`.
+    /// `layer` as it computes in this precision: with `int8`, a dense layer becomes a
+    /// `QuantizedDense` and an LSTM computes its products in int8.
     func lowered(_ layer: any Layer) -> any Layer {
         switch self {
         case .float32: layer
-        case .int8: (layer as? Dense).map(QuantizedDense.init) ?? layer
+        case .int8: (layer as? Dense).map(QuantizedDense.init) ?? (layer as? LSTM)?.quantized() ?? layer
         }
     }
 }

@@ -53,6 +53,7 @@ import Testing
         let model = try Model(contentsOf: Fixtures.model(name), densePrecision: .int8)
         #expect(model.densePrecision == .int8)
         #expect(model.program.steps.contains { $0.layer is QuantizedDense } && !model.program.steps.contains { $0.layer is Dense })
+        #expect(model.program.steps.allSatisfy { ($0.layer as? LSTM)?.weights.int8 != nil || !($0.layer is LSTM) })
         let float = try Model(contentsOf: Fixtures.model(name))
         #expect(!float.program.steps.contains { $0.layer is QuantizedDense })
         let session = model.makeSession()

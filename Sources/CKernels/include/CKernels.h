@@ -83,4 +83,13 @@ bool sk_int8_uses_vnni(void);
 void sk_dense_int8(long m, long n, const int8_t *w, long ldw, const float *w_scale, const int32_t *w_sum,
                    const float *x, uint8_t *xq, int32_t *sums, float *y);
 
+/// `m` rows times one int8 weight matrix: `y[r][j] (+)= Σ_p x[r][p]·W[p][j]` for `k` inputs and `n`
+/// columns, as `x_scale·w_scale[j]·Σ_p (q(x[r])[p] − zero_point)·w[p][j]` with exact integer sums,
+/// each row quantized as in `sk_dense_int8`. `w` is packed four inputs by `np` columns (`n` rounded
+/// up to 16, zero padded): `w[(g·np + j)·4 + q]` is input `4g + q` of column j (inputs past `k` zero);
+/// `w_sum[j]` is column j's sum. Adds to `y` when `accumulate`. Scratch: `xq` (4 times `k` rounded
+/// up to 4 bytes), `acc` (`4·np` ints): rows go four at a time.
+void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t *w, long np, const float *w_scale,
+                  const int32_t *w_sum, uint8_t *xq, int32_t *acc, float *y, long ldy, bool accumulate);
+
 #endif

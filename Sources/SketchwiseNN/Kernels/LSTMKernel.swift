@@ -13,6 +13,8 @@ struct LSTMWeights: Sendable {
     let weightHH: FloatBuffer
     /// `[directions·4H]`: `bias_ih + bias_hh` per direction.
     let bias: FloatBuffer
+    /// The same products in int8 (``DensePrecision/int8``), or nil for float32.
+    private(set) var int8: LSTMInt8Products?
 
     /// Packs PyTorch's per-direction tensors (`weight_ih [4H, in]`, `weight_hh [4H, H]`, `bias_ih`,
     /// `bias_hh [4H]`; forward first).
@@ -27,10 +29,33 @@ struct LSTMWeights: Sendable {
         bias = FloatBuffer(directions.flatMap { zip($0.biasIH, $0.biasHH).map(+) })
     }
 
+    /// These weights with their products in int8: the input projection of both directions as
+    /// one matrix, each direction's recurrent one apart (float32 still past
+    /// ``Int8Columns/maximumInputs``).
+    func quantized() -> LSTMWeights {
+        guard max(inputSize, hiddenSize) <= Int8Columns.maximumInputs else { return self }
+        var copy = self
+        let (rows, g, h) = (directions * gateCount, gateCount, hiddenSize)
+        copy.int8 = LSTMInt8Products(
+            projection: Int8Columns(inputs: inputSize, columns: rows) { weightIH[$0 * rows + $1] },
+            recurrent: (0..<directions).map { d in Int8Columns(inputs: h, columns: g) { weightHH[d * g * h + $0 * g + $1] } })
+        return copy
+    }
+
     /// Gate rows per direction (4H).
     var gateCount: Int { 4 * hiddenSize }
     /// Width of an output row (`directions·H`).
     var outputWidth: Int { directions * hiddenSize }
+}
+
+/// An LSTM's products in int8: `projection` `[inputSize, directions·4H]` and each direction's
+/// `recurrent` `[H, 4H]`.
+struct LSTMInt8Products: Sendable {
+    let projection: Int8Columns
+    let recurrent: [Int8Columns]
+
+    /// Scratch floats either product needs.
+    var scratchCount: Int { max(projection.scratchCount, recurrent.map(\.scratchCount).max() ?? 0) }
 }
 
 /// LSTM over a `[T, inputSize]` sequence with zero initial state → `[T, directions·H]`, each row the
@@ -64,13 +89,15 @@ enum LSTMKernel {
         }
     }
 
-    /// Floats of scratch `fast` needs: the projected inputs of every step plus the cell states.
+    /// Floats of scratch `fast` needs: the projected inputs of every step plus the cell states (and
+    /// the int8 products' own).
     static func scratchCount(_ w: LSTMWeights, length: Int) -> Int {
-        length * w.directions * w.gateCount + w.outputWidth
+        length * w.directions * w.gateCount + w.outputWidth + (w.int8?.scratchCount ?? 0)
     }
 
     /// Input projections of all steps and directions as one sgemm, then per step the recurrent
     /// sgemv into the projected row and a fused, vectorised gate update (which also adds the biases).
+    /// With ``LSTMWeights/int8`` both products are int8 (`sk_gemm_int8`).
     static func fast(
         _ w: LSTMWeights, input: UnsafePointer<Float>, length: Int,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
@@ -79,9 +106,15 @@ enum LSTMKernel {
         let rowWidth = w.directions * g
         let projected = scratch
         let cells = projected + length * rowWidth
-        BLAS.gemm(
-            m: length, n: rowWidth, k: w.inputSize, a: input, lda: w.inputSize,
-            b: w.weightIH.base, ldb: rowWidth, c: projected, ldc: rowWidth)
+        let int8Scratch = cells + width
+        if let int8 = w.int8 {
+            int8.projection.multiply(
+                rows: length, x: input, ldx: w.inputSize, y: projected, ldy: rowWidth, accumulate: false, scratch: int8Scratch)
+        } else {
+            BLAS.gemm(
+                m: length, n: rowWidth, k: w.inputSize, a: input, lda: w.inputSize,
+                b: w.weightIH.base, ldb: rowWidth, c: projected, ldc: rowWidth)
+        }
         cells.update(repeating: 0, count: width)
         let partRows = recurrentPartRows(w)
         for d in 0..<w.directions {
@@ -90,7 +123,10 @@ enum LSTMKernel {
             for step in 0..<length {
                 let t = d == 0 ? step : length - 1 - step
                 let gates = projected + t * rowWidth + d * g
-                if step > 0 {
+                if step > 0, let int8 = w.int8 {
+                    let previous = output + (d == 0 ? t - 1 : t + 1) * width + d * h
+                    int8.recurrent[d].multiply(rows: 1, x: previous, ldx: h, y: gates, ldy: g, accumulate: true, scratch: int8Scratch)
+                } else if step > 0 {
                     let previous = output + (d == 0 ? t - 1 : t + 1) * width + d * h
                     // The recurrent weights (64 KB per direction at H = 64) stream from L2 every step;
                     // in parts of 16 KB whose order reverses every step, the parts read last are

@@ -10,6 +10,11 @@ struct LSTM: Layer {
     static let typeName = "lstm"
     let weights: LSTMWeights
 
+    init(weights: LSTMWeights) { self.weights = weights }
+
+    /// This layer with its products in int8 (``DensePrecision/int8``).
+    func quantized() -> LSTM { LSTM(weights: weights.quantized()) }
+
     init(params p: Params, weights: LayerWeights) throws {
         try requireParams(["inputSize": p.inputSize, "hiddenSize": p.hiddenSize], atLeast: 1)
         let (n, h) = (p.inputSize, p.hiddenSize)
