@@ -146,29 +146,26 @@ static SKInt8Columns chosen_columns(void) {
     return sk_variant() >= SKVariantAVX2 ? columns_avx2 : columns_portable;
 }
 
-/// Four rows' sums at once where that is faster (VNNI), else row by row.
-static void columns_4rows(SKInt8Columns columns, long np, long groups, const uint8_t *xq, long ldq, const int8_t *w,
-                          int32_t *acc, long ldacc) {
-    if (columns == columns_vnni) {
-        columns_vnni_4rows(np, groups, xq, ldq, w, acc, ldacc);
-        return;
-    }
-    for (int r = 0; r < 4; r++) columns(np, groups, xq + r * ldq, w, acc + r * ldacc);
-}
-
 static SKInt8Scale chosen_scale(void) {
     if (sk_variant() == SKVariantAVX512) return scale_avx512;
     return sk_variant() >= SKVariantAVX2 ? scale_avx2 : scale_portable;
 }
 #else
 static SKInt8Columns chosen_columns(void) { return columns_portable; }
-
-static void columns_4rows(SKInt8Columns columns, long np, long groups, const uint8_t *xq, long ldq, const int8_t *w,
-                          int32_t *acc, long ldacc) {
-    for (int r = 0; r < 4; r++) columns(np, groups, xq + r * ldq, w, acc + r * ldacc);
-}
 static SKInt8Scale chosen_scale(void) { return scale_portable; }
 #endif
+
+/// Four rows' sums at once where that is faster (VNNI), else row by row.
+static void columns_4rows(SKInt8Columns columns, long np, long groups, const uint8_t *xq, long ldq, const int8_t *w,
+                          int32_t *acc, long ldacc) {
+#if defined(__x86_64__)
+    if (columns == columns_vnni) {
+        columns_vnni_4rows(np, groups, xq, ldq, w, acc, ldacc);
+        return;
+    }
+#endif
+    for (int r = 0; r < 4; r++) columns(np, groups, xq + r * ldq, w, acc + r * ldacc);
+}
 
 void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t *w, long np, const float *w_scale,
                   const int32_t *w_sum, uint8_t *xq, int32_t *acc, float *y, long ldy, bool accumulate) {

@@ -18,24 +18,34 @@ struct Int8Columns: Sendable {
     init(inputs: Int, columns: Int, weight: (_ input: Int, _ column: Int) -> Float) {
         precondition(inputs <= Self.maximumInputs, "an int8 product takes at most \(Self.maximumInputs) inputs")
         (self.inputs, self.columns) = (inputs, columns)
-        paddedColumns = (columns + 15) / 16 * 16
+        let paddedColumns = (columns + 15) / 16 * 16
+        self.paddedColumns = paddedColumns
         let groups = (inputs + 3) / 4
         var bytes = [Int8](repeating: 0, count: groups * paddedColumns * 4)
         var scales = [Float](repeating: 1, count: paddedColumns), sums = [Int32](repeating: 0, count: paddedColumns)
         for j in 0..<columns {
-            let largest = (0..<inputs).reduce(Float(0)) { max($0, abs(weight($1, j))) }
-            let scale = largest > 0 ? largest / 127 : 1
-            var sum: Int32 = 0
-            for p in 0..<inputs {
-                let byte = Int8(clamping: Int((weight(p, j) / scale).rounded(.toNearestOrEven)))
+            (scales[j], sums[j]) = Self.quantize(count: inputs, { weight($0, j) }) { p, byte in
                 bytes[((p / 4) * paddedColumns + j) * 4 + p % 4] = byte
-                sum += Int32(byte)
             }
-            (scales[j], sums[j]) = (scale, sum)
         }
         packed = AlignedBuffer(bytes)
         scale = FloatBuffer(scales)
         sum = AlignedBuffer(sums)
+    }
+
+    /// `count` weights in signed bytes, symmetric: scaled so that the largest magnitude is 127 (by 1
+    /// when all are zero) and rounded to nearest, ties to even; each byte goes to `store`. Returns
+    /// the scale and the bytes' sum. (`QuantizedDense` quantizes its rows the same way.)
+    static func quantize(count: Int, _ value: (Int) -> Float, store: (Int, Int8) -> Void) -> (scale: Float, sum: Int32) {
+        let largest = (0..<count).reduce(Float(0)) { max($0, abs(value($1))) }
+        let scale = largest > 0 ? largest / 127 : 1
+        var sum: Int32 = 0
+        for p in 0..<count {
+            let byte = Int8(clamping: Int((value(p) / scale).rounded(.toNearestOrEven)))
+            store(p, byte)
+            sum += Int32(byte)
+        }
+        return (scale, sum)
     }
 
     /// Scratch floats `multiply` needs: four quantized rows and their integer sums.

@@ -123,20 +123,22 @@ enum LSTMKernel {
             for step in 0..<length {
                 let t = d == 0 ? step : length - 1 - step
                 let gates = projected + t * rowWidth + d * g
-                if step > 0, let int8 = w.int8 {
+                if step > 0 {
                     let previous = output + (d == 0 ? t - 1 : t + 1) * width + d * h
-                    int8.recurrent[d].multiply(rows: 1, x: previous, ldx: h, y: gates, ldy: g, accumulate: true, scratch: int8Scratch)
-                } else if step > 0 {
-                    let previous = output + (d == 0 ? t - 1 : t + 1) * width + d * h
-                    // The recurrent weights (64 KB per direction at H = 64) stream from L2 every step;
-                    // in parts of 16 KB whose order reverses every step, the parts read last are
-                    // still in L1 when the next step starts with them (measured −7 % per sequence).
-                    var first = 0
-                    while first < h {
-                        let rows = min(partRows, h - first)
-                        let start = step & 1 == 0 ? first : h - first - rows
-                        BLAS.gemv(m: g, n: rows, a: recurrent + start * g, lda: g, transposeA: true, x: previous + start, y: gates, beta: 1)
-                        first += rows
+                    if let int8 = w.int8 {
+                        int8.recurrent[d].multiply(rows: 1, x: previous, ldx: h, y: gates, ldy: g, accumulate: true, scratch: int8Scratch)
+                    } else {
+                        // The recurrent weights (64 KB per direction at H = 64) stream from L2 every step;
+                        // in parts of 16 KB whose order reverses every step, the parts read last are
+                        // still in L1 when the next step starts with them (measured −7 % per sequence).
+                        var first = 0
+                        while first < h {
+                            let rows = min(partRows, h - first)
+                            let start = step & 1 == 0 ? first : h - first - rows
+                            BLAS.gemv(
+                                m: g, n: rows, a: recurrent + start * g, lda: g, transposeA: true, x: previous + start, y: gates, beta: 1)
+                            first += rows
+                        }
                     }
                 }
                 sk_lstm_update_cell(gates, bias, cells + d * h, output + t * width + d * h, h)

@@ -26,20 +26,13 @@ struct QuantizedDense: Layer {
 
     init(_ dense: Dense) {
         (inFeatures, outFeatures, bias, activation) = (dense.inFeatures, dense.outputChannels, dense.bias, dense.activation)
-        rowStride = (inFeatures + 63) / 64 * 64
+        let rowStride = (inFeatures + 63) / 64 * 64
+        self.rowStride = rowStride
         var bytes = [Int8](repeating: 0, count: outFeatures * rowStride)
         var scales = [Float](repeating: 0, count: outFeatures), sums = [Int32](repeating: 0, count: outFeatures)
         for o in 0..<outFeatures {
-            let row = UnsafeBufferPointer(start: dense.weight.base + o * inFeatures, count: inFeatures)
-            let largest = row.reduce(0) { max($0, abs($1)) }
-            let scale = largest > 0 ? largest / 127 : 1
-            var sum: Int32 = 0
-            for (p, value) in row.enumerated() {
-                let byte = Int8(clamping: Int((value / scale).rounded(.toNearestOrEven)))
-                bytes[o * rowStride + p] = byte
-                sum += Int32(byte)
-            }
-            (scales[o], sums[o]) = (scale, sum)
+            let row = dense.weight.base + o * dense.inFeatures
+            (scales[o], sums[o]) = Int8Columns.quantize(count: dense.inFeatures, { row[$0] }) { p, byte in bytes[o * rowStride + p] = byte }
         }
         weight = AlignedBuffer(bytes)
         rowScale = FloatBuffer(scales)
