@@ -223,3 +223,24 @@ def load_exported(models_dir: Path, name: str) -> torch.nn.Module:
     if missing or unexpected:
         raise ValueError(f"{name}: weights do not match its config (missing {missing}, unexpected {unexpected})")
     return model.eval()
+
+
+def warm_start(model, checkpoint: Path):
+    """Start from another run's weights, a ``ckpt.pt`` or an exported model's ``<name>.json``
+    (same layers; a first conv with fewer input channels is copied into the first ones, the
+    added channels' weights start at zero)."""
+    checkpoint = Path(checkpoint)
+    if checkpoint.suffix == ".json":
+        source = load_exported(checkpoint.parent, checkpoint.stem).state_dict()
+    else:
+        source = torch.load(checkpoint, weights_only=False)["model"]
+    own = model.state_dict()
+    for k, v in source.items():
+        if own[k].shape == v.shape:
+            own[k] = v
+        elif v.dim() == 4 and own[k].shape[0] == v.shape[0] and own[k].shape[1] > v.shape[1]:
+            own[k] = torch.zeros_like(own[k])
+            own[k][:, :v.shape[1]] = v
+        else:
+            raise ValueError(f"--warm-start: {k} has shape {tuple(v.shape)}, this model {tuple(own[k].shape)}")
+    model.load_state_dict(own)

@@ -39,7 +39,7 @@ from . import MODELS, REPO as ROOT
 from . import export as ex
 from . import pipeline as pl
 from .distill import Teacher, distillation_loss
-from .models import RasterCNN, StrokeRNN, load_exported
+from .models import RasterCNN, StrokeRNN, warm_start
 
 FIXTURES = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity"
 
@@ -212,27 +212,6 @@ def train_model(mode, corpus, args, run_dir: Path):
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "cfg": cfg, "mode": mode}, tmp)
         os.replace(tmp, ckpt_path)
     return model, state, cfg
-
-
-def warm_start(model, checkpoint: Path):
-    """Start from another run's weights, a ``ckpt.pt`` or an exported model's ``<name>.json``
-    (same layers; a first conv with fewer input channels is copied into the first ones, the
-    added channels' weights start at zero)."""
-    checkpoint = Path(checkpoint)
-    if checkpoint.suffix == ".json":
-        source = load_exported(checkpoint.parent, checkpoint.stem).state_dict()
-    else:
-        source = torch.load(checkpoint, weights_only=False)["model"]
-    own = model.state_dict()
-    for k, v in source.items():
-        if own[k].shape == v.shape:
-            own[k] = v
-        elif v.dim() == 4 and own[k].shape[0] == v.shape[0] and own[k].shape[1] > v.shape[1]:
-            own[k] = torch.zeros_like(own[k])
-            own[k][:, :v.shape[1]] = v
-        else:
-            raise ValueError(f"--warm-start: {k} has shape {tuple(v.shape)}, this model {tuple(own[k].shape)}")
-    model.load_state_dict(own)
 
 
 def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):

@@ -45,7 +45,7 @@ from sketchwise_data.tensor_sequence import encode as encode_rows
 from . import MODELS
 from . import export as ex
 from .distill import Teacher, distillation_loss
-from .models import RasterCNN, StrokeRNN
+from .models import RasterCNN, StrokeRNN, warm_start
 from .pipeline import MAX_LENGTH, lr_at
 
 VALIDATION_PARTS = ("val-raw", "val-simplified", "val-npz", "val-extra", "bitmaps-val")
@@ -242,6 +242,8 @@ def train(args):
     samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world, args.boost_cap)
                 for p in ("train", "bitmaps-train") if len(index[p])}
     model, cfg = build_student(vars(args), len(index.classes))
+    if args.warm_start and not resuming:
+        warm_start(model, args.warm_start)
     model = model.to(device)
     sequences = args.model == "strokes"
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
@@ -269,7 +271,8 @@ def train(args):
     macs = f"{module.macs():,} MACs" if not sequences else f"{module.macs_per_step():,} MACs per step"
     log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {macs}, {cfg}; "
         f"{world} process(es) on {state['device']}, batch {args.batch} ({n_bitmaps * world} bitmaps)"
-        + (f"; teacher {teacher.description}" if teacher else ""))
+        + (f"; teacher {teacher.description}" if teacher else "")
+        + (f"; weights from {args.warm_start}" if args.warm_start and not resuming else ""))
     started, last_save, window = time.time(), time.time(), []
     seconds_before = state["seconds"]
     if not resuming and args.minutes:
@@ -388,6 +391,8 @@ def main(argv=None):
     t.add_argument("--timing-steps", type=int, default=100, help="with --minutes: re-measure the pace this often")
     t.add_argument("--checkpoint-minutes", type=float, default=5.0)
     t.add_argument("--stop-at-step", type=int, help="stop (with a checkpoint) at this step")
+    t.add_argument("--warm-start", default=None,
+                   help="start from these weights: an exported model's NAME.json or a run's ckpt.pt (same layers)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--bitmap-share", type=float, default=0.25)
     t.add_argument("--boost-cap", type=float, default=1.0, help="classes rich in data drawn up to this many times more often")

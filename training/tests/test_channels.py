@@ -7,8 +7,7 @@ import torch
 from sketchwise_data import raster
 from sketchwise_training import export as ex
 from sketchwise_training import pipeline as pl
-from sketchwise_training import train
-from sketchwise_training.models import RasterCNN
+from sketchwise_training.models import RasterCNN, warm_start
 
 THREE_STROKES = [[[0, 100], [0, 0]], [[0, 100], [60, 60]], [[0, 100], [120, 120]]]
 
@@ -38,7 +37,7 @@ def test_two_channel_export_and_warm_start(tmp_path):
     parent = RasterCNN(5, widths=(4, 6, 8), fc=16)
     torch.save({"model": parent.state_dict()}, tmp_path / "ckpt.pt")
     child = RasterCNN(5, widths=(4, 6, 8), fc=16, channels=("ink", "order"))
-    train.warm_start(child, tmp_path / "ckpt.pt")
+    warm_start(child, tmp_path / "ckpt.pt")
     parent.eval()
     child.eval()
     x = torch.rand(3, 2, 28, 28)

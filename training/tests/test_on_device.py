@@ -170,6 +170,19 @@ def test_a_stopped_and_resumed_run_ends_with_the_same_weights(shapes_index, teac
         assert torch.equal(tensor, resumed["model"][name]), name
 
 
+def test_a_warm_started_run_starts_from_the_models_weights(shapes_index, teacher_dir, tmp_path):
+    # lr 0: the weights stay the exported model's (the batch norms' running statistics move)
+    ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--widths", "4,8,8", "--fc", "16", "--steps", "1",
+                                   "--lr", "0", "--warm-start", str(teacher_dir / "teacher.json")))
+    from sketchwise_training.models import load_exported
+    exported = load_exported(teacher_dir, "teacher").state_dict()
+    for name in ("conv1.weight", "conv3.bias", "bn2.weight", "fc1.weight", "fc2.bias"):
+        assert torch.equal(ck["model"][name], exported[name]), name
+    with pytest.raises(ValueError, match="warm-start"):  # another shape is refused, not silently skipped
+        run_in_process(train_args(shapes_index, tmp_path / "other", "--steps", "1",
+                                  "--warm-start", str(teacher_dir / "teacher.json")))
+
+
 def test_two_gloo_processes_follow_one_process_with_the_same_global_batch(shapes_index, tmp_path):
     steps = ["--steps", "40", "--lr", "0.01"]
     single = run_in_process(train_args(shapes_index, tmp_path / "single", *steps))
