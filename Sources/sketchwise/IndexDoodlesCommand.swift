@@ -14,7 +14,8 @@ struct IndexDoodlesCommand: ParsableCommand {
         discussion: """
             For each class file of the --data folders (Google's ndjson, raw or simplified: cat.ndjson; \
             a class is read from the first folder that has it), the first --scan drawings of the training split that the game recognised are classified by the \
-            raster model; the --per-class ones it is surest of, each unlike the others, are simplified \
+            raster model; the --per-class ones it is surest of, each unlike the others (those the bundled \
+            review list calls good first, none it calls wrong or loose), are simplified \
             as Google's simplified files are and written as line pictures (OUT/<class>/<key_id>.svg, named by \
             the drawing's key_id, so a review of a doodle stays with its drawing) beside the dataset's CC BY 4.0 attribution. The \
             index's doodle source reads them; a class's doodles are suggested only when no other \
@@ -46,6 +47,7 @@ struct IndexDoodlesCommand: ParsableCommand {
         let classFiles = try Self.classFiles(in: data)
         let simplifier = GoogleSimplifier()
         let recognizer = try modelOptions.load().raster
+        let reviews = try PictureReviews.bundled()
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var written = 0
@@ -53,10 +55,13 @@ struct IndexDoodlesCommand: ParsableCommand {
             let label = (file.lastPathComponent as NSString).deletingPathExtension
             let candidates = try Self.typicalCandidates(in: file, limit: scan)
             let sketches = try candidates.map { try simplifier.simplifiedIfNeeded($0.drawing) }
-            let described = try sketches.map { sketch -> (probability: Float, embedding: [Float]) in
+            let described = try zip(candidates, sketches).map { candidate, sketch in
                 let (answer, embedding) = try recognizer.describe(sketch)
                 let probability = answer.labels.firstIndex(of: label).map { exp(answer.values[$0]) } ?? 0
-                return (probability, embedding ?? [])
+                let verdict = Self.keyFileName(candidate.keyID).flatMap {
+                    reviews.verdict(on: "\(LibrarySource.doodle.rawValue):\(label)/\($0)", for: label)
+                }
+                return (probability, embedding ?? [], verdict)
             }
             let chosen = DoodleChoice.choose(described, count: perClass)
             try Self.replace(
@@ -116,10 +121,15 @@ struct IndexDoodlesCommand: ParsableCommand {
     /// its index id and any review of it stay with that drawing; `drawing-n.svg` by its rank
     /// `n − 1` for a drawing without a key_id of digits.
     static func fileName(keyID: String?, rank: Int) -> String {
-        if let keyID, !keyID.isEmpty, keyID.count <= 32, keyID.allSatisfy(\.isASCII), keyID.allSatisfy(\.isNumber) {
-            return "\(keyID).svg"
+        keyFileName(keyID) ?? "drawing-\(rank + 1).svg"
+    }
+
+    /// `<key_id>.svg` for a `key_id` of at most 32 digits, the name a review of the drawing uses.
+    static func keyFileName(_ keyID: String?) -> String? {
+        guard let keyID, !keyID.isEmpty, keyID.count <= 32, keyID.allSatisfy(\.isASCII), keyID.allSatisfy(\.isNumber) else {
+            return nil
         }
-        return "drawing-\(rank + 1).svg"
+        return "\(keyID).svg"
     }
 
     /// Writes `documents` (file name, SVG text) into `classFolder`, replacing what it held.

@@ -26,12 +26,20 @@ import Testing
     }
 
     @Test func theSurestDrawingsAreChosenAndNearDuplicatesSkipped() {
-        let drawings: [(probability: Float, embedding: [Float])] = [
-            (0.5, [1, 0]), (0.9, [0, 1]), (0.8, [0, 0.99]), (0.7, [1, 0.1]), (0.2, [-1, 0]),
+        let drawings: [(probability: Float, embedding: [Float], verdict: PictureReviews.Verdict?)] = [
+            (0.5, [1, 0], nil), (0.9, [0, 1], nil), (0.8, [0, 0.99], nil), (0.7, [1, 0.1], nil), (0.2, [-1, 0], nil),
         ]
         #expect(DoodleChoice.choose(drawings, count: 3) == [1, 3, 4], "0.8 and 0.5 are near duplicates of ones chosen before them")
         #expect(DoodleChoice.choose(drawings, count: 1) == [1])
         #expect(DoodleChoice.choose([], count: 4).isEmpty)
+    }
+
+    @Test func reviewedDrawingsComeFirstAndWrongOnesNever() {
+        let drawings: [(probability: Float, embedding: [Float], verdict: PictureReviews.Verdict?)] = [
+            (0.9, [1, 0], .wrong), (0.8, [0, 1], nil), (0.3, [-1, 0], .good), (0.2, [0, -1], .good), (0.7, [1, 1], .loose),
+        ]
+        #expect(DoodleChoice.choose(drawings, count: 3) == [2, 3, 1], "good ones by probability, then the unreviewed")
+        #expect(DoodleChoice.choose(drawings, count: 5) == [2, 3, 1], "never one reviewed wrong or loose")
     }
 
     @Test func aBuildNamesDoodlesByTheirClassFolder() throws {
