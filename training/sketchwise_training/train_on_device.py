@@ -333,6 +333,14 @@ def train(args):
 
 
 # ------------------------------------------------------------------ export
+def views_list(text: str) -> tuple[str, ...]:
+    """``original,mirrored`` -> its views, each named once and known to the model format."""
+    views = tuple(v.strip() for v in text.split(","))
+    if not views or len(set(views)) != len(views) or not set(views) <= {"original", "mirrored"}:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected original, mirrored or both, comma-separated")
+    return views
+
+
 def export_run(args):
     ck = torch.load(Path(args.run_dir) / "ckpt.pt", map_location="cpu", weights_only=False)
     state, saved = ck["state"], ck["run"]
@@ -345,6 +353,9 @@ def export_run(args):
              f"key_id/index hash ({qd.VAL_FRACTION:.0%}).")
     extra = {"config": cfg, "steps": state["step"], "samples": state["samples"], "minutes": round(state["seconds"] / 60, 1),
              "device": state["device"], "history": state["history"][-1:]}
+    if saved.get("warm_start"):
+        extra["startedFrom"] = saved["warm_start"]
+        notes += f" Started from the weights of {saved['warm_start']}."
     if saved.get("teacher"):
         extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
         notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
@@ -355,7 +366,7 @@ def export_run(args):
         kind, extra["macs"] = "raster", model.macs()
         what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
     return ex.export_model(model.eval(), Path(args.out), args.name, classes, kind, what, notes=notes,
-                           extra_training=extra, views=("original", "mirrored"))
+                           extra_training=extra, views=args.views)
 
 
 def main(argv=None):
@@ -408,6 +419,9 @@ def main(argv=None):
     e.add_argument("--name", required=True)
     e.add_argument("--out", type=Path, default=MODELS)
     e.add_argument("--index", help="the index, if not where the run read it")
+    e.add_argument("--views", default="original,mirrored", type=views_list,
+                   help="the test-time views the runtime averages: original, mirrored or both (the fast mode's "
+                        "raster-cnn answers over the original alone)")
     args = p.parse_args(argv)
     if args.command == "index":
         build_index(args.data, args.out, classes_limit=args.classes_limit, per_class_limit=args.per_class_limit, log=log)

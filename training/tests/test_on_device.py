@@ -178,6 +178,14 @@ def test_a_warm_started_run_starts_from_the_models_weights(shapes_index, teacher
     exported = load_exported(teacher_dir, "teacher").state_dict()
     for name in ("conv1.weight", "conv3.bias", "bn2.weight", "fc1.weight", "fc2.bias"):
         assert torch.equal(ck["model"][name], exported[name]), name
+    from sketchwise_training import train_on_device
+    train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "fast", "--out", str(tmp_path / "out"),
+                          "--views", "original"])
+    spec = json.loads((tmp_path / "out" / "fast.json").read_text())
+    assert spec["input"].get("views", ["original"]) == ["original"]
+    assert spec["training"]["startedFrom"].endswith("teacher.json")
+    with pytest.raises(SystemExit):
+        train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "x", "--views", "sideways"])
     with pytest.raises(ValueError, match="warm-start"):  # another shape is refused, not silently skipped
         run_in_process(train_args(shapes_index, tmp_path / "other", "--steps", "1",
                                   "--warm-start", str(teacher_dir / "teacher.json")))
