@@ -46,6 +46,7 @@ test: deps-test
 	scripts/lint-python.sh
 	scripts/lint-js.sh
 	scripts/check-map.py
+	scripts/check-arm64-kernels.sh
 	swift build --build-tests
 	@# The fuzz harness (a second, sanitised build) compiles meanwhile on the CPU time the tests
 	@# leave idle; scripts/fuzz.sh below waits for it (SwiftPM's lock on .build-fuzz).

@@ -8,13 +8,14 @@
 # for Debian's Python and Noto CJK (the Chinese and Japanese app is laid out and shot in real glyphs), PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, ESLint (scripts/lint-js.sh), and the axe-core accessibility engine (from the PyPI wheel
 # axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools), and scikit-image's sample photos
-# (into $SKETCHWISE_PICTURES/../test-photos). Safe to run again: it installs only what is missing.
+# (into $SKETCHWISE_PICTURES/../test-photos), and an arm64 C toolchain with qemu (scripts/check-arm64-kernels.sh). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip python3-pip python3-numpy)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo fonts-noto-cjk postgresql nginx wrk wordnet-base eslint)
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo fonts-noto-cjk postgresql nginx wrk wordnet-base eslint
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 fi
 missing=()
 for p in "${packages[@]}"; do
