@@ -98,15 +98,21 @@ def augment(points: torch.Tensor, strokes: torch.Tensor, gen: torch.Generator, c
 
 
 def bitmap_augment(images: torch.Tensor, gen: torch.Generator, rotation_deg: float = 10.0, scale: float = 0.1,
-                   translate: float = 0.06, p_mirror: float = 0.5) -> torch.Tensor:
-    """Google's bitmaps ``[B, 1, 28, 28]`` (0..1) under a small random affine and mirror."""
+                   translate: float = 0.06, p_mirror: float = 0.5, p_affine: float = 0.75) -> torch.Tensor:
+    """Google's bitmaps ``[B, 1, 28, 28]`` (0..1), mirrored exactly (a flip) with ``p_mirror`` and
+    under a small random affine with ``p_affine``. The affine resamples bilinearly, which blurs, so
+    the rest stay sharp, as the runtime sees them: a student that saw only resampled bitmaps scored
+    80 % on sharp training bitmaps and 88 % on resampled ones."""
     n = images.shape[0]
+    mirror = (torch.rand(n, generator=gen) < p_mirror).to(images.device)
+    images = torch.where(mirror[:, None, None, None], images.flip(3), images)
+    warp = (torch.rand(n, generator=gen) < p_affine).to(images.device)
     angle = _uniform(gen, n, -rotation_deg, rotation_deg) * (math.pi / 180.0)
     s = _uniform(gen, n, 1 - scale, 1 + scale)
-    mirror = torch.where(torch.rand(n, generator=gen) < p_mirror, -1.0, 1.0)
     shift = _uniform(gen, (n, 2), -translate, translate) * 2
     cos, sin = torch.cos(angle) / s, torch.sin(angle) / s
-    theta = torch.stack([torch.stack([cos * mirror, -sin, shift[:, 0]], -1),
-                         torch.stack([sin * mirror, cos, shift[:, 1]], -1)], 1).to(images)
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], -1),
+                         torch.stack([sin, cos, shift[:, 1]], -1)], 1).to(images)
     grid = torch.nn.functional.affine_grid(theta, list(images.shape), align_corners=False)
-    return torch.nn.functional.grid_sample(images, grid, align_corners=False)
+    warped = torch.nn.functional.grid_sample(images, grid, align_corners=False)
+    return torch.where(warp[:, None, None, None], warped, images)

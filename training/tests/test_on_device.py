@@ -134,6 +134,16 @@ def test_a_stopped_index_build_leaves_no_index(tmp_path):
     assert not (tmp_path / "index").exists()
 
 
+def test_bitmaps_are_mirrored_exactly_and_a_quarter_stay_sharp():
+    from sketchwise_data.tensor_augment import bitmap_augment
+    images = torch.rand(400, 1, 28, 28)
+    flipped = bitmap_augment(images, torch.Generator().manual_seed(1), p_mirror=1.0, p_affine=0.0)
+    assert torch.equal(flipped, images.flip(3)), "a mirror is a flip, without resampling"
+    out = bitmap_augment(images, torch.Generator().manual_seed(1))
+    untouched = [bool(torch.equal(o, i) or torch.equal(o, i.flip(2))) for o, i in zip(out, images)]
+    assert 0.15 < sum(untouched) / len(images) < 0.35, "about a quarter stay as the runtime sees them"
+
+
 # ------------------------------------------------------------------ training
 def train_args(index, run_dir, *extra):
     return ["train", "--index", str(index), "--run-dir", str(run_dir), "--device", "cpu", "--widths", "8,16,16",
