@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import math
 import re
 from pathlib import Path
 
@@ -32,7 +33,10 @@ def plot(curves: dict[str, list], out: Path, width: int = 1200, height: int = 42
     img = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(img)
     max_x = max((p[0] for c in curves.values() for p in c), default=1.0)
-    panel_w, top, bottom, lo, hi = width // len(PANELS), 40, height - 60, 40.0, 80.0
+    values = [r[part] for c in curves.values() for _, r in c for part in PANELS if part in r]
+    lo = min(40.0, 10.0 * math.floor(min(values, default=40.0) / 10))  # whole tens around every point
+    hi = max(80.0, 10.0 * math.ceil(max(values, default=80.0) / 10))
+    panel_w, top, bottom = width // len(PANELS), 40, height - 60
     for k, part in enumerate(PANELS):
         x0, x1 = k * panel_w + 50, (k + 1) * panel_w - 15
         draw.rectangle([x0, top, x1, bottom], outline="black")
