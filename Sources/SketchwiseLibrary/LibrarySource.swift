@@ -35,6 +35,9 @@ public enum LibrarySource: String, Sendable, Hashable, CaseIterable, Codable {
     package var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
 
     /// The package that brings the source's files.
+    /// The index id of the file at `relativePath` in this source's folder: `doodle:barn/5076056950177792.svg`.
+    public func pictureID(_ relativePath: String) -> String { "\(rawValue):\(relativePath)" }
+
     public var package: String {
         switch self {
         case .clipart: "openclipart-svg"

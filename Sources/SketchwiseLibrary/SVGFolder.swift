@@ -9,7 +9,7 @@ struct SVGFile: Sendable {
     var size: Int64
     var modified: Double
 
-    var id: String { "\(source.rawValue):\(relativePath)" }
+    var id: String { source.pictureID(relativePath) }
     /// Its folders, as a category: `food/fruit`.
     var category: String { (relativePath as NSString).deletingLastPathComponent }
 }

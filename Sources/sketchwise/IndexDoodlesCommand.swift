@@ -59,7 +59,7 @@ struct IndexDoodlesCommand: ParsableCommand {
                 let (answer, embedding) = try recognizer.describe(sketch)
                 let probability = answer.labels.firstIndex(of: label).map { exp(answer.values[$0]) } ?? 0
                 let verdict = Self.keyFileName(candidate.keyID).flatMap {
-                    reviews.verdict(on: "\(LibrarySource.doodle.rawValue):\(label)/\($0)", for: label)
+                    reviews.verdict(on: LibrarySource.doodle.pictureID("\(label)/\($0)"), for: label)
                 }
                 return (probability, embedding ?? [], verdict)
             }
