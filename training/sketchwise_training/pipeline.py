@@ -169,3 +169,16 @@ def topk(logp: torch.Tensor, labels, ks=(1, 3, 5)) -> dict:
     top = logp.topk(max(ks), dim=1).indices
     hit = top == labels[:, None]
     return {f"top{k}": float(hit[:, :k].any(1).float().mean()) for k in ks}
+
+
+def class_balanced_topk(logp: torch.Tensor, labels, ks=(1, 3, 5)) -> dict:
+    """Top-k accuracy with every class present counting once (the mean of the per-class
+    accuracies), so that a few classes with many drawings cannot outweigh the rest."""
+    labels = torch.as_tensor(labels)
+    if len(labels) == 0:
+        return {f"top{k}": float("nan") for k in ks}
+    hit = logp.topk(max(ks), dim=1).indices == labels[:, None]
+    counts = torch.bincount(labels).float()
+    present = counts > 0
+    return {f"top{k}": float((torch.bincount(labels, weights=hit[:, :k].any(1).float())[present]
+                              / counts[present]).mean()) for k in ks}

@@ -116,3 +116,21 @@ def test_ensemble_weights_favour_the_better_member():
     lps = {"raw": ({"a": noise, "b": good, "c": noise}, y)}
     w, table = train.choose_weights(lps, ["a", "b", "c"], step=0.25)
     assert len(table) == 15 and abs(sum(w) - 1) < 1e-9 and w[1] >= 0.5
+
+
+def test_ensemble_weights_count_every_class_once():
+    """A member right only on the one class that fills most of the pool loses to one right on
+    every other class: each class counts once, not each drawing."""
+    from sketchwise_training import train
+
+    def answering(classes):
+        lp = np.log(np.full((len(classes), 10), 0.02))
+        lp[np.arange(len(classes)), classes] = np.log(0.82)
+        return lp
+
+    y = np.array([0] * 60 + list(range(1, 10)) * 2)
+    crowd = answering(np.zeros_like(y))  # always the big class: 77 % of the drawings, 1 class of 10
+    rest = answering(np.where(y == 0, 1, y))  # right on the other 9 classes
+    w, table = train.choose_weights({"simplified": ({"crowd": crowd, "rest": rest}, y)}, ["crowd", "rest"], step=0.5)
+    assert w == [0.0, 1.0]
+    assert abs(table[(1.0, 0.0)]["top1"] - 0.1) < 1e-6 and abs(table[(0.0, 1.0)]["top1"] - 0.9) < 1e-6
