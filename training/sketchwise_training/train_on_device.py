@@ -194,6 +194,17 @@ def load_checkpoint(run_dir: Path, model, opt, gen: torch.Generator, rank: int, 
 
 
 # ------------------------------------------------------------------ train
+def reschedule(state: dict, steps: int):
+    """A resumed run's new length (``--resume --steps N``): the cosine goes on from the step the run
+    stopped at and now ends at step N, whatever budget the run had; a run that must end sooner or
+    later than planned (the time one sitting leaves, a longer run) needs no new start."""
+    if steps <= state["step"]:
+        sys.exit(f"--steps {steps}: the run is already at step {state['step']}")
+    log(f"the schedule now ends at step {steps} (was {state['total_steps']})")
+    state["total_steps"] = steps
+    state.pop("budget_seconds", None)
+
+
 def build_student(settings: dict, classes: int):
     """The student a run's settings describe -> (module, its config as the model files keep it)."""
     if settings.get("model", "raster") == "strokes":
@@ -257,6 +268,8 @@ def train(args):
     if resuming:
         state = load_checkpoint(run_dir, model, opt, gen, rank, device)
         log(f"resumed {run_dir} at step {state['step']}/{state['total_steps']}")
+        if args.steps and args.steps != state["total_steps"]:
+            reschedule(state, args.steps)
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
     autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
@@ -397,7 +410,7 @@ def main(argv=None):
     t.add_argument("--weight-decay", type=float, default=5e-4)
     t.add_argument("--warmup", type=int, default=200)
     budget = t.add_mutually_exclusive_group()
-    budget.add_argument("--steps", type=int)
+    budget.add_argument("--steps", type=int, help="the run's length; with --resume, a new end for the schedule")
     budget.add_argument("--minutes", type=float, default=10.0, help="a budget in time, converted to steps as the pace is measured")
     t.add_argument("--timing-steps", type=int, default=100, help="with --minutes: re-measure the pace this often")
     t.add_argument("--checkpoint-minutes", type=float, default=5.0)

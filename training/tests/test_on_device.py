@@ -180,6 +180,16 @@ def test_a_stopped_and_resumed_run_ends_with_the_same_weights(shapes_index, teac
         assert torch.equal(tensor, resumed["model"][name]), name
 
 
+def test_a_resumed_run_can_be_given_a_new_length(shapes_index, tmp_path):
+    run_in_process(train_args(shapes_index, tmp_path / "run", "--steps", "40", "--stop-at-step", "6"))
+    resume = ["train", "--run-dir", str(tmp_path / "run"), "--resume", "--device", "cpu", "--threads", "1"]
+    with pytest.raises(SystemExit, match="already at step 6"):
+        run_in_process([*resume, "--steps", "6"])
+    shorter = run_in_process([*resume, "--steps", "10"])
+    assert shorter["state"]["step"] == shorter["state"]["total_steps"] == 10, "the run ends at its new length"
+    assert len(shorter["state"]["losses"]) == 10, "and continued from step 6"
+
+
 def test_a_warm_started_run_starts_from_the_models_weights(shapes_index, teacher_dir, tmp_path):
     # lr 0: the weights stay the exported model's (the batch norms' running statistics move)
     ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--widths", "4,8,8", "--fc", "16", "--steps", "1",
