@@ -38,15 +38,18 @@ public final class PersonalShortcuts: @unchecked Sendable {
         self.configuration = try configuration ?? NearestNeighborClassifier.Configuration().calibrated(for: embedder.model)
     }
 
+    /// The label misfires are stored under.
+    static let misfire = NearestNeighborClassifier.misfireLabel
+
     /// `name@version` of the embedding model: stored embeddings made by another are redone.
     public var embedderIdentity: String { "\(embedder.name)@\(embedder.model.spec.version)" }
 
-    /// The person's labels and how many examples each has, without reading the drawings. A
-    /// label an older version stored against today's rules is shown repaired
-    /// (``ShortcutLabel/repaired(_:maximumBytes:)``), the name it is used and removed by.
+    /// The person's labels and how many examples each has, without reading the drawings (the
+    /// misfires are no shortcut). A label an older version stored against today's rules is shown
+    /// repaired (``ShortcutLabel/repaired(_:maximumBytes:)``), the name it is used and removed by.
     public func labels(user: Int64) async throws -> [(label: String, examples: Int)] {
         var merged: [(label: String, examples: Int)] = []
-        for (stored, examples) in try await store.shortcutLabels(user: user) {
+        for (stored, examples) in try await store.shortcutLabels(user: user) where stored != Self.misfire {
             let label = ShortcutLabel.repaired(stored, maximumBytes: limits.maximumLabelBytes)
             if let index = merged.firstIndex(where: { $0.label == label }) {
                 merged[index].examples += examples
@@ -101,7 +104,7 @@ public final class PersonalShortcuts: @unchecked Sendable {
         switch task.change {
         case let .teach(typed, sketches):
             let label = try ShortcutLabel.validated(typed, limits: limits)
-            try check(label: label, sketches: sketches, otherLabels: Set(examples.map(\.label)).subtracting([label]).count)
+            try check(label: label, sketches: sketches, otherLabels: Set(examples.map(\.label)).subtracting([label, Self.misfire]).count)
             examples.removeAll { $0.label == label }
             try checkQuota(examples, adding: sketches, label: label)
             events(.began(examples: sketches.count))
@@ -115,8 +118,19 @@ public final class PersonalShortcuts: @unchecked Sendable {
         case let .remove(typed):
             let label = typed.precomposedStringWithCanonicalMapping
             events(.began(examples: 0))
-            guard examples.contains(where: { $0.label == label }) else { throw PersonalError(.notFound, "no shortcut \(label)") }
+            try checkIsShortcut(label, in: examples)
             examples.removeAll { $0.label == label }
+        case let .misfire(typed, drawing):
+            let label = typed.precomposedStringWithCanonicalMapping
+            events(.began(examples: 1))
+            try checkIsShortcut(label, in: examples)
+            guard !drawing.isEmpty else { throw PersonalError(.invalid, "the drawing has no points") }
+            let kept = examples.indices.filter { examples[$0].label == Self.misfire }
+            let forgotten = Set(kept.prefix(max(0, kept.count - limits.maximumMisfires + 1)))
+            examples = examples.indices.filter { !forgotten.contains($0) }.map { examples[$0] }
+            try checkQuota(examples, adding: [drawing], label: Self.misfire)
+            examples.append(ShortcutExample(label: Self.misfire, sketch: drawing, embedding: try embedder.embedding(drawing)))
+            events(.exampleEmbedded(1, of: 1))
         }
         guard !task.isCancelled else { throw PersonalError(.cancelled, "the update was cancelled") }
         let classifier = try makeClassifier(examples)
@@ -155,6 +169,13 @@ public final class PersonalShortcuts: @unchecked Sendable {
                 .limit,
                 "at most \(limits.maximumExampleBytes) bytes of examples per person (these would take \(bytes)); remove a shortcut or draw simpler examples",
                 quota: .exampleBytes)
+        }
+    }
+
+    /// Refuses a label that is none of the person's shortcuts (the misfires' label included).
+    private func checkIsShortcut(_ label: String, in examples: [ShortcutExample]) throws {
+        guard label != Self.misfire, examples.contains(where: { $0.label == label }) else {
+            throw PersonalError(.notFound, "no shortcut \(label)")
         }
     }
 

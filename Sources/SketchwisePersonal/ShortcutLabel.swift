@@ -5,8 +5,9 @@ import Foundation
 ///
 /// A new label is NFC-normalized (so "é" typed as one code point or as "e" and a combining
 /// accent is one label), must not be blank, must hold no control character (C0, DEL, C1: NUL
-/// included) and must fit ``ShortcutLimits/maximumLabelLength`` characters and
-/// ``ShortcutLimits/maximumLabelBytes`` bytes of UTF-8.
+/// included) and no noncharacter (U+FFFF starts the misfire label,
+/// `NearestNeighborClassifier.misfireLabel`), and must fit ``ShortcutLimits/maximumLabelLength``
+/// characters and ``ShortcutLimits/maximumLabelBytes`` bytes of UTF-8.
 ///
 /// Labels read back from a store made before these rules may break them (a NUL, which SQLite
 /// cut the label at, or 800 KB in one grapheme): ``repaired(_:maximumBytes:)`` turns such a
@@ -24,6 +25,10 @@ public enum ShortcutLabel {
         if let control = label.unicodeScalars.first(where: isControl) {
             let code = String(format: "U+%04X", control.value)
             throw PersonalError(.invalid, "a label must not hold control characters (it holds \(code))")
+        }
+        if let reserved = label.unicodeScalars.first(where: \.properties.isNoncharacterCodePoint) {
+            let code = String(format: "U+%04X", reserved.value)
+            throw PersonalError(.invalid, "a label must not hold noncharacters (it holds \(code))")
         }
         guard label.utf8.count <= limits.maximumLabelBytes else {
             throw PersonalError(

@@ -14,14 +14,19 @@ public struct ShortcutLimits: Sendable, Equatable {
     /// Bytes per person of every example as stored (its label and its drawing as a Quick,
     /// Draw! record): the bound on what reading one person's shortcuts costs.
     public var maximumExampleBytes: Int
+    /// Misfires kept per person (drawings a shortcut fired on and the person undid); past it the
+    /// oldest is forgotten. They count among ``maximumExamples``.
+    public var maximumMisfires: Int
 
     public init(maximumLabels: Int = 50, maximumExamplesPerLabel: Int = 10, maximumLabelLength: Int = 200,
-                maximumLabelBytes: Int = 256, maximumExamples: Int = 500, maximumExampleBytes: Int = 2 << 20) {
+                maximumLabelBytes: Int = 256, maximumExamples: Int = 500, maximumExampleBytes: Int = 2 << 20,
+                maximumMisfires: Int = 20) {
         self.maximumLabels = maximumLabels
         self.maximumExamplesPerLabel = maximumExamplesPerLabel
         self.maximumLabelLength = maximumLabelLength
         self.maximumLabelBytes = maximumLabelBytes
         self.maximumExamples = maximumExamples
         self.maximumExampleBytes = maximumExampleBytes
+        self.maximumMisfires = maximumMisfires
     }
 }

@@ -24,6 +24,10 @@ public final class ShortcutUpdateTask: Sendable {
         case teach(label: String, examples: [StrokeSketch])
         /// Forget `label`.
         case remove(label: String)
+        /// The shortcut `label` fired on `drawing` and the person undid it at once: keep the drawing
+        /// as a misfire (`NearestNeighborClassifier.misfireLabel`), so that drawings like it stay
+        /// unknown; past ``ShortcutLimits/maximumMisfires`` the oldest is forgotten.
+        case misfire(label: String, drawing: StrokeSketch)
     }
 
     public let user: Int64

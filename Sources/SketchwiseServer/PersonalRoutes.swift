@@ -39,7 +39,7 @@ struct PersonalRoutes: Sendable {
     /// The paths and methods of this API (for the `405` answers of ``APIRoutes``).
     static let methods: [(path: RouterPath, allowed: [HTTPRequest.Method])] = [
         ("users", [.post]), ("users/me", [.get, .patch]), ("shortcuts", [.get, .post]), ("shortcuts/predict", [.post, .delete]),
-        ("shortcuts/:label", [.delete]), ("corrections", [.post]),
+        ("shortcuts/misfires", [.post, .delete]), ("shortcuts/:label", [.delete]), ("corrections", [.post]),
     ]
 
     func add(to api: RouterGroup<SketchwiseRequestContext>) {
@@ -84,8 +84,10 @@ struct PersonalRoutes: Sendable {
             }
             return try await remove(label, request)
         }
-        // `shortcuts/predict` takes POST to predict; DELETE there removes the shortcut "predict".
+        api.post("shortcuts/misfires") { request, _ in try await misfire(request) }
+        // `shortcuts/predict` and `shortcuts/misfires` take POST; DELETE there removes the shortcut of that name.
         api.delete("shortcuts/predict") { request, _ in try await remove("predict", request) }
+        api.delete("shortcuts/misfires") { request, _ in try await remove("misfires", request) }
         api.post("corrections") { request, _ in
             let object = try await input.object(of: request)
             let user = try await user(request)
@@ -140,6 +142,19 @@ struct PersonalRoutes: Sendable {
         let user = try await user(request)
         let version = try await update(ShortcutUpdateTask(user: user.id, change: .remove(label: label)))
         return try json(ShortcutChangedBody(label: label.precomposedStringWithCanonicalMapping, examples: 0, version: version))
+    }
+
+    /// `POST /api/shortcuts/misfires`: the shortcut `label` fired on `strokes` and the person undid
+    /// it at once; the drawing is kept so that the shortcuts stay quiet on drawings like it.
+    private func misfire(_ request: Request) async throws -> Response {
+        let object = try await input.object(of: request)
+        let user = try await user(request)
+        guard case let .string(label)? = object["label"] else {
+            throw APIError(.badRequest, "missing \"label\": the shortcut that fired")
+        }
+        let sketch = try input.sketch(object)
+        let version = try await update(ShortcutUpdateTask(user: user.id, change: .misfire(label: label, drawing: sketch)))
+        return try json(MisfireBody(label: label.precomposedStringWithCanonicalMapping, version: version), status: .created)
     }
 
     /// Runs an update task (its embedding on the work queue); a request that goes away cancels it.
@@ -221,3 +236,4 @@ struct ShortcutListBody: Encodable {
 }
 struct ShortcutChangedBody: Encodable { let label: String; let examples: Int; let version: Int64 }
 struct CorrectionBody: Encodable { let kept: Bool }
+struct MisfireBody: Encodable { let label: String; let version: Int64 }

@@ -74,6 +74,12 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         }
     }
 
+    /// The label of misfires: drawings a shortcut fired on and the person undid at once. They are
+    /// examples like any other, so a query whose nearest example or vote is a misfire is
+    /// unknown: the shortcuts learn where they are not wanted. A misfire needs no minimum number
+    /// of examples; no label a person types is this one (a noncharacter starts it).
+    public static let misfireLabel = "\u{FFFF}misfire"
+
     public let dimension: Int
     public var configuration: Configuration
     public private(set) var examples: [Example] = []
@@ -90,13 +96,13 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
     }
 
     /// Adds examples of `label`. A label not yet known needs ``Configuration/minimumExamples``
-    /// of them at once; a known one takes any number.
+    /// of them at once; a known one, and ``misfireLabel``, take any number.
     /// - Throws: ``ShortcutError`` for an empty label, too few examples, or an embedding of the
     ///   wrong size, with a non-finite value or of zero length. Nothing is added then.
     public mutating func add(label: String, embeddings: [[Float]]) throws(ShortcutError) {
         guard !label.allSatisfy(\.isWhitespace) else { throw ShortcutError("a label must not be empty") }
         let known = examples.contains { $0.label == label }
-        guard known || embeddings.count >= configuration.minimumExamples else {
+        guard known || label == Self.misfireLabel || embeddings.count >= configuration.minimumExamples else {
             throw ShortcutError(
                 "a new label needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(embeddings.count)")
         }
@@ -114,7 +120,8 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         return before - examples.count
     }
 
-    /// The label of `embedding`, or unknown.
+    /// The label of `embedding`, or unknown: nothing near enough, or a misfire nearest or winning
+    /// the vote (``misfireLabel``).
     /// - Throws: ``ShortcutError`` for an embedding of the wrong size, non-finite or zero.
     public func predict(_ embedding: [Float]) throws(ShortcutError) -> Prediction {
         let query = try normalize(embedding, what: "the query")
@@ -122,7 +129,7 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         let nearest = examples.map { (label: $0.label, distance: Self.distance(query, $0.embedding)) }
             .sorted { $0.distance < $1.distance }
             .prefix(max(1, configuration.k))
-        guard let closest = nearest.first,
+        guard let closest = nearest.first, closest.label != Self.misfireLabel,
             closest.distance <= configuration.unknownDistance(examples: examples.count { $0.label == closest.label })
         else {
             return Prediction(label: nil, distance: nearest.first?.distance ?? 2)
@@ -135,6 +142,7 @@ public struct NearestNeighborClassifier: Sendable, Equatable {
         let winner = votes.max { a, b in
             a.value != b.value ? a.value < b.value : distance(of: a.key, in: nearest) > distance(of: b.key, in: nearest)
         }!.key
+        guard winner != Self.misfireLabel else { return Prediction(label: nil, distance: closest.distance) }
         return Prediction(label: winner, distance: distance(of: winner, in: nearest))
     }
 

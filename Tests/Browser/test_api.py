@@ -131,7 +131,7 @@ def test_openapi_served_and_parses(server):
 
 DOCUMENTED_PATHS = {"/api/classify", "/api/suggest", "/api/library/{id}/image", "/api/library/{id}/thumbnail", "/api/library/{id}/vector",
                     "/api/health", "/api/models", "/api/openapi.yaml", "/api/live", "/api/users", "/api/users/me", "/api/shortcuts",
-                    "/api/shortcuts/predict", "/api/shortcuts/{label}", "/api/corrections", "/api/photo"}
+                    "/api/shortcuts/predict", "/api/shortcuts/misfires", "/api/shortcuts/{label}", "/api/corrections", "/api/photo"}
 
 
 def test_models_lists_the_bundled_models_with_checksums_and_roles(server):

@@ -110,6 +110,28 @@ def test_a_spiral_is_nearer_its_shortcut_than_other_drawings(server):
     assert max(p["distance"] for p in spirals) < min(p["distance"] for p in others)
 
 
+def test_a_misfire_keeps_the_shortcut_quiet_on_that_drawing(server):
+    token = new_user(server)
+    status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in (1, 2, 3)]},
+                                         headers=auth(token))
+    assert status == 201, raw
+    status, before, _, raw = server.post_json("/api/shortcuts/predict", {"strokes": spiral(4)}, headers=auth(token))
+    assert status == 200 and before["label"] == SPIRAL, raw
+    status, body, _, raw = server.post_json("/api/shortcuts/misfires", {"label": SPIRAL, "strokes": spiral(4)}, headers=auth(token))
+    assert status == 201 and body["label"] == SPIRAL and body["version"] >= 2, raw
+    status, after, _, raw = server.post_json("/api/shortcuts/predict", {"strokes": spiral(4)}, headers=auth(token))
+    assert status == 200 and after["label"] is None, raw
+    status, _, listing = server.get("/api/shortcuts", headers=auth(token))
+    assert json.loads(listing)["shortcuts"] == [{"label": SPIRAL, "examples": 3}], "a misfire is no shortcut"
+    for body, code, words in [({"label": "⭐", "strokes": spiral(5)}, 404, "no shortcut"),
+                              ({"strokes": spiral(5)}, 400, "label"),
+                              ({"label": SPIRAL, "strokes": []}, 400, "no points")]:
+        status, answer, _, raw = server.post_json("/api/shortcuts/misfires", body, headers=auth(token))
+        assert status == code and words in answer["error"]["message"], (body, raw)
+    status, _, _, raw = server.post_json("/api/shortcuts/misfires", {"label": SPIRAL, "strokes": spiral(5)})
+    assert status == 401, raw
+
+
 def test_calls_without_a_known_token_are_refused(server):
     for headers in ({}, {"Authorization": "Bearer nobody-has-this-token"}, {"Authorization": "Basic abc"}):
         status, hdrs, raw = server.get("/api/shortcuts", headers=headers)
@@ -361,3 +383,35 @@ def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(dr
     star = next(d for d, fired in zip(stars[3:], on_stars) if fired)
     assert fires(star), "a star the shortcut answers is replaced when drawn"
     assert not fires(sample("house")[0]), "a house is left alone"
+
+
+def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(driver, server):
+    """The 🌀 shortcut replaces a spiral; Undo brings the spiral back and tells the server, and the
+    same spiral drawn again is left alone."""
+    from browser_helpers import canvas_rect, draw, fit_drawing, open_app, wait_for
+    token = new_user(server)
+    status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in (1, 2, 3)]},
+                                         headers=auth(token))
+    assert status == 201, raw
+    open_app(driver, server.base)
+    driver.execute_script("localStorage.setItem('sketchwise.token', arguments[0])", token)
+    open_app(driver, server.base)
+    wait_for(lambda: driver.execute_script("return window.sketchwise.shortcuts().length") == 1, 15, message="the shortcut listed")
+    rect = canvas_rect(driver)
+    drawing = fit_drawing(spiral(4), rect, fill=0.5)
+    asked = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/predict')).length"
+    stickers = lambda: [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300"]
+
+    draw(driver, drawing, rect)
+    wait_for(lambda: len(stickers()) == 1, 30, message="the 🌀 sticker replaces the spiral")
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: driver.execute_script("return document.getElementById('message').textContent").startswith("Undone"), 15,
+             message="the app says the shortcut will stay away from this drawing")
+    assert not stickers() and driver.execute_script("return window.sketchwise.currentSketch().length") > 0, "the spiral is back"
+
+    driver.execute_script("window.sketchwise.clear()")
+    before = driver.execute_script(asked)
+    draw(driver, drawing, rect)
+    wait_for(lambda: driver.execute_script(asked) > before, 10, message="the app asks about the drawing at rest")
+    time.sleep(1)
+    assert not stickers(), "the same spiral drawn again is left alone"

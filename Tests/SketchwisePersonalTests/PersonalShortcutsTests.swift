@@ -123,6 +123,45 @@ import Testing
         #expect(try await shortcuts.store.model(user: user.id) == PersonalModel(version: 0, embedder: "", examples: []))
     }
 
+    @Test func aMisfireKeepsTheShortcutsQuietOnThatDrawingAndIsNoShortcut() async throws {
+        let folder = TemporaryFolder()
+        let shortcuts = try PersonalShortcuts(
+            store: try SQLitePersonalStore(path: folder.path("personal.sqlite")), embedder: try #require(Self.embedder),
+            limits: ShortcutLimits(maximumMisfires: 2))
+        let user = try await shortcuts.store.createUser(name: nil).user.id
+        try await shortcuts.apply(
+            ShortcutUpdateTask(user: user, change: .teach(label: "🌀", examples: (1...3).map { Self.drawing("spiral", seed: $0) })))
+        let undone = Self.drawing("spiral", seed: 9)
+        #expect(try await shortcuts.predict(user: user, sketch: undone).label == "🌀")
+
+        let events = Events()
+        let version = try await shortcuts.apply(
+            ShortcutUpdateTask(user: user, change: .misfire(label: "🌀", drawing: undone)), events: events.append)
+        #expect(events.all == [.began(examples: 1), .exampleEmbedded(1, of: 1), .completed(version: version)])
+        let answer = try await shortcuts.predict(user: user, sketch: undone)
+        #expect(answer.label == nil && answer.distance < 0.01, "the drawing the person undid is unknown now")
+        #expect(try await shortcuts.labels(user: user).map(\.label) == ["🌀"], "the misfires are not listed")
+
+        // Misfires are kept up to the limit, the oldest forgotten first, and only of a shortcut.
+        for seed in [10, 11] {
+            try await shortcuts.apply(
+                ShortcutUpdateTask(user: user, change: .misfire(label: "🌀", drawing: Self.drawing("spiral", seed: seed))))
+        }
+        let misfires = try await shortcuts.store.model(user: user).examples.filter { $0.label == NearestNeighborClassifier.misfireLabel }
+        #expect(misfires.map(\.sketch) == [10, 11].map { Self.drawing("spiral", seed: $0) })
+        for label in ["⭐", NearestNeighborClassifier.misfireLabel] {
+            await #expect(throws: PersonalError(.notFound, "no shortcut \(label)")) {
+                try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .misfire(label: label, drawing: undone)))
+            }
+            await #expect(throws: PersonalError.self) {
+                try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .remove(label: label)))
+            }
+        }
+        await #expect(throws: PersonalError(.invalid, "the drawing has no points")) {
+            try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .misfire(label: "🌀", drawing: StrokeSketch(strokes: []))))
+        }
+    }
+
     @Test func examplesOfAnotherEmbedderAreEmbeddedAgain() async throws {
         let folder = TemporaryFolder()
         let shortcuts = try service(folder)
@@ -152,6 +191,7 @@ import Testing
         for (label, words) in [
             ("\u{0}abc", "U+0000"), ("a\u{0}b", "U+0000"), ("bell\u{7}", "U+0007"), ("del\u{7F}", "U+007F"), ("next\u{85}line", "U+0085"),
             ("\n", "empty"), (bigGrapheme, "at most 256 bytes"), (String(repeating: "ab", count: 101), "at most 200 characters"),
+            (NearestNeighborClassifier.misfireLabel, "noncharacters (it holds U+FFFF)"),
         ] {
             let error = await #expect(throws: PersonalError.self) {
                 try await shortcuts.apply(ShortcutUpdateTask(user: user, change: .teach(label: label, examples: spirals)))

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SketchwiseCore
 import SketchwisePersonal
+import SketchwiseShortcuts
 import SketchwiseTestSupport
 import Testing
 
@@ -48,6 +49,8 @@ struct StoreCheck: Sendable, CustomTestStringConvertible {
                 ShortcutExample(label: "🌀", sketch: sketch, embedding: [0.5, -1, 3.25]),
                 ShortcutExample(label: "🌀", sketch: sketch, embedding: [1, 2, 3]),
                 ShortcutExample(label: "saw", sketch: sketch, embedding: [-0.125, 0, 9]),
+                // The misfires' label starts with a noncharacter, which each store keeps as it is.
+                ShortcutExample(label: NearestNeighborClassifier.misfireLabel, sketch: sketch, embedding: [0, 1, 0]),
             ]
             let user = try await open(database) { store async throws in
                 let user = try await store.createUser(name: nil).user

@@ -35,6 +35,16 @@ import Testing
         #expect(try knn.predict(near(1)).label != nil, "a looser threshold answers a label")
     }
 
+    @Test func aMisfireSilencesTheShortcutWhereItFiredAndNowhereElse() throws {
+        var knn = NearestNeighborClassifier(dimension: 4)
+        try knn.add(label: "🌀", embeddings: [near(0), near(0, tilt: 0.3), near(0, tilt: 0.4)])
+        #expect(try knn.predict(near(0, tilt: -0.35)).label == "🌀", "a drawing near the examples fires")
+        try knn.add(label: NearestNeighborClassifier.misfireLabel, embeddings: [near(0, tilt: -0.35)])
+        let silenced = try knn.predict(near(0, tilt: -0.33))
+        #expect(silenced.label == nil && silenced.distance < 0.01, "the drawing the person undid, or one like it, is unknown")
+        #expect(try knn.predict(near(0, tilt: 0.35)).label == "🌀", "the shortcut still fires on its own side")
+    }
+
     @Test func removingALabelForgetsIt() throws {
         var knn = NearestNeighborClassifier(dimension: 4)
         try knn.add(label: "a", embeddings: [near(0), near(0), near(0)])

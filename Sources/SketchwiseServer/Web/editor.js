@@ -64,8 +64,11 @@ export class Editor {
     const { input, text, history, ui } = this.ctx;
     input.cancel();
     text.close(false);
-    const prev = history.undo(ui.state.doc);
-    if (prev) ui.commit({ doc: prev }, { record: false });
+    const undone = ui.state.doc;
+    const prev = history.undo(undone);
+    if (!prev) return;
+    ui.commit({ doc: prev }, { record: false });
+    this.ctx.recognition.undone(undone);
   }
 
   redo() {

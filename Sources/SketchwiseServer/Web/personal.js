@@ -82,6 +82,13 @@ export class PersonalClient {
     return body && body.label !== null ? body : null;
   }
 
+  /** Tells the server that the shortcut `label` fired on these strokes and the person undid it
+   *  at once: they are kept as a misfire, so that the shortcuts stay quiet on drawings like them. */
+  async misfire(label, strokes) {
+    if (!this.token || !strokes.length) return;
+    await this.call("POST", "/api/shortcuts/misfires", { label, strokes }, { create: false });
+  }
+
   /** Keeps a sketch and the label the person chose for it (when they have a token); `kind` says
    * whether they picked a suggested picture ("suggestion", counted by an A/B test) or a guess. */
   async correct(label, strokes, kind = "suggestion") {

@@ -22,6 +22,7 @@ export class Recognition {
     this.over = false;        // whether the sketch is over the limits known
     this.refused = false;     // whether the server refused the sketch as too large (told once)
     this.shortcutAsk = 0;
+    this.fired = null;        // {label, name, strokes, doc}: the last shortcut placed and the document it made
   }
 
   /** The server's limits have come: from now on a sketch over them is not sent. */
@@ -112,6 +113,17 @@ export class Recognition {
     if (!(await view.images.ready(picture.image))) { say(t("shortcuts.pictureFailed", { name }), "error"); return; }
     if (this.asked !== strokes || !M.find(ui.state.doc, target.id)) return;
     editor.change(M.swapForPicture(ui.state.doc, target.id, picture, null));
+    this.fired = { label: match.label, name, strokes: M.toQuickDraw(strokes), doc: ui.state.doc };
     say(t("shortcuts.placed", { name }));
+  }
+
+  /** After an undo that took back `doc`: when that is the document a shortcut had just made
+   *  (nothing done since), the server keeps the drawing as the shortcut's misfire. */
+  async undone(doc) {
+    const fired = this.fired;
+    this.fired = null;
+    if (!fired || fired.doc !== doc) return;
+    try { await this.ctx.personal.misfire(fired.label, fired.strokes); } catch { return; }
+    this.ctx.say(t("shortcuts.misfire", { name: fired.name }));
   }
 }
