@@ -51,42 +51,64 @@ public enum FewShotEvaluation {
         public let ways: Int
         public let shots: Int
         public let episodes: Int
+        /// Earlier drawings of the untaught labels per episode, each undone when a shortcut fired on it.
+        public let misfireDrawings: Int
+        /// Misfires undone per episode, on average.
+        public let misfiresUndone: Double
         public let knownCorrect: Double
         public let unknownRejected: Double
     }
 
     /// Open-set episodes, the measure of when a shortcut answers: each teaches a classifier
     /// (`configuration`) `ways` labels with `shots` examples, then asks one more drawing of each
-    /// and one drawing of each of `ways` other labels.
+    /// and one drawing of each of `ways` other labels. With `misfireDrawings`, the person first
+    /// draws that many other drawings of the untaught labels (in turn) and undoes every shortcut
+    /// that fires on one: it becomes a misfire (``NearestNeighborClassifier/misfireLabel``), as
+    /// in the app.
     public static func openSet(
         items: [(label: String, embedding: [Float])], ways: Int, shots: Int, episodes: Int, seed: UInt64,
-        configuration: NearestNeighborClassifier.Configuration
+        configuration: NearestNeighborClassifier.Configuration, misfireDrawings: Int = 0
     ) throws(ShortcutError) -> OpenSetResult {
-        guard ways >= 2, shots >= 1, episodes >= 1 else { throw ShortcutError("ways must be at least 2, shots and episodes at least 1") }
-        let (byLabel, eligible, dimension) = try grouped(items, shots: shots)
+        guard ways >= 2, shots >= 1, episodes >= 1, misfireDrawings >= 0 else {
+            throw ShortcutError("ways must be at least 2, shots and episodes at least 1, misfire drawings not negative")
+        }
+        let (byLabel, eligible, dimension) = try grouped(items, shots: shots)  // so every label has 2+ drawings
         guard eligible.count >= 2 * ways else {
             throw ShortcutError(
                 "open-set \(ways)-way \(shots)-shot needs \(2 * ways) labels with \(shots + 1) items each; \(eligible.count) have")
         }
         var random = SplitMix64(seed: seed)
-        var knownCorrect = 0, unknownRejected = 0
+        var knownCorrect = 0, unknownRejected = 0, undone = 0
         var taught = configuration
         taught.minimumExamples = shots
         for _ in 0..<episodes {
             let labels = Array(eligible.shuffled(using: &random).prefix(2 * ways))
             var classifier = NearestNeighborClassifier(dimension: dimension, configuration: taught)
+            var knownQueries: [(label: String, embedding: [Float])] = []
             for label in labels.prefix(ways) {
                 let chosen = Array(byLabel[label]!.shuffled(using: &random).prefix(shots + 1))
                 try classifier.add(label: label, embeddings: Array(chosen.prefix(shots)))
-                knownCorrect += try classifier.predict(chosen[shots]).label == label ? 1 : 0
+                knownQueries.append((label, chosen[shots]))
             }
-            for label in labels.suffix(ways) {
-                unknownRejected += try classifier.predict(byLabel[label]!.randomElement(using: &random)!).label == nil ? 1 : 0
+            let untaught = Array(labels.suffix(ways))
+            let queryIndices = untaught.map { byLabel[$0]!.indices.randomElement(using: &random)! }
+            for drawing in 0..<misfireDrawings {
+                let (label, query) = (untaught[drawing % ways], queryIndices[drawing % ways])
+                let others = byLabel[label]!.indices.filter { $0 != query }
+                let earlier = byLabel[label]![others.randomElement(using: &random)!]
+                guard try classifier.predict(earlier).label != nil else { continue }
+                try classifier.add(label: NearestNeighborClassifier.misfireLabel, embeddings: [earlier])
+                undone += 1
+            }
+            for (label, query) in knownQueries { knownCorrect += try classifier.predict(query).label == label ? 1 : 0 }
+            for (label, query) in zip(untaught, queryIndices) {
+                unknownRejected += try classifier.predict(byLabel[label]![query]).label == nil ? 1 : 0
             }
         }
         let asked = Double(episodes * ways)
         return OpenSetResult(
-            ways: ways, shots: shots, episodes: episodes, knownCorrect: Double(knownCorrect) / asked,
+            ways: ways, shots: shots, episodes: episodes, misfireDrawings: misfireDrawings,
+            misfiresUndone: Double(undone) / Double(episodes), knownCorrect: Double(knownCorrect) / asked,
             unknownRejected: Double(unknownRejected) / asked)
     }
 

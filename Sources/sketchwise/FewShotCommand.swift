@@ -28,7 +28,9 @@ struct FewShotCommand: ParsableCommand {
             as the embedding's calibration says, when it carries one): each episode teaches it \
             --ways labels and asks one more drawing of each and one of each of --ways other labels. \
             It prints, for 1, 3 and 5 examples (and --shots), the share of taught drawings answered \
-            rightly and of untaught ones answered unknown.
+            rightly and of untaught ones answered unknown. --misfires N: before those questions the \
+            person draws N other drawings of the untaught labels and undoes every shortcut that fires \
+            on one, which keeps it as a misfire (as Undo does in the app).
 
             --unseen leaves out the labels the embedding was trained on and those its calibration \
             was chosen on (training.labels and training.validationLabels of its spec).
@@ -70,6 +72,9 @@ struct FewShotCommand: ParsableCommand {
     @Flag(help: "Measure taught drawings answered rightly and untaught ones answered unknown (see above).")
     var openSet = false
 
+    @Option(help: "With --open-set: earlier drawings of the untaught labels per episode, undone when a shortcut fires (see above).")
+    var misfires = 0
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -77,6 +82,9 @@ struct FewShotCommand: ParsableCommand {
         guard [input, data, runs].compactMap({ $0 }).count == 1 else { throw ValidationError("give one of DIR, --data DIR or --runs PATH") }
         guard ways >= 2, shots >= 1, (1...1_000_000).contains(episodes), perLabel > shots else {
             throw ValidationError("--ways must be at least 2, --shots at least 1, --episodes within 1…1000000, --per-label above --shots")
+        }
+        guard (0...1000).contains(misfires), misfires == 0 || openSet else {
+            throw ValidationError("--misfires takes 0…1000, with --open-set")
         }
     }
 
@@ -145,7 +153,8 @@ struct FewShotCommand: ParsableCommand {
         let configuration = try NearestNeighborClassifier.Configuration().calibrated(for: embedder.model)
         let rows = try Set([1, 3, 5, shots]).sorted().map { examples in
             try FewShotEvaluation.openSet(
-                items: items, ways: ways, shots: examples, episodes: episodes, seed: seed, configuration: configuration)
+                items: items, ways: ways, shots: examples, episodes: episodes, seed: seed, configuration: configuration,
+                misfireDrawings: misfires)
         }
         if json { return try printJSON(OpenSetTable(calibrated: !configuration.unknownDistances.isEmpty, rows: rows)) }
         print(
@@ -157,5 +166,9 @@ struct FewShotCommand: ParsableCommand {
             print(String(format: "%8d  %21.1f %%  %23.1f %%", row.shots, row.knownCorrect * 100, row.unknownRejected * 100))
         }
         print("(\(ways)-way episodes, \(episodes) of each)")
+        if misfires > 0 {
+            let undone = rows.map { String(format: "%.2f", $0.misfiresUndone) }.joined(separator: " / ")
+            print("(before the questions, \(misfires) other drawings of the untaught labels; misfires undone per episode: \(undone))")
+        }
     }
 }

@@ -115,9 +115,23 @@ import Testing
                 configuration: NearestNeighborClassifier.Configuration(unknownDistance: distance))
         }
         // Clusters on orthogonal axes: a drawing of another label is at distance about 1.
-        #expect(try measured(0.2) == FewShotEvaluation.OpenSetResult(ways: 4, shots: 3, episodes: 100, knownCorrect: 1, unknownRejected: 1))
+        #expect(
+            try measured(0.2)
+                == FewShotEvaluation.OpenSetResult(
+                    ways: 4, shots: 3, episodes: 100, misfireDrawings: 0, misfiresUndone: 0, knownCorrect: 1, unknownRejected: 1))
         let loose = try measured(2)
         #expect(loose.knownCorrect == 1 && loose.unknownRejected == 0, "at 2 everything is accepted")
+    }
+
+    @Test func undoingTheShortcutsThatFireOnEarlierDrawingsKeepsThemQuietOnThoseLabels() throws {
+        let items = clusters(labels: 12, each: 5, noise: 0.05)
+        let undoing = try FewShotEvaluation.openSet(
+            items: items, ways: 4, shots: 3, episodes: 100, seed: 3,
+            configuration: NearestNeighborClassifier.Configuration(unknownDistance: 2), misfireDrawings: 4)
+        // At 2 every earlier drawing fires, unless a misfire of another label is its nearest example.
+        #expect(undoing.misfireDrawings == 4 && undoing.misfiresUndone > 3.5 && undoing.misfiresUndone <= 4)
+        #expect(undoing.unknownRejected > 0.9, "an untaught label's misfire silences its next drawing (0 without)")
+        #expect(undoing.knownCorrect == 1, "and not the taught ones")
     }
 
     @Test func tooFewLabelsWithEnoughItemsIsAClearError() {
