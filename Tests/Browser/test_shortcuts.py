@@ -400,7 +400,9 @@ def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(
     rect = canvas_rect(driver)
     drawing = fit_drawing(spiral(4), rect, fill=0.5)
     asked = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/predict')).length"
-    stickers = lambda: [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300"]
+
+    def stickers():
+        return [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300"]
 
     draw(driver, drawing, rect)
     wait_for(lambda: len(stickers()) == 1, 30, message="the 🌀 sticker replaces the spiral")
