@@ -43,7 +43,7 @@ import Testing
         a.count == b.count ? zip(a, b).map { abs($0 - $1) }.max() ?? 0 : .infinity
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order", "raster-cnn-mid"])
     func runtimeOutputsEqualPyTorch(model name: String) throws {
         let fixture = try fixture(name)
         let model = try Model(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order", "raster-cnn-mid"])
     func preprocessingAndAnswersEqualTraining(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
@@ -77,7 +77,7 @@ import Testing
     /// recogniser set as the CLI and server load them: on every fixture the same class first as
     /// PyTorch and probabilities within 0.02 of PyTorch's. (The accuracy change on the validation
     /// split is in docs/runtime.md.)
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order", "raster-cnn-mid"])
     func int8DenseLayersKeepTheAnswers(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try RecognizerSet(folder: BundledModels.folder, densePrecision: .int8).model(named: name)
