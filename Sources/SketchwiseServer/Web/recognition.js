@@ -105,7 +105,8 @@ export class Recognition {
     if (!personal.shortcuts.length || ui.state.tool !== Tool.autodraw) return;
     const ask = ++this.shortcutAsk;
     let match = null;
-    try { match = await personal.predict(M.toQuickDraw(strokes)); } catch { return; }
+    const drawing = M.toQuickDraw(strokes);
+    try { match = await personal.predict(drawing); } catch { return; }
     const picture = match && shortcutPicture(match.label);
     const target = M.currentSketch(ui.state.doc, true);
     if (ask !== this.shortcutAsk || !picture || this.asked !== strokes || !target) return;
@@ -113,7 +114,7 @@ export class Recognition {
     if (!(await view.images.ready(picture.image))) { say(t("shortcuts.pictureFailed", { name }), "error"); return; }
     if (this.asked !== strokes || !M.find(ui.state.doc, target.id)) return;
     editor.change(M.swapForPicture(ui.state.doc, target.id, picture, null));
-    this.fired = { label: match.label, name, strokes: M.toQuickDraw(strokes), doc: ui.state.doc };
+    this.fired = { label: match.label, name, strokes: drawing, doc: ui.state.doc };
     say(t("shortcuts.placed", { name }));
   }
 
