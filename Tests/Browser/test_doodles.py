@@ -43,9 +43,7 @@ def test_a_class_no_set_draws_gets_doodles_marked_as_such(driver, server):
     open_app(driver, server.base)
     install_probe(driver)
     rect = canvas_rect(driver)
-    # At 0.7 of the canvas, one of this barn's strokes (it starts on the drawing's top edge) did not
-    # reach the canvas: the app saw 3 strokes of 4.
-    strokes = fit_drawing(record["drawing"], rect, fill=0.5)
+    strokes = fit_drawing(record["drawing"], rect)
     draw(driver, strokes, rect)
     wait_for_full_result(driver, len(strokes))
     tiles = wait_for(lambda: driver.execute_script(

@@ -462,6 +462,33 @@ def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base):
     assert drawn[1] <= strip[0] or drawn[0] >= strip[1], f"the drawing spans {drawn}, the strip {strip} (y, px)"
 
 
+def test_a_stroke_that_starts_on_a_card_over_the_canvas_is_drawn(driver, server):
+    """The strip floats over the top of the canvas and the first-run hint over its bottom. A stroke
+    that starts on a card's background (its text, the room between chips) reaches the canvas under
+    it; the cards' controls still take the pointer."""
+    open_app(driver, server.base)
+    driver.execute_script("localStorage.removeItem('sketchwise.firstRunDone')")
+    open_app(driver, server.base)
+    rect = canvas_rect(driver)
+    w, h = rect["w"], rect["h"]
+    draw(driver, [([(0.3 * w, 0.6 * h), (0.7 * w, 0.55 * h)], [0, 200])], rect)
+    wait_for(lambda: guess_labels(driver) or None, 60, message="guesses for a first stroke")
+    wait_for(lambda: driver.find_element("id", "first-run").is_displayed(), 30, message="the first-run hint for a new visitor")
+    centre_and_hit = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                      "const x = r.left + r.width / 2, y = r.top + r.height / 2;"
+                      "const e = document.elementFromPoint(x, y); return {x, y, hit: e.id, control: e.closest('button') !== null};")
+    for k, (card, control) in enumerate((("#assist-title", "#guesses button"), ("#first-run p", "#first-run-ok")), start=2):
+        start = driver.execute_script(centre_and_hit, card)
+        assert start["hit"] == "canvas", f"{card} takes the pointer: {start}"
+        assert driver.execute_script(centre_and_hit, control)["control"], f"{control} no longer takes the pointer"
+        down = (start["x"] - rect["x"], start["y"] - rect["y"])
+        draw(driver, [([down, (down[0] + 40, down[1] + (120 if k == 2 else -120))], [0, 300])], rect)
+        assert attr_int(driver, "data-stroke-count") == k, f"the stroke that started on {card} was drawn"
+        firsts = driver.execute_script("return window.sketchwise.strokes().map((s) => window.sketchwise.clientPoint(s[0][0], s[1][0]))")
+        assert any(abs(p["x"] - start["x"]) <= 2 and abs(p["y"] - start["y"]) <= 2 for p in firsts), (card, firsts, start)
+    assert driver.execute_script("return document.getElementById('canvas').dataset.gesture") is None, "the cards are opaque again"
+
+
 def test_picture_style_menu(driver, server, known_drawing):
     """The Pictures menu picks the style of the suggestions (line art by default), asks again for
     the current sketch, and is kept for the next visit; every button's shape follows its picture."""

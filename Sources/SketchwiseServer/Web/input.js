@@ -73,6 +73,8 @@ export class PointerInput {
       this.addPoint(stroke, p, e.timeStamp);
       this.h.onStrokeUpdate(stroke);
     }
+    // While something is drawn or moved, the strip's card fades (style.css), so that what is under it shows.
+    if (this.active && this.active.mode !== "pan") this.canvas.dataset.gesture = this.active.mode;
   }
 
   move(e) {
@@ -117,6 +119,7 @@ export class PointerInput {
     this.active = null;
     try { this.canvas.releasePointerCapture(e.pointerId); } catch { /* already released */ }
     delete this.canvas.dataset.panning;
+    delete this.canvas.dataset.gesture;
     if (this.spaceDown) this.canvas.dataset.panning = "ready";
     if (a.mode === "move") {
       this.h.onMoveUpdate(null);
@@ -138,6 +141,7 @@ export class PointerInput {
     this.active = null;
     if (a.id !== undefined) { try { this.canvas.releasePointerCapture(a.id); } catch { /* ignore */ } }
     delete this.canvas.dataset.panning;
+    delete this.canvas.dataset.gesture;
     if (a.mode === "move") this.h.onMoveUpdate(null);
     else if (a.mode === "shape") this.h.onShapeUpdate(null);
     else if (a.mode === "draw") this.h.onStrokeUpdate(null);
