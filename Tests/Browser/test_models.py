@@ -36,6 +36,9 @@ def run(*args, timeout=300, **kwargs):
     return subprocess.run([str(binary()), *map(str, args)], cwd=REPO, capture_output=True, text=True, timeout=timeout, **kwargs)
 
 
+BUNDLED_VERSION = json.loads((MODELS / f"{NAME}.json").read_text())["version"]
+
+
 def spec_with_version(version):
     spec = json.loads((MODELS / f"{NAME}.json").read_text())
     spec["version"] = version
@@ -195,7 +198,7 @@ def assert_refused(result, store, drawing, reason):
     print(f"\n  refused: {result.stderr.strip().splitlines()[-1]}", file=sys.stderr)
     assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
     assert reason in result.stderr, result.stderr
-    assert active_version(store) == ("bundled", "1.0.0")
+    assert active_version(store) == ("bundled", BUNDLED_VERSION)
     assert not list(store.glob("*/.staging-*")), list(store.glob("*/.staging-*"))
     assert_classifies(store, drawing)
 
@@ -350,7 +353,7 @@ def test_kill_9_in_the_middle_of_an_install_then_a_restart(host, store, drawing)
     print(f"\n  killed with {partial[0].stat().st_size} bytes of {len(host.files[f'{NAME}.safetensors'])} written", file=sys.stderr)
     # Right after the kill: the half-written staging folder is there, but nothing serves from it.
     assert list(store.glob(f"{NAME}/.staging-*"))
-    assert active_version(store) == ("bundled", "1.0.0")
+    assert active_version(store) == ("bundled", BUNDLED_VERSION)
     assert_classifies(store, drawing)
     # The restart clears what the killed process left and installs.
     host.faults.clear()
@@ -371,7 +374,7 @@ def test_use_rollback_and_delete(host, store, drawing):
     assert download(host, store).returncode == 0
     assert active_version(store) == ("hosted", "3.0.0")
     statuses = {m["version"]: m["status"] for m in listing(store)["models"] if m["name"] == NAME}
-    assert statuses == {"1.0.0": "fallback", "2.0.0": "previous", "3.0.0": "active"}
+    assert statuses == {BUNDLED_VERSION: "fallback", "2.0.0": "previous", "3.0.0": "active"}
 
     r = run("models", "rollback", NAME, "--model-store", store)
     assert r.returncode == 0 and "version 2.0.0 is active" in r.stdout, r
@@ -386,11 +389,11 @@ def test_use_rollback_and_delete(host, store, drawing):
     assert r.returncode == 1 and "not installed" in r.stderr
 
     r = run("models", "use", f"{NAME}@bundled", "--model-store", store)
-    assert r.returncode == 0 and active_version(store) == ("bundled", "1.0.0")
+    assert r.returncode == 0 and active_version(store) == ("bundled", BUNDLED_VERSION)
 
     r = run("models", "delete", NAME, "--model-store", store)
     assert r.returncode == 0, r.stderr
-    assert active_version(store) == ("bundled", "1.0.0")
+    assert active_version(store) == ("bundled", BUNDLED_VERSION)
     assert not (store / NAME).exists()
     r = run("models", "rollback", NAME, "--model-store", store)
     assert r.returncode == 1 and "nothing to roll back" in r.stderr
@@ -475,11 +478,11 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
     data = data_with_index(tmp_path_factory, "switch-data", lucide_index)
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "local"], name="switch-server")
     try:
-        assert served_version(srv) == ("1.0.0", None)
+        assert served_version(srv) == (BUNDLED_VERSION, None)
         open_app(driver, srv.base)
         driver.find_element("id", "help").click()  # the "?" dialog lists the models
         info = driver.find_element("id", "model-info")
-        wait_for(lambda: info.text == "raster-cnn 1.0.0", 15, message=f"the app shows the bundled model (shows {info.text!r})")
+        wait_for(lambda: info.text == f"raster-cnn {BUNDLED_VERSION}", 15, message=f"the app shows the bundled model (shows {info.text!r})")
         before = rss_kib(srv.proc.pid)
         r = run("models", "download", NAME, "--manifest", host.url, "--model-store", Path(data) / "models")
         assert r.returncode == 0, r.stderr
@@ -513,9 +516,9 @@ def test_server_switches_models_without_a_restart(tmp_path_factory, host, drawin
         r = run("models", "rollback", NAME, "--model-store", Path(data) / "models")
         assert r.returncode == 0, r.stderr
         deadline = time.monotonic() + 120
-        while served_version(srv)[0] != "1.0.0" and time.monotonic() < deadline:
+        while served_version(srv)[0] != BUNDLED_VERSION and time.monotonic() < deadline:
             time.sleep(0.5)
-        assert served_version(srv)[0] == "1.0.0"
+        assert served_version(srv)[0] == BUNDLED_VERSION
         classify_over_http(srv, drawing)
     finally:
         stop_server(srv)
@@ -530,7 +533,7 @@ def test_server_serves_the_bundled_model_when_the_downloaded_one_is_broken(tmp_p
     weights.write_bytes(weights.read_bytes()[:1000])
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "local"], name="fallback-server")
     try:
-        assert served_version(srv)[0] == "1.0.0"
+        assert served_version(srv)[0] == BUNDLED_VERSION
         assert "is not used, the bundled one serves" in srv.log_tail(200)
         classify_over_http(srv, drawing)
     finally:
@@ -553,7 +556,7 @@ def test_server_starts_on_the_bundled_model_when_the_manifest_is_unreachable(tmp
     srv = start_server(tmp_path_factory, data, ["--sources", "lucide", "--model-updates", "latest", "--manifest", "http://127.0.0.1:9/manifest.json"],
                        name="offline-server")
     try:
-        assert served_version(srv)[0] == "1.0.0"
+        assert served_version(srv)[0] == BUNDLED_VERSION
         assert "not downloaded" in srv.log_tail(200) or "manifest" in srv.log_tail(200)
         classify_over_http(srv, drawing)
     finally:
@@ -638,7 +641,7 @@ def test_server_listens_at_once_although_the_manifest_host_is_stuck(tmp_path_fac
         assert "hosted models: not done after 2.0 seconds" in srv.log_tail(200)
         while time.monotonic() - started < 300 and srv.get("/api/ready", timeout=5)[0] != 200:
             time.sleep(0.5)
-        assert served_version(srv)[0] == "1.0.0"
+        assert served_version(srv)[0] == BUNDLED_VERSION
         classify_over_http(srv, drawing)
     finally:
         stop_server(srv)
@@ -662,7 +665,7 @@ def test_server_survives_a_manifest_declaring_two_to_the_sixty_third_bytes(tmp_p
         assert "over the 4294967296 (4 GiB) a model file may have" in srv.log_tail(200), srv.log_tail(40)
         time.sleep(2)
         assert srv.proc.poll() is None, srv.log_tail(40)
-        assert served_version(srv)[0] == "1.0.0"
+        assert served_version(srv)[0] == BUNDLED_VERSION
         classify_over_http(srv, drawing)
         assert host.hits[f"{NAME}.safetensors"] == 0
     finally:

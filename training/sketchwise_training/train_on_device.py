@@ -379,7 +379,7 @@ def export_run(args):
         kind, extra["macs"] = "raster", model.macs()
         what = f"28x28 CNN ({'/'.join(map(str, model.widths))} channels) over all {len(classes)} Quick, Draw! classes"
     return ex.export_model(model.eval(), Path(args.out), args.name, classes, kind, what, notes=notes,
-                           extra_training=extra, views=args.views)
+                           extra_training=extra, views=args.views, version=args.version)
 
 
 def main(argv=None):
@@ -435,6 +435,8 @@ def main(argv=None):
     e.add_argument("--views", default="original,mirrored", type=views_list,
                    help="the test-time views the runtime averages: original, mirrored or both (the fast mode's "
                         "raster-cnn answers over the original alone)")
+    e.add_argument("--version", default="1.0.0", help="the model's version (semantic): raise it when new weights replace "
+                                                      "a shipped model's, so that model stores see the change")
     args = p.parse_args(argv)
     if args.command == "index":
         build_index(args.data, args.out, classes_limit=args.classes_limit, per_class_limit=args.per_class_limit, log=log)

@@ -200,9 +200,9 @@ def test_a_warm_started_run_starts_from_the_models_weights(shapes_index, teacher
         assert torch.equal(ck["model"][name], exported[name]), name
     from sketchwise_training import train_on_device
     train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "fast", "--out", str(tmp_path / "out"),
-                          "--views", "original"])
+                          "--views", "original", "--version", "1.1.0"])
     spec = json.loads((tmp_path / "out" / "fast.json").read_text())
-    assert spec["input"].get("views", ["original"]) == ["original"]
+    assert spec["input"].get("views", ["original"]) == ["original"] and spec["version"] == "1.1.0"
     assert spec["training"]["startedFrom"].endswith("teacher.json")
     with pytest.raises(SystemExit):
         train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "x", "--views", "sideways"])
