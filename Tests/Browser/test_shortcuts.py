@@ -385,9 +385,9 @@ def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(dr
     assert not fires(sample("house")[0]), "a house is left alone"
 
 
-def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(driver, server):
-    """The 🌀 shortcut replaces a spiral; Undo brings the spiral back and tells the server, and the
-    same spiral drawn again is left alone."""
+def spiral_shortcut_in_the_app(driver, server):
+    """A new person with the 🌀 shortcut taught from three spirals, in the app, and a fourth spiral
+    drawn: (the spiral as drawn on the canvas, the canvas, a function giving the 🌀 stickers placed)."""
     from browser_helpers import canvas_rect, draw, fit_drawing, open_app, wait_for
     token = new_user(server)
     status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in (1, 2, 3)]},
@@ -399,13 +399,21 @@ def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(
     wait_for(lambda: driver.execute_script("return window.sketchwise.shortcuts().length") == 1, 15, message="the shortcut listed")
     rect = canvas_rect(driver)
     drawing = fit_drawing(spiral(4), rect, fill=0.5)
-    asked = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/predict')).length"
 
     def stickers():
         return [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+1F300"]
 
     draw(driver, drawing, rect)
     wait_for(lambda: len(stickers()) == 1, 30, message="the 🌀 sticker replaces the spiral")
+    return drawing, rect, stickers
+
+
+def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(driver, server):
+    """The 🌀 shortcut replaces a spiral; Undo brings the spiral back and tells the server, and the
+    same spiral drawn again is left alone."""
+    from browser_helpers import draw, wait_for
+    drawing, rect, stickers = spiral_shortcut_in_the_app(driver, server)
+    asked = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/predict')).length"
     driver.find_element("id", "undo").click()
     wait_for(lambda: driver.execute_script("return document.getElementById('message').textContent").startswith("Undone"), 15,
              message="the app says the shortcut will stay away from this drawing")
@@ -417,3 +425,19 @@ def test_undoing_a_shortcut_right_after_it_fired_keeps_it_quiet_on_that_drawing(
     wait_for(lambda: driver.execute_script(asked) > before, 10, message="the app asks about the drawing at rest")
     time.sleep(1)
     assert not stickers(), "the same spiral drawn again is left alone"
+
+
+def test_redo_right_after_undoing_a_shortcut_keeps_it(driver, server):
+    """Undo then Redo at once: the person wanted the 🌀 after all, so no misfire is sent; a later
+    Undo that stays sends it."""
+    from browser_helpers import wait_for
+    _, _, stickers = spiral_shortcut_in_the_app(driver, server)
+    misfires = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/misfires')).length"
+    driver.find_element("id", "undo").click()
+    driver.find_element("id", "redo").click()
+    assert len(stickers()) == 1, "Redo brings the 🌀 back"
+    time.sleep(4)   # past the app's wait for a Redo (MISFIRE_SETTLE_MS)
+    assert driver.execute_script(misfires) == 0, "a redone shortcut is no misfire"
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: driver.execute_script(misfires) == 1, 15, message="the misfire sent once the Undo stays")
+    assert not stickers()

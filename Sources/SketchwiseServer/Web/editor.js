@@ -76,7 +76,9 @@ export class Editor {
     input.cancel();
     text.close(false);
     const next = history.redo(ui.state.doc);
-    if (next) ui.commit({ doc: next }, { record: false });
+    if (!next) return;
+    ui.commit({ doc: next }, { record: false });
+    this.ctx.recognition.redone(next);
   }
 
   clearAll() {

@@ -12,6 +12,8 @@ import { errorText } from "./server.js";
 
 /** How long the pen rests before the drawing is taken as finished for the person's shortcuts. */
 const SHORTCUT_REST_MS = 800;
+/** How long an undone shortcut waits for a Redo before its drawing is sent as a misfire. */
+const MISFIRE_SETTLE_MS = 2500;
 
 export class Recognition {
   /** @param {object} ctx  the app's parts (app.js) */
@@ -23,6 +25,7 @@ export class Recognition {
     this.refused = false;     // whether the server refused the sketch as too large (told once)
     this.shortcutAsk = 0;
     this.fired = null;        // {label, name, strokes, doc}: the last shortcut placed and the document it made
+    this.misfire = null;      // {fired, timer}: an undone shortcut whose misfire is sent unless redone soon
   }
 
   /** The server's limits have come: from now on a sketch over them is not sent. */
@@ -106,6 +109,8 @@ export class Recognition {
     const ask = ++this.shortcutAsk;
     let match = null;
     const drawing = M.toQuickDraw(strokes);
+    // The drawing just brought back by undoing its shortcut: the person said no to it.
+    if (this.misfire && JSON.stringify(this.misfire.fired.strokes) === JSON.stringify(drawing)) return;
     try { match = await personal.predict(drawing); } catch { return; }
     const picture = match && shortcutPicture(match.label);
     const target = M.currentSketch(ui.state.doc, true);
@@ -119,11 +124,33 @@ export class Recognition {
   }
 
   /** After an undo that took back `doc`: when that is the document a shortcut had just made
-   *  (nothing done since), the server keeps the drawing as the shortcut's misfire. */
-  async undone(doc) {
+   *  (nothing done since), the server keeps the drawing as the shortcut's misfire, unless a Redo
+   *  brings the picture back within MISFIRE_SETTLE_MS (the person wanted it after all). */
+  undone(doc) {
     const fired = this.fired;
     this.fired = null;
     if (!fired || fired.doc !== doc) return;
+    this.sendMisfire();   // an earlier one that was not redone
+    this.misfire = { fired, timer: setTimeout(() => this.sendMisfire(), MISFIRE_SETTLE_MS) };
+  }
+
+  /** After a redo that brought back `doc`: the shortcut's picture is wanted, so the misfire that
+   *  its undo would have sent is dropped, and a later undo counts again. */
+  redone(doc) {
+    const pending = this.misfire;
+    if (!pending || pending.fired.doc !== doc) return;
+    clearTimeout(pending.timer);
+    this.misfire = null;
+    this.fired = pending.fired;
+  }
+
+  /** Sends the misfire waiting for a Redo, if any, and says so. */
+  async sendMisfire() {
+    const pending = this.misfire;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.misfire = null;
+    const { fired } = pending;
     try { await this.ctx.personal.misfire(fired.label, fired.strokes); } catch { return; }
     this.ctx.say(t("shortcuts.misfire", { name: fired.name }));
   }
