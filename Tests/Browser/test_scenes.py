@@ -142,7 +142,7 @@ def test_cli_detect_on_ndjson_and_on_a_png(tmp_path, scene):
     render = subprocess.run([sys.executable, "-c", RENDER, str(png), json.dumps(strokes)], capture_output=True, text=True, timeout=120)
     if render.returncode != 0:
         pytest.skip(f"cannot render a PNG here: {render.stderr[-300:]}")
-    r = subprocess.run([str(binary()), "detect", str(png), "--json", "--mode", "single", "--model", "raster"],
+    r = subprocess.run([str(binary()), "detect", str(png), "--json", "--mode", "single"],
                        capture_output=True, text=True, cwd=REPO, timeout=600)
     assert r.returncode == 0, r.stderr
     found = json.loads(r.stdout)["objects"]
