@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import Server, _free_port, sketchwise_binary
+from conftest import REPO, Server, _free_port, sketchwise_binary
 
 
 def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
@@ -106,7 +106,7 @@ def test_metrics_report_requests_inference_queue_library_models_and_memory(serve
     assert value(r'sketchwise_inference_duration_seconds_count\{model="raster-cnn"\}') >= 1
     assert value(r"sketchwise_work_queue_waiting") >= 0
     assert value(r"sketchwise_library_items") > 1000
-    bundled = json.loads((Path(__file__).resolve().parents[2] / "Models" / "raster-cnn.json").read_text())["version"]
+    bundled = json.loads((REPO / "Models" / "raster-cnn.json").read_text())["version"]
     assert value(r'sketchwise_model_info\{name="raster-cnn",version="' + re.escape(bundled) + r'",source="bundled"\}') == 1
     assert value(r"process_resident_memory_bytes") > 10e6
     assert value(r"sketchwise_ready") == 1

@@ -73,7 +73,7 @@ export class PointerInput {
       this.addPoint(stroke, p, e.timeStamp);
       this.h.onStrokeUpdate(stroke);
     }
-    // While something is drawn or moved, the strip's card fades (style.css), so that what is under it shows.
+    // While something is drawn or moved, the cards over the canvas fade (style.css), so that what is under them shows.
     if (this.active && this.active.mode !== "pan") this.canvas.dataset.gesture = this.active.mode;
   }
 
