@@ -119,6 +119,8 @@ public struct Candidate: Sendable, Equatable {
     package let unitEmbedding: [Double]
     /// The picture's ``LibrarySource/bit``: a style's sources are tested without hashing.
     package let sourceBit: UInt8
+    /// The picture's ``TitleFamily`` key: variants of one drawing are suggested once.
+    package let titleFamily: String
 
     init(picture: IndexedPicture, reason: MatchReason, strength: MatchStrength) {
         self.picture = picture
@@ -126,6 +128,7 @@ public struct Candidate: Sendable, Equatable {
         self.strength = strength
         unitEmbedding = UnitVector.normalized(picture.embedding)
         sourceBit = picture.source.bit
+        titleFamily = TitleFamily.key(picture.title)
     }
 }
 

@@ -23,6 +23,13 @@ public final class ServerMetrics: Sendable {
         .microseconds(Int64($0 * 1000))
     }
 
+    /// The Prometheus names of Hummingbird's metrics (the sanitizer runs at every request: no
+    /// Foundation string work there).
+    private static let prometheusNames = [
+        "hb.requests": "http_server_requests_total", "hb.request.errors": "http_server_request_errors_total",
+        "http.server.request.duration": "http_server_request_duration_seconds",
+    ]
+
     private init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
     }
@@ -34,11 +41,7 @@ public final class ServerMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = durationBuckets
         factory.nameAndLabelSanitizer = { name, labels in
-            let renamed = [
-                "hb.requests": "http_server_requests_total", "hb.request.errors": "http_server_request_errors_total",
-                "http.server.request.duration": "http_server_request_duration_seconds",
-            ][name] ?? name
-            return (renamed, labels.map { ($0.0.replacingOccurrences(of: ".", with: "_"), $0.1) })
+            (prometheusNames[name] ?? name, labels.map { (String($0.0.map { $0 == "." ? "_" : $0 }), $0.1) })
         }
         MetricsSystem.bootstrap(factory)
         return ServerMetrics(registry: registry)

@@ -4,7 +4,7 @@
 /// outline once drawn as line art). Their titles differ only in numbers and in words of
 /// direction, phase, colour or size, which ``key(_:)`` leaves out; under one guess such a family
 /// is shown once. Pictures of one title (a cat by two artists) are not variants.
-enum TitleFamily {
+package enum TitleFamily {
     /// Words that tell variants of one drawing apart.
     static let variantWords: Set<String> = [
         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirty",
@@ -14,23 +14,26 @@ enum TitleFamily {
 
     /// The title's words, lowercased, without numbers and ``variantWords``; apostrophes are one
     /// character (`o’clock` and `o'clock` agree).
-    static func key(_ title: String) -> String {
+    package static func key(_ title: String) -> String {
         let words = title.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }
             .map { String($0.map { $0 == "’" ? "'" : $0 }) }
         return words.filter { !variantWords.contains($0) && !$0.allSatisfy(\.isNumber) }.joined(separator: " ")
     }
 
-    /// The titles chosen so far for one guess, by family.
-    struct Chosen {
+    /// The titles chosen so far for one guess, by family (``key(_:)``, which callers keep with
+    /// each title so that ranking computes no keys).
+    package struct Chosen {
         private var titles: [String: Set<String>] = [:]
 
-        /// Whether a picture of another title of `title`'s family was chosen.
-        func hasVariant(of title: String) -> Bool {
-            titles[TitleFamily.key(title)].map { !$0.subtracting([title]).isEmpty } ?? false
+        package init() {}
+
+        /// Whether a picture of another title of family `key` was chosen.
+        package func hasVariant(of title: String, family key: String) -> Bool {
+            titles[key].map { !$0.subtracting([title]).isEmpty } ?? false
         }
 
-        mutating func insert(_ title: String) {
-            titles[TitleFamily.key(title), default: []].insert(title)
+        package mutating func insert(_ title: String, family key: String) {
+            titles[key, default: []].insert(title)
         }
     }
 }
