@@ -441,3 +441,22 @@ def test_redo_right_after_undoing_a_shortcut_keeps_it(driver, server):
     driver.find_element("id", "undo").click()
     wait_for(lambda: driver.execute_script(misfires) == 1, 15, message="the misfire sent once the Undo stays")
     assert not stickers()
+
+
+def test_a_misfire_is_kept_when_the_page_is_left_right_after_the_undo(driver, server):
+    """The app waits a moment for a Redo before it sends an Undo's misfire; leaving the page in
+    that moment sends it as the page goes (a keepalive request), so the Undo still counts."""
+    from browser_helpers import wait_for
+    spiral_shortcut_in_the_app(driver, server)
+    token = driver.execute_script("return localStorage.getItem('sketchwise.token')")
+    driver.find_element("id", "undo").click()
+    undone = driver.execute_script("return window.sketchwise.currentSketch()")
+
+    def answer():
+        status, body, _, raw = server.post_json("/api/shortcuts/predict", {"strokes": undone}, headers=auth(token))
+        assert status == 200, raw
+        return body["label"]
+
+    assert answer() == SPIRAL, "the misfire still waits for a Redo"
+    driver.get("about:blank")
+    wait_for(lambda: answer() is None, 10, message="the misfire sent as the page went away")

@@ -36,18 +36,18 @@ export class PersonalClient {
   get token() { try { return localStorage.getItem(TOKEN_KEY); } catch { return null; } }
 
   /** Calls the API with the token (made on first need); a token the server no longer knows is replaced once. */
-  async call(method, path, body, { create = true, retried = false } = {}) {
+  async call(method, path, body, { create = true, retried = false, keepalive = false } = {}) {
     let token = this.token;
     if (!token) {
       if (!create) return null;
       token = await this.newToken();
     }
     try {
-      return await request(method, path, { body: body || null, headers: { Authorization: `Bearer ${token}` } });
+      return await request(method, path, { body: body || null, headers: { Authorization: `Bearer ${token}` }, keepalive });
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 401) || retried || !create) throw e;
       try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
-      return this.call(method, path, body, { create, retried: true });
+      return this.call(method, path, body, { create, retried: true, keepalive });
     }
   }
 
@@ -83,10 +83,11 @@ export class PersonalClient {
   }
 
   /** Tells the server that the shortcut `label` fired on these strokes and the person undid it
-   *  at once: they are kept as a misfire, so that the shortcuts stay quiet on drawings like them. */
-  async misfire(label, strokes) {
+   *  at once: they are kept as a misfire, so that the shortcuts stay quiet on drawings like them.
+   *  With `keepalive` the request outlives the page (sent as the page goes away). */
+  async misfire(label, strokes, { keepalive = false } = {}) {
     if (!this.token || !strokes.length) return;
-    await this.call("POST", "/api/shortcuts/misfires", { label, strokes }, { create: false });
+    await this.call("POST", "/api/shortcuts/misfires", { label, strokes }, { create: false, keepalive });
   }
 
   /** Keeps a sketch and the label the person chose for it (when they have a token); `kind` says

@@ -26,6 +26,8 @@ export class Recognition {
     this.shortcutAsk = 0;
     this.fired = null;        // {label, name, strokes, doc}: the last shortcut placed and the document it made
     this.misfire = null;      // {fired, timer}: an undone shortcut whose misfire is sent unless redone soon
+    // A page closed or left while a misfire waits for a Redo: the Undo stays, so it is sent now.
+    window.addEventListener("pagehide", () => this.sendMisfire({ keepalive: true }));
   }
 
   /** The server's limits have come: from now on a sketch over them is not sent. */
@@ -144,14 +146,14 @@ export class Recognition {
     this.fired = pending.fired;
   }
 
-  /** Sends the misfire waiting for a Redo, if any, and says so. */
-  async sendMisfire() {
+  /** Sends the misfire waiting for a Redo, if any, and says so; `keepalive` as the page goes away. */
+  async sendMisfire({ keepalive = false } = {}) {
     const pending = this.misfire;
     if (!pending) return;
     clearTimeout(pending.timer);
     this.misfire = null;
     const { fired } = pending;
-    try { await this.ctx.personal.misfire(fired.label, fired.strokes); } catch { return; }
+    try { await this.ctx.personal.misfire(fired.label, fired.strokes, { keepalive }); } catch { return; }
     this.ctx.say(t("shortcuts.misfire", { name: fired.name }));
   }
 }

@@ -35,10 +35,10 @@ export const apiURL = (path, query = {}) => withQuery(path, { ...query, lang: lo
  * goes in the query). The JSON answer (null when it has none), or an ApiError; a server that can't
  * be reached throws the browser's TypeError (no `status`).
  */
-export async function request(method, path, { body = null, query = {}, headers = {}, signal } = {}) {
+export async function request(method, path, { body = null, query = {}, headers = {}, signal, keepalive = false } = {}) {
   const json = body !== null && !(body instanceof Blob);
   const r = await fetch(json ? withQuery(path, query) : apiURL(path, query), {
-    method, signal,
+    method, signal, keepalive,
     headers: { "Accept-Language": locale(), ...(body !== null ? { "Content-Type": json ? "application/json" : body.type } : {}), ...headers },
     body: json ? JSON.stringify({ ...body, lang: locale() }) : body ?? undefined,
   });
