@@ -33,7 +33,8 @@ export const apiURL = (path, query = {}) => withQuery(path, { ...query, lang: lo
 /**
  * Calls the API: `body` is sent as JSON (with "lang") or, a Blob, as its own type (the language then
  * goes in the query). The JSON answer (null when it has none), or an ApiError; a server that can't
- * be reached throws the browser's TypeError (no `status`).
+ * be reached throws the browser's TypeError (no `status`). A `keepalive` request outlives the page
+ * (for what is sent as it goes away; the browser caps such bodies at 64 KB).
  */
 export async function request(method, path, { body = null, query = {}, headers = {}, signal, keepalive = false } = {}) {
   const json = body !== null && !(body instanceof Blob);
