@@ -20,20 +20,20 @@ package enum TitleFamily {
         return words.filter { !variantWords.contains($0) && !$0.allSatisfy(\.isNumber) }.joined(separator: " ")
     }
 
-    /// The titles chosen so far for one guess, by family (``key(_:)``, which callers keep with
-    /// each title so that ranking computes no keys).
+    /// The titles chosen so far for one guess, by family (each ``Candidate`` carries its
+    /// ``Candidate/titleFamily``, so that ranking computes no keys).
     package struct Chosen {
         private var titles: [String: Set<String>] = [:]
 
         package init() {}
 
-        /// Whether a picture of another title of family `key` was chosen.
-        package func hasVariant(of title: String, family key: String) -> Bool {
-            titles[key].map { !$0.subtracting([title]).isEmpty } ?? false
+        /// Whether a picture of another title of `candidate`'s family was chosen.
+        package func hasVariant(of candidate: Candidate) -> Bool {
+            titles[candidate.titleFamily].map { !$0.subtracting([candidate.picture.title]).isEmpty } ?? false
         }
 
-        package mutating func insert(_ title: String, family key: String) {
-            titles[key, default: []].insert(title)
+        package mutating func insert(_ candidate: Candidate) {
+            titles[candidate.titleFamily, default: []].insert(candidate.picture.title)
         }
     }
 }

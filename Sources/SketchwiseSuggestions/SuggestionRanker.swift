@@ -98,15 +98,14 @@ public struct SuggestionRanker: Sendable {
         var chosen: [(index: Int, similarity: Double)] = []
         var families = TitleFamily.Chosen()
         for entry in scored where chosen.count < (reviewedGood == nil ? perGuess : 1) {
-            let (title, family) = (candidates[entry.index].picture.title, candidates[entry.index].titleFamily)
             let duplicate =
-                families.hasVariant(of: title, family: family)
+                families.hasVariant(of: candidates[entry.index])
                 || UnitVector.isNear(
                     candidates[entry.index].unitEmbedding, anyOf: chosen.lazy.map { candidates[$0.index].unitEmbedding },
                     above: duplicateSimilarity)
             if !duplicate {
                 chosen.append(entry)
-                families.insert(title, family: family)
+                families.insert(candidates[entry.index])
             }
         }
         return chosen.map { index, similarity in
