@@ -315,7 +315,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--passes", type=int, default=3, help="passes over the inputs per round (ORT/PyTorch)")
     ap.add_argument("--kernels", help="the Swift runtime's kernel variant (baseline, avx2, avx512; default: the widest)")
-    ap.add_argument("--int8", action="store_true", help="also time the Swift runtime with int8 dense layers")
+    ap.add_argument("--int8", action="store_true", help="also time the Swift runtime with int8 products")
     args = ap.parse_args()
 
     if args.make_random:
@@ -361,7 +361,7 @@ def main():
     tf = [torch.from_numpy(fixed)] if fixed is not None else None
     overhead = ort_overhead(args.work)
 
-    # The Swift columns: float32 dense layers, and with --int8 also int8 ones.
+    # The Swift columns: float32 products, and with --int8 also int8 ones.
     precisions = ["float32"] + (["int8"] if args.int8 else [])
     columns = ["swift"] + (["swift int8"] if args.int8 else [])
     rows = {k: {c: [] for c in columns + ["ort", "torch"]} for k in ("raster", "strokes", "strokes@T")}
@@ -381,7 +381,7 @@ def main():
                 check_same_weights(args.models, figures)
                 kernels = f"{report['kernels']} kernels (the widest this CPU runs: {report['widestKernels']})"
                 if args.int8:
-                    kernels += f"; int8 dense layers {'with' if report['int8UsesVNNI'] else 'without'} VNNI"
+                    kernels += f"; int8 products {'with' if report['int8UsesVNNI'] else 'without'} VNNI"
                 log(f"Swift runtime: {kernels}")
             rows["raster"][column].append(figures["raster"]["p50Inference"])
             rows["strokes"][column].append(figures["strokes"]["p50Inference"])

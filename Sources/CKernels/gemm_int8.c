@@ -17,6 +17,9 @@
 /// `groups` groups of four inputs.
 typedef void (*SKInt8Columns)(long np, long groups, const uint8_t *xq, const int8_t *w, int32_t *acc);
 
+/// `quantize_uint8` (quantize.h) or one of its compilations for a wider instruction set.
+typedef float (*SKQuantize)(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point);
+
 /// `y[j] (+)= (float)(acc[j] − zero·w_sum[j]) · (x_scale·w_scale[j])` for `n` columns.
 typedef void (*SKInt8Scale)(long n, const int32_t *acc, int32_t zero, float x_scale, const float *w_scale,
                             const int32_t *w_sum, float *y, bool accumulate);
@@ -141,6 +144,16 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void columns_vnni(
 SK_INT8_SCALE(scale_avx2, 8, __attribute__((target("avx2"))))
 SK_INT8_SCALE(scale_avx512, 16, __attribute__((target("avx512f"))))
 
+/// `quantize_uint8` compiled for a wider instruction set: the compiler vectorises its loops with
+/// the same operations, so every variant gives the same bytes.
+#define SK_QUANTIZE(NAME, TARGET)                                                                                   \
+    TARGET static float NAME(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {                \
+        return quantize_uint8(x, n, padded, q, zero_point);                                                          \
+    }
+
+SK_QUANTIZE(quantize_avx2, __attribute__((target("avx2"))))
+SK_QUANTIZE(quantize_avx512, __attribute__((target("avx512f,avx512bw"))))
+
 static SKInt8Columns chosen_columns(void) {
     if (sk_int8_uses_vnni()) return columns_vnni;
     return sk_variant() >= SKVariantAVX2 ? columns_avx2 : columns_portable;
@@ -150,9 +163,15 @@ static SKInt8Scale chosen_scale(void) {
     if (sk_variant() == SKVariantAVX512) return scale_avx512;
     return sk_variant() >= SKVariantAVX2 ? scale_avx2 : scale_portable;
 }
+
+static SKQuantize chosen_quantize(void) {
+    if (sk_variant() == SKVariantAVX512) return quantize_avx512;
+    return sk_variant() >= SKVariantAVX2 ? quantize_avx2 : quantize_uint8;
+}
 #else
 static SKInt8Columns chosen_columns(void) { return columns_portable; }
 static SKInt8Scale chosen_scale(void) { return scale_portable; }
+static SKQuantize chosen_quantize(void) { return quantize_uint8; }
 #endif
 
 /// Four rows' sums at once where that is faster (VNNI), else row by row.
@@ -167,23 +186,49 @@ static void columns_4rows(SKInt8Columns columns, long np, long groups, const uin
     for (int r = 0; r < 4; r++) columns(np, groups, xq + r * ldq, w, acc + r * ldacc);
 }
 
+/// The products of `rows` (4 or 1) quantized rows `ldq` bytes apart, each with its zero point and
+/// scale, scaled back into rows of `y`.
+static void quantized_rows(long rows, long n, long np, long groups, const uint8_t *xq, long ldq, const int32_t *zero,
+                           const float *x_scale, const int8_t *w, const float *w_scale, const int32_t *w_sum,
+                           int32_t *acc, float *y, long ldy, bool accumulate) {
+    const SKInt8Columns columns = chosen_columns();
+    const SKInt8Scale scale = chosen_scale();
+    if (rows == 4)
+        columns_4rows(columns, np, groups, xq, ldq, w, acc, np);
+    else
+        columns(np, groups, xq, w, acc);
+    for (long i = 0; i < rows; i++) scale(n, acc + i * np, zero[i], x_scale[i], w_scale, w_sum, y + i * ldy, accumulate);
+}
+
 void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t *w, long np, const float *w_scale,
                   const int32_t *w_sum, uint8_t *xq, int32_t *acc, float *y, long ldy, bool accumulate) {
     const long groups = (k + 3) / 4;
-    const SKInt8Columns columns = chosen_columns();
-    const SKInt8Scale scale = chosen_scale();
-    long r = 0;
-    for (; r + 4 <= m; r += 4) {
+    const SKQuantize quantize = chosen_quantize();
+    for (long r = 0; r < m;) {
+        const long rows = m - r >= 4 ? 4 : 1;
         int32_t zero[4];
         float x_scale[4];
-        for (int i = 0; i < 4; i++) x_scale[i] = quantize_uint8(x + (r + i) * ldx, k, 4 * groups, xq + i * 4 * groups, &zero[i]);
-        columns_4rows(columns, np, groups, xq, 4 * groups, w, acc, np);
-        for (int i = 0; i < 4; i++) scale(n, acc + i * np, zero[i], x_scale[i], w_scale, w_sum, y + (r + i) * ldy, accumulate);
+        for (long i = 0; i < rows; i++) x_scale[i] = quantize(x + (r + i) * ldx, k, 4 * groups, xq + i * 4 * groups, &zero[i]);
+        quantized_rows(rows, n, np, groups, xq, 4 * groups, zero, x_scale, w, w_scale, w_sum, acc, y + r * ldy, ldy,
+                       accumulate);
+        r += rows;
     }
-    for (; r < m; r++) {
-        int32_t zero;
-        const float x_scale = quantize_uint8(x + r * ldx, k, 4 * groups, xq, &zero);
-        columns(np, groups, xq, w, acc);
-        scale(n, acc, zero, x_scale, w_scale, w_sum, y + r * ldy, accumulate);
+}
+
+float sk_quantize_uint8(const float *x, long n, uint8_t *q, int32_t *zero_point) {
+    return chosen_quantize()(x, n, n, q, zero_point);
+}
+
+void sk_gemm_uint8(long m, long n, long k, const uint8_t *xq, long ldq, int32_t zero_point, float x_scale,
+                   const int8_t *w, long np, const float *w_scale, const int32_t *w_sum, int32_t *acc, float *y,
+                   long ldy, bool accumulate) {
+    const long groups = (k + 3) / 4;
+    const int32_t zero[4] = {zero_point, zero_point, zero_point, zero_point};
+    const float scale[4] = {x_scale, x_scale, x_scale, x_scale};
+    for (long r = 0; r < m;) {
+        const long rows = m - r >= 4 ? 4 : 1;
+        quantized_rows(rows, n, np, groups, xq + r * ldq, ldq, zero, scale, w, w_scale, w_sum, acc, y + r * ldy, ldy,
+                       accumulate);
+        r += rows;
     }
 }

@@ -34,7 +34,7 @@ public struct ModelBenchmark: Sendable, Codable {
     /// The instruction set the runtime's kernels ran with, and the widest this CPU runs.
     public var kernels = KernelVariant.current
     public var widestKernels = KernelVariant.bestSupported
-    /// How the models' dense layers computed, and whether int8 ones used VNNI.
+    /// How the models' products computed, and whether int8 ones used VNNI.
     public var densePrecision = DensePrecision.float32
     public var int8UsesVNNI = KernelVariant.int8UsesVNNI
 

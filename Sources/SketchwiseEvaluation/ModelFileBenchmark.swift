@@ -15,7 +15,7 @@ public struct ModelFileBenchmark: Sendable, Codable {
     public var minInference: Double
     /// The instruction set the runtime's kernels ran with.
     public var kernels = KernelVariant.current
-    /// How its dense layers computed, and whether int8 ones used VNNI.
+    /// How its products computed, and whether int8 ones used VNNI.
     public var densePrecision: DensePrecision
     public var int8UsesVNNI = KernelVariant.int8UsesVNNI
 

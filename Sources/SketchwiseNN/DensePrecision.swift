@@ -1,5 +1,5 @@
-/// How a model's dense products compute: its dense layers and its LSTMs' input and recurrent
-/// products.
+/// How a model's products compute: its dense layers, its convolutions and its LSTMs' input and
+/// recurrent products.
 public enum DensePrecision: String, CaseIterable, Sendable, Codable {
     /// Float weights and inputs: the result PyTorch gives (the parity fixtures hold it to 1e-4).
     case float32
@@ -11,11 +11,14 @@ public enum DensePrecision: String, CaseIterable, Sendable, Codable {
 
 extension DensePrecision {
     /// `layer` as it computes in this precision: with `int8`, a dense layer becomes a
-    /// `QuantizedDense` and an LSTM computes its products in int8.
+    /// `QuantizedDense`, a convolution a `QuantizedConv2D` (where that pays) and an LSTM computes its
+    /// products in int8.
     func lowered(_ layer: any Layer) -> any Layer {
         switch self {
         case .float32: layer
-        case .int8: (layer as? Dense).map(QuantizedDense.init) ?? (layer as? LSTM)?.quantized() ?? layer
+        case .int8:
+            (layer as? Dense).map(QuantizedDense.init) ?? (layer as? Conv2D).flatMap(QuantizedConv2D.init)
+                ?? (layer as? LSTM)?.quantized() ?? layer
         }
     }
 }

@@ -25,7 +25,7 @@ public final class Model: Sendable {
     /// Size of the embedding vector, if the model declares one.
     public var embeddingCount: Int? { program.embedding.map { program.shapes[$0].count } }
 
-    /// How its dense layers and LSTM products compute.
+    /// How its products compute (dense layers, convolutions, LSTMs).
     public let densePrecision: DensePrecision
 
     /// Loads `<name>.json` at `url` and `<name>.safetensors` beside it, validating both; its dense

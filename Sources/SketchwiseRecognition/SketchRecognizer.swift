@@ -81,7 +81,7 @@ public final class RecognizerSet: @unchecked Sendable {
     /// Models found elsewhere than ``folder``: name → the folder holding its `<name>.json` and
     /// `<name>.safetensors` (the active downloaded versions of a model store).
     public let overrides: [String: URL]
-    /// How the models' dense layers and LSTM products compute.
+    /// How the models' products compute (dense layers, convolutions, LSTMs).
     public let densePrecision: DensePrecision
     /// Guards `models` and `loadedEnsemble`; recursive because an ensemble loads its members.
     private let lock = NSRecursiveLock()

@@ -92,7 +92,7 @@ struct BenchCommand: AsyncParsableCommand {
             print("  simplify + render  \(Int(result.simplifyAndRenderPerSecond)) drawings/s")
             if let models {
                 print(
-                    "recognisers, \(models.sketches) sketches, \(models.kernels.rawValue) kernels (the widest this CPU runs: \(models.widestKernels.rawValue)), \(Self.denseLayers(models.densePrecision, vnni: models.int8UsesVNNI)); latency in ms at 1 thread (p50 / p99):"
+                    "recognisers, \(models.sketches) sketches, \(models.kernels.rawValue) kernels (the widest this CPU runs: \(models.widestKernels.rawValue)), \(Self.products(models.densePrecision, vnni: models.int8UsesVNNI)); latency in ms at 1 thread (p50 / p99):"
                 )
                 for f in models.figures {
                     print(
@@ -108,9 +108,9 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// "float32 dense layers", or "int8 dense layers (VNNI)".
-    private static func denseLayers(_ precision: DensePrecision, vnni: Bool) -> String {
-        "\(precision.rawValue) dense layers" + (precision == .int8 && vnni ? " (VNNI)" : "")
+    /// "float32 products", or "int8 products (VNNI)".
+    private static func products(_ precision: DensePrecision, vnni: Bool) -> String {
+        "\(precision.rawValue) products" + (precision == .int8 && vnni ? " (VNNI)" : "")
     }
 
     private func benchmark(_ model: Model) throws {
@@ -120,7 +120,7 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             print(
                 "\(result.model) \(model.inputShape), \(result.runs) inferences at 1 thread, \(result.kernels.rawValue) kernels, "
-                    + "\(Self.denseLayers(result.densePrecision, vnni: result.int8UsesVNNI)): "
+                    + "\(Self.products(result.densePrecision, vnni: result.int8UsesVNNI)): "
                     + String(format: "p50 %.2f ms, p99 %.2f ms, min %.2f ms", result.p50Inference, result.p99Inference, result.minInference)
             )
         }

@@ -43,7 +43,7 @@ struct ModelOptions: ParsableArguments {
 
     @Option(
         help:
-            "How the models' dense layers and LSTM products compute: float32 (as trained) or int8 (a quarter of their weights' memory and faster; see docs/runtime.md)."
+            "How the models' products compute (dense layers, convolutions, LSTMs): float32 (as trained) or int8 (a quarter of their weights' memory and faster; see docs/runtime.md)."
     )
     var densePrecision: DensePrecision = .float32
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../../Sources/CKernels/include/CKernels.h"
-#include "../../Sources/CKernels/quantize.h"
 
 static int failures = 0;
 static unsigned long long seed = 88172645463325252ULL;
@@ -184,6 +183,38 @@ static float random_int8(int8_t *w, long count) {
     return 0.01f;
 }
 
+/// `x[0..<n]` in unsigned bytes as the int8 kernels document it, one value at a time: over
+/// `[min(x, 0), max(x, 0)]`, `q = clamp(round(x / scale) + zero_point, 0, 255)` (ties to even);
+/// `q[n..<padded]` = zero_point. Returns the scale.
+static float quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {
+    float low = 0, high = 0;
+    for (long p = 0; p < n; p++) {
+        low = x[p] < low ? x[p] : low;
+        high = x[p] > high ? x[p] : high;
+    }
+    const float scale = high > low ? (high - low) / 255 : 1;
+    const float inverse = 1 / scale;
+    *zero_point = (int32_t)nearbyintf(-low * inverse);
+    for (long p = 0; p < n; p++) {
+        const long value = lrintf(x[p] * inverse) + *zero_point;
+        q[p] = (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
+    }
+    for (long p = n; p < padded; p++) q[p] = (uint8_t)*zero_point;
+    return scale;
+}
+
+static void check_quantize(long n) {
+    float *x = random_floats(n);
+    uint8_t *got = malloc((size_t)(n > 0 ? n : 1)), *want = malloc((size_t)(n > 0 ? n : 1));
+    int32_t got_zero = -1, want_zero;
+    const float got_scale = sk_quantize_uint8(x, n, got, &got_zero), want_scale = quantize_uint8(x, n, n, want, &want_zero);
+    if (got_scale != want_scale || got_zero != want_zero || memcmp(got, want, (size_t)n) != 0) {
+        printf("FAIL sk_quantize_uint8 of %ld [%s]\n", n, sk_variant_name(sk_variant()));
+        failures++;
+    }
+    free(x), free(got), free(want);
+}
+
 static void check_dense_int8(long m, long n) {
     const long ldw = (n + 63) / 64 * 64;
     int8_t *w = calloc((size_t)(m * ldw), 1);
@@ -238,6 +269,39 @@ static void check_gemm_int8(long m, long n, long k, bool accumulate) {
     free(columns), free(w), free(scale), free(x), free(y), free(want), free(sum), free(acc), free(xq), free(ref_q);
 }
 
+/// Rows gathered from one quantized tensor (as an int8 convolution's patches are): `m` rows of `k`
+/// bytes, `ldq` apart, with one scale and zero point.
+static void check_gemm_uint8(long m, long n, long k) {
+    const long np = (n + 15) / 16 * 16, groups = (k + 3) / 4, ldq = groups * 4 + 4;
+    int8_t *columns = malloc((size_t)(k * n)), *w = calloc((size_t)(groups * np * 4), 1);
+    float *scale = malloc(sizeof(float) * (size_t)n), *x = random_floats(m * k), *y = malloc(sizeof(float) * (size_t)(m * n));
+    float *want = malloc(sizeof(float) * (size_t)(m * n));
+    int32_t *sum = calloc((size_t)n, sizeof(int32_t)), *acc = malloc(sizeof(int32_t) * (size_t)(4 * np));
+    uint8_t *tensor = malloc((size_t)(m * k + 1)), *xq = calloc((size_t)(m * ldq), 1);
+    for (long j = 0; j < n; j++) {
+        scale[j] = random_int8(columns + j * k, k) * (float)(j % 5 + 1);
+        for (long p = 0; p < k; p++) {
+            w[((p / 4) * np + j) * 4 + p % 4] = columns[j * k + p];
+            sum[j] += columns[j * k + p];
+        }
+    }
+    int32_t zero;
+    const float x_scale = quantize_uint8(x, m * k, m * k, tensor, &zero);
+    for (long r = 0; r < m; r++) {
+        memcpy(xq + r * ldq, tensor + r * k, (size_t)k);
+        for (long j = 0; j < n; j++) {
+            long long exact = 0;
+            for (long p = 0; p < k; p++) exact += (long long)(tensor[r * k + p] - zero) * columns[j * k + p];
+            want[r * n + j] = (float)exact * (x_scale * scale[j]);
+        }
+    }
+    sk_gemm_uint8(m, n, k, xq, ldq, zero, x_scale, w, np, scale, sum, acc, y, n, false);
+    char what[64];
+    snprintf(what, sizeof what, "sk_gemm_uint8 %ldx%ldx%ld", m, n, k);
+    expect_close(what, y, want, m * n, 1e-6f);
+    free(columns), free(w), free(scale), free(x), free(y), free(want), free(sum), free(acc), free(tensor), free(xq);
+}
+
 static void check_every_kernel(void) {
     const long sizes[][3] = {{1, 1, 1}, {3, 5, 7}, {16, 16, 16}, {17, 33, 9}, {64, 96, 80}, {5, 130, 67}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -247,7 +311,9 @@ static void check_every_kernel(void) {
         check_sgemv(sizes[s][0], sizes[s][2], true, 1);
         check_gemm_int8(sizes[s][0], sizes[s][1], sizes[s][2], false);
         check_gemm_int8(sizes[s][0], sizes[s][1], sizes[s][2], true);
+        check_gemm_uint8(sizes[s][0], sizes[s][1], sizes[s][2]);
         check_dense_int8(sizes[s][0], sizes[s][2] * 3);
+        check_quantize(sizes[s][2] * 5);
     }
     check_winograd_output(4, 4, 7, 7, 19, false, SKActivationReLU);
     check_winograd_output(3, 5, 6, 10, 32, true, SKActivationNone);

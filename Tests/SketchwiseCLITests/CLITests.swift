@@ -164,7 +164,7 @@ struct CLI {
         #expect(FileManager.default.fileExists(atPath: folder.path("doodles/ATTRIBUTION.txt")))
     }
 
-    /// `--dense-precision int8` reaches the model (the benchmark says how its dense layers ran); an
+    /// `--dense-precision int8` reaches the model (the benchmark says how its products ran); an
     /// unknown precision is refused with the values there are.
     @Test func densePrecisionIsPassedToTheModel() async throws {
         let model = SharedData.packageRoot.appendingPathComponent("Models/raster-cnn.json").path
@@ -172,7 +172,7 @@ struct CLI {
         #expect(int8.status == 0, "\(int8.stderr)")
         #expect(int8.stdout.contains(#""densePrecision":"int8""#), "\(int8.stdout)")
         let float = try await CLI.run(["bench", "--model-file", model, "--rounds", "1"])
-        #expect(float.status == 0 && float.stdout.contains("float32 dense layers"), "\(float.stdout)")
+        #expect(float.status == 0 && float.stdout.contains("float32 products"), "\(float.stdout)")
         let unknown = try await CLI.run(["bench", "--model-file", model, "--dense-precision", "float16"])
         #expect(unknown.status != 0 && unknown.stderr.contains("float32") && unknown.stderr.contains("int8"), "\(unknown.stderr)")
     }

@@ -11,15 +11,13 @@ import Testing
     /// What `sk_gemm_int8` documents for one row: the row quantized over `[min(x, 0), max(x, 0)]`
     /// (ties to even), exact integer sums with each column's bytes, scaled back.
     func reference(_ w: Int8Columns, row x: ArraySlice<Float>) -> [Float] {
-        let (low, high) = (min(x.min() ?? 0, 0), max(x.max() ?? 0, 0))
-        let scale: Float = high > low ? (high - low) / 255 : 1
-        let inverse = 1 / scale
-        let zero = Int64((-low * inverse).rounded(.toNearestOrEven))
-        let quantized = x.map { min(max(Int64(($0 * inverse).rounded(.toNearestOrEven)) + zero, 0), 255) - zero }
+        let quantized = quantizedReference(x)
         return (0..<w.columns).map { j in
             var sum: Int64 = 0
-            for (p, q) in quantized.enumerated() { sum += q * Int64(w.packed[((p / 4) * w.paddedColumns + j) * 4 + p % 4]) }
-            return Float(sum) * (scale * w.scale[j])
+            for (p, q) in quantized.values.enumerated() {
+                sum += q * Int64(w.packed[((p / 4) * w.paddedColumns + j) * 4 + p % 4])
+            }
+            return Float(sum) * (quantized.scale * w.scale[j])
         }
     }
 

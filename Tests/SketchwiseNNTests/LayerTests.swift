@@ -15,25 +15,7 @@ import Testing
         let layer = try LayerRegistry.make(
             LayerSpec(name: type, type: type, inputs: nil, params: params, weights: roles),
             weights: LayerWeights(file: file, roles: roles))
-        let shapes = inputs.map(\.0)
-        let shape = try shapes.withUnsafeBufferPointer { try layer.outputShape(for: $0) }
-        let scratchCount = shapes.withUnsafeBufferPointer { layer.scratchCount(for: $0) }
-        let tensors = inputs.map { input in
-            let data = UnsafeMutablePointer<Float>.allocate(capacity: max(input.1.count, 1))
-            data.initialize(from: input.1, count: input.1.count)
-            return Tensor(data: data, shape: input.0)
-        }
-        defer { for tensor in tensors { tensor.data.deallocate() } }
-        var output = [Float](repeating: .nan, count: shape.count)
-        var scratch = [Float](repeating: .nan, count: max(scratchCount, 1))
-        output.withUnsafeMutableBufferPointer { out in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                tensors.withUnsafeBufferPointer {
-                    layer.forward($0, into: Tensor(data: out.baseAddress!, shape: shape), scratch: scratch.baseAddress!)
-                }
-            }
-        }
-        return (shape, output)
+        return try forward(layer, inputs)
     }
 
     func close(_ a: [Float], _ b: [Float]) -> Bool { maxDifference(a, b) <= 1e-5 }

@@ -11,15 +11,11 @@ import Testing
     /// What `sk_dense_int8` documents, step by step: the input quantized over `[min(x, 0), max(x, 0)]`
     /// (ties to even), exact integer sums, scaled back.
     func reference(weight: [Int8], rowStride: Int, scales: [Float], x: [Float], rows: Int) -> [Float] {
-        let (low, high) = (min(x.min() ?? 0, 0), max(x.max() ?? 0, 0))
-        let scale: Float = high > low ? (high - low) / 255 : 1
-        let inverse = 1 / scale
-        let zero = Int64((-low * inverse).rounded(.toNearestOrEven))
-        let quantized = x.map { min(max(Int64(($0 * inverse).rounded(.toNearestOrEven)) + zero, 0), 255) }
+        let quantized = quantizedReference(x)
         return (0..<rows).map { i in
             var sum: Int64 = 0
-            for (p, q) in quantized.enumerated() { sum += (q - zero) * Int64(weight[i * rowStride + p]) }
-            return Float(sum) * (scale * scales[i])
+            for (p, q) in quantized.values.enumerated() { sum += q * Int64(weight[i * rowStride + p]) }
+            return Float(sum) * (quantized.scale * scales[i])
         }
     }
 
@@ -46,14 +42,16 @@ import Testing
         }
     }
 
-    /// The parity fixtures' models with int8 dense layers: every dense layer lowered, logits within
-    /// 2 % of their range of PyTorch's, and the same class first.
+    /// The parity fixtures' models in int8: every dense layer lowered (and the CNN's convolutions of
+    /// 32 or more products per output), logits within 2 % of their range of PyTorch's, and the same
+    /// class first.
     @Test(arguments: ["cnn", "seq"])
     func int8ModelsStayNearFloat(model name: String) throws {
         let model = try Model(contentsOf: Fixtures.model(name), densePrecision: .int8)
         #expect(model.densePrecision == .int8)
         #expect(model.program.steps.contains { $0.layer is QuantizedDense } && !model.program.steps.contains { $0.layer is Dense })
         #expect(model.program.steps.allSatisfy { ($0.layer as? LSTM)?.weights.int8 != nil || !($0.layer is LSTM) })
+        #expect(model.program.steps.filter { $0.layer is QuantizedConv2D }.count == (name == "cnn" ? 2 : 0))
         let float = try Model(contentsOf: Fixtures.model(name))
         #expect(!float.program.steps.contains { $0.layer is QuantizedDense })
         let session = model.makeSession()

@@ -37,6 +37,45 @@ func maxDifference(_ a: some Collection<Float>, _ b: some Collection<Float>) -> 
     return zip(a, b).map { abs($0 - $1) }.max() ?? 0
 }
 
+/// Runs `layer` on `inputs` (shapes and values) with scratch and output filled with NaN first.
+func forward(_ layer: any Layer, _ inputs: [(Shape, [Float])]) throws -> (shape: Shape, values: [Float]) {
+    let shapes = inputs.map(\.0)
+    let shape = try shapes.withUnsafeBufferPointer { try layer.outputShape(for: $0) }
+    let scratchCount = shapes.withUnsafeBufferPointer { layer.scratchCount(for: $0) }
+    let tensors = inputs.map { input in
+        let data = UnsafeMutablePointer<Float>.allocate(capacity: max(input.1.count, 1))
+        data.initialize(from: input.1, count: input.1.count)
+        return Tensor(data: data, shape: input.0)
+    }
+    defer { for tensor in tensors { tensor.data.deallocate() } }
+    var output = [Float](repeating: .nan, count: shape.count)
+    var scratch = [Float](repeating: .nan, count: max(scratchCount, 1))
+    output.withUnsafeMutableBufferPointer { out in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            tensors.withUnsafeBufferPointer {
+                layer.forward($0, into: Tensor(data: out.baseAddress!, shape: shape), scratch: scratch.baseAddress!)
+            }
+        }
+    }
+    return (shape, output)
+}
+
+/// What the int8 kernels document for quantizing `x`, written out: unsigned bytes over
+/// `[min(x, 0), max(x, 0)]` (NaN left out of the range), rounded to nearest, ties to even; each
+/// value is returned less the zero point.
+func quantizedReference(_ x: some Collection<Float>) -> (values: [Int64], zeroPoint: Int64, scale: Float) {
+    let finite = x.filter { !$0.isNaN }
+    let (low, high) = (min(finite.min() ?? 0, 0), max(finite.max() ?? 0, 0))
+    let scale: Float = high > low ? (high - low) / 255 : 1
+    let inverse = 1 / scale
+    let zero = Int64((-low * inverse).rounded(.toNearestOrEven))
+    let values = x.map { value in
+        let scaled = value.isNaN ? -4_194_304 : min(max(value * inverse, -4_194_304), 4_194_304)
+        return min(max(Int64(scaled.rounded(.toNearestOrEven)) + zero, 0), 255) - zero
+    }
+    return (values, zero, scale)
+}
+
 /// Deterministic pseudo-random floats in -1…1.
 func randomFloats(_ count: Int, seed: UInt64) -> [Float] {
     var state = seed &* 6364136223846793005 &+ 1442695040888963407

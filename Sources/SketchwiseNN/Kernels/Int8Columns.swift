@@ -67,4 +67,17 @@ struct Int8Columns: Sendable {
             }
         }
     }
+
+    /// `y[r] = x[r]·W` for `rows` rows already quantized to bytes with one `scale` and `zeroPoint`
+    /// (`sk_quantize_uint8`), `stride` bytes apart (at least `inputs` rounded up to 4).
+    func multiply(
+        rows: Int, quantized: UnsafePointer<UInt8>, stride: Int, scale x: Float, zeroPoint: Int32,
+        y: UnsafeMutablePointer<Float>, ldy: Int, scratch: UnsafeMutablePointer<Float>
+    ) {
+        UnsafeMutableRawPointer(scratch).withMemoryRebound(to: Int32.self, capacity: 4 * paddedColumns) { sums in
+            sk_gemm_uint8(
+                rows, columns, inputs, quantized, stride, zeroPoint, x, packed.base, paddedColumns, scale.base, sum.base, sums, y,
+                ldy, false)
+        }
+    }
 }
