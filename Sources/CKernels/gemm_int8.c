@@ -221,14 +221,14 @@ float sk_quantize_uint8(const float *x, long n, uint8_t *q, int32_t *zero_point)
 
 void sk_gemm_uint8(long m, long n, long k, const uint8_t *xq, long ldq, int32_t zero_point, float x_scale,
                    const int8_t *w, long np, const float *w_scale, const int32_t *w_sum, int32_t *acc, float *y,
-                   long ldy, bool accumulate) {
+                   long ldy) {
     const long groups = (k + 3) / 4;
     const int32_t zero[4] = {zero_point, zero_point, zero_point, zero_point};
     const float scale[4] = {x_scale, x_scale, x_scale, x_scale};
     for (long r = 0; r < m;) {
         const long rows = m - r >= 4 ? 4 : 1;
         quantized_rows(rows, n, np, groups, xq + r * ldq, ldq, zero, scale, w, w_scale, w_sum, acc, y + r * ldy, ldy,
-                       accumulate);
+                       false);
         r += rows;
     }
 }

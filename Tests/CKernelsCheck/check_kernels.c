@@ -295,7 +295,7 @@ static void check_gemm_uint8(long m, long n, long k) {
             want[r * n + j] = (float)exact * (x_scale * scale[j]);
         }
     }
-    sk_gemm_uint8(m, n, k, xq, ldq, zero, x_scale, w, np, scale, sum, acc, y, n, false);
+    sk_gemm_uint8(m, n, k, xq, ldq, zero, x_scale, w, np, scale, sum, acc, y, n);
     char what[64];
     snprintf(what, sizeof what, "sk_gemm_uint8 %ldx%ldx%ld", m, n, k);
     expect_close(what, y, want, m * n, 1e-6f);

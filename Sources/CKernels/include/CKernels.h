@@ -96,11 +96,12 @@ void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t
 /// input: `q[p] = clamp(round(x[p] / scale) + zero_point, 0, 255)`. Returns `scale`.
 float sk_quantize_uint8(const float *x, long n, uint8_t *q, int32_t *zero_point);
 
-/// `sk_gemm_int8` for rows already quantized with one scale and zero point (`sk_quantize_uint8`
-/// of the values they were gathered from): `m` rows of `xq`, `ldq` bytes apart (`ldq` at least `k`
-/// rounded up to 4; the bytes past `k` meet zero weights). Scratch: `acc` (`4·np` ints).
+/// `sk_gemm_int8` (without accumulating) for rows already quantized with one scale and zero point
+/// (`sk_quantize_uint8` of the values they were gathered from): `m` rows of `xq`, `ldq` bytes apart
+/// (`ldq` at least `k` rounded up to 4; the bytes past `k` meet zero weights). Scratch: `acc`
+/// (`4·np` ints).
 void sk_gemm_uint8(long m, long n, long k, const uint8_t *xq, long ldq, int32_t zero_point, float x_scale,
                    const int8_t *w, long np, const float *w_scale, const int32_t *w_sum, int32_t *acc, float *y,
-                   long ldy, bool accumulate);
+                   long ldy);
 
 #endif

@@ -77,7 +77,7 @@ struct Int8Columns: Sendable {
         UnsafeMutableRawPointer(scratch).withMemoryRebound(to: Int32.self, capacity: 4 * paddedColumns) { sums in
             sk_gemm_uint8(
                 rows, columns, inputs, quantized, stride, zeroPoint, x, packed.base, paddedColumns, scale.base, sum.base, sums, y,
-                ldy, false)
+                ldy)
         }
     }
 }
