@@ -18,7 +18,8 @@ struct QuantizedConv2D: Layer {
     }
 
     /// `convolution` in int8, or nil where that does not pay: with fewer than 32 products per
-    /// output (the first layer of an image model) the float path is as fast, and past
+    /// output (the first layer of an image model) the float path is faster (raster-cnn took
+    /// 80 µs with its 9-product first layer in int8, 59 µs with it in float32), and past
     /// ``Int8Columns/maximumInputs`` the integer sums could overflow.
     init?(_ convolution: Conv2D) {
         let (c, k) = (convolution.inChannels, convolution.rows.kernel)
