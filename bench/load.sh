@@ -3,7 +3,7 @@
 # POST /api/suggest with real Quick, Draw! drawings, at 1, 8 and 64 connections; then the server's
 # resident memory after a minute of load. `--model` is the server's default model (`serve
 # --model`: ensemble, raster, strokes or a model's name); `--dense-precision int8` serves with int8
-# dense and LSTM products (`serve --dense-precision`); `--minute no` skips the minute;
+# products (`serve --dense-precision`); `--minute no` skips the minute;
 # `--binary PATH` serves with that build instead of building `.build/release/sketchwise`.
 #
 # `--cluster yes` measures scale-out instead: scripts/cluster.sh (PostgreSQL, nginx) with one,
