@@ -144,15 +144,15 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void columns_vnni(
 SK_INT8_SCALE(scale_avx2, 8, __attribute__((target("avx2"))))
 SK_INT8_SCALE(scale_avx512, 16, __attribute__((target("avx512f"))))
 
-/// `quantize_uint8` compiled for a wider instruction set: the compiler vectorises its loops with
-/// the same operations, so every variant gives the same bytes.
+/// `quantize_uint8` compiled for a wider instruction set (AVX-512F alone, as the variant is
+/// chosen): its vectors then fill wider registers, with the same bytes as every variant.
 #define SK_QUANTIZE(NAME, TARGET)                                                                                   \
     TARGET static float NAME(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {                \
         return quantize_uint8(x, n, padded, q, zero_point);                                                          \
     }
 
 SK_QUANTIZE(quantize_avx2, __attribute__((target("avx2"))))
-SK_QUANTIZE(quantize_avx512, __attribute__((target("avx512f,avx512bw"))))
+SK_QUANTIZE(quantize_avx512, __attribute__((target("avx512f"))))
 
 static SKInt8Columns chosen_columns(void) {
     if (sk_int8_uses_vnni()) return columns_vnni;

@@ -184,8 +184,8 @@ static float random_int8(int8_t *w, long count) {
 }
 
 /// `x[0..<n]` in unsigned bytes as the int8 kernels document it, one value at a time: over
-/// `[min(x, 0), max(x, 0)]`, `q = clamp(round(x / scale) + zero_point, 0, 255)` (ties to even);
-/// `q[n..<padded]` = zero_point. Returns the scale.
+/// `[min(x, 0), max(x, 0)]` (NaN left out), `q = clamp(round(x · (1 / scale)) + zero_point, 0, 255)`
+/// (ties to even; NaN counts as −2²²); `q[n..<padded]` = zero_point. Returns the scale.
 static float quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {
     float low = 0, high = 0;
     for (long p = 0; p < n; p++) {
@@ -196,15 +196,18 @@ static float quantize_uint8(const float *x, long n, long padded, uint8_t *q, int
     const float inverse = 1 / scale;
     *zero_point = (int32_t)nearbyintf(-low * inverse);
     for (long p = 0; p < n; p++) {
-        const long value = lrintf(x[p] * inverse) + *zero_point;
+        const float scaled = x[p] * inverse;
+        const long value = (isnan(scaled) ? -4194304 : lrintf(scaled)) + *zero_point;
         q[p] = (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
     }
     for (long p = n; p < padded; p++) q[p] = (uint8_t)*zero_point;
     return scale;
 }
 
+/// `sk_quantize_uint8` on `n` random values, with a NaN and a −0 among them when there is room.
 static void check_quantize(long n) {
     float *x = random_floats(n);
+    if (n > 20) x[3] = NAN, x[17] = -0.0f;
     uint8_t *got = malloc((size_t)(n > 0 ? n : 1)), *want = malloc((size_t)(n > 0 ? n : 1));
     int32_t got_zero = -1, want_zero;
     const float got_scale = sk_quantize_uint8(x, n, got, &got_zero), want_scale = quantize_uint8(x, n, n, want, &want_zero);

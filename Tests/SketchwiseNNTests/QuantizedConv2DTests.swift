@@ -8,10 +8,10 @@ import Testing
 /// arithmetic written out in Swift, bit for bit, and `QuantizedConv2D` against the float
 /// convolution it is lowered from, with the same bits in every variant.
 @Suite(.serialized) struct QuantizedConv2DTests {
-    /// A conv2d with random weights and biases, and a relu and a max pooling folded in as the
-    /// loader folds them.
+    /// A conv2d with random weights and biases, `padding` on every side or `[top, left, bottom,
+    /// right]`, and a relu and a max pooling folded in as the loader folds them.
     func convolution(
-        channels: Int, outChannels: Int, kernel: Int, stride: Int, padding: Int, relu: Bool, pool: Int?
+        channels: Int, outChannels: Int, kernel: Int, stride: Int, padding: [Int], relu: Bool, pool: Int?
     ) throws -> Conv2D {
         let url = URL(fileURLWithPath: "/conv-test.safetensors")
         let weight = randomFloats(outChannels * channels * kernel * kernel, seed: 300).map { $0 / Float(kernel) }
@@ -22,7 +22,7 @@ import Testing
         let roles = ["weight": "weight", "bias": "bias"]
         let params = JSONValue.object([
             "inChannels": .integer(channels), "outChannels": .integer(outChannels), "kernel": .integer(kernel),
-            "stride": .integer(stride), "padding": .integer(padding),
+            "stride": .integer(stride), "padding": padding.count == 1 ? .integer(padding[0]) : .array(padding.map { .integer($0) }),
         ])
         var layer = try LayerRegistry.make(
             LayerSpec(name: "conv", type: "conv2d", inputs: nil, params: params, weights: roles),
@@ -42,14 +42,16 @@ import Testing
         return try #require(layer as? Conv2D)
     }
 
-    /// The raster CNNs' wide layers (pooled, odd sizes), strides and paddings, a 1×1 and a 5×5 kernel,
-    /// channel counts off the kernels' blocks of 4 and 16, and a 3×3 pooling window.
+    /// The raster CNNs' wide layers (pooled, odd sizes), strides and paddings (per side too: a
+    /// TensorFlow "same" and an uneven one), a 1×1 and a 5×5 kernel, channel counts off the kernels'
+    /// blocks of 4 and 16, and a 3×3 pooling window.
     @Test(arguments: [
-        (32, 64, 3, 1, 1, 14, true, 2), (64, 128, 3, 1, 1, 7, true, 2), (7, 20, 5, 2, 2, 13, false, nil),
-        (40, 24, 1, 1, 0, 6, true, nil), (9, 33, 3, 2, 0, 11, true, 3),
-    ] as [(Int, Int, Int, Int, Int, Int, Bool, Int?)])
+        (32, 64, 3, 1, [1], 14, true, 2), (64, 128, 3, 1, [1], 7, true, 2), (7, 20, 5, 2, [2], 13, false, nil),
+        (40, 24, 1, 1, [0], 6, true, nil), (9, 33, 3, 2, [0], 11, true, 3), (16, 16, 2, 2, [0, 0, 1, 1], 9, true, nil),
+        (12, 24, 3, 1, [1, 0, 2, 1], 8, true, 2),
+    ] as [(Int, Int, Int, Int, [Int], Int, Bool, Int?)])
     func int8ConvolutionStaysNearFloat(
-        channels: Int, outChannels: Int, kernel: Int, stride: Int, padding: Int, size: Int, relu: Bool, pool: Int?
+        channels: Int, outChannels: Int, kernel: Int, stride: Int, padding: [Int], size: Int, relu: Bool, pool: Int?
     ) throws {
         let float = try convolution(
             channels: channels, outChannels: outChannels, kernel: kernel, stride: stride, padding: padding, relu: relu, pool: pool)
@@ -71,10 +73,10 @@ import Testing
 
     /// Convolutions with fewer than 32 products per output (an image model's first layer) stay float.
     @Test func thinConvolutionsStayFloat() throws {
-        let thin = try convolution(channels: 1, outChannels: 32, kernel: 3, stride: 1, padding: 1, relu: true, pool: 2)
+        let thin = try convolution(channels: 1, outChannels: 32, kernel: 3, stride: 1, padding: [1], relu: true, pool: 2)
         #expect(QuantizedConv2D(thin) == nil)
         #expect(DensePrecision.int8.lowered(thin) is Conv2D)
-        let wide = try convolution(channels: 4, outChannels: 8, kernel: 3, stride: 1, padding: 1, relu: false, pool: nil)
+        let wide = try convolution(channels: 4, outChannels: 8, kernel: 3, stride: 1, padding: [1], relu: false, pool: nil)
         #expect(DensePrecision.int8.lowered(wide) is QuantizedConv2D)
     }
 

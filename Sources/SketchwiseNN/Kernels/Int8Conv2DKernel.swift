@@ -5,8 +5,9 @@ import CKernels
 /// `k·k·C` inputs in `(i, j, c)` order), and the product's `[positions, O]` rows turned back into
 /// `[O, H', W']` planes with the bias, the activation and a fused max pooling.
 ///
-/// The patches come from a zero-padded channels-last copy of the quantized input, where the `k`
-/// taps of one kernel row are `k·C` consecutive bytes: each patch row is `k` straight copies.
+/// The patches come from a padded channels-last copy of the quantized input (the padding is the
+/// zero point, the byte of 0), where the `k` taps of one kernel row are `k·C` consecutive bytes:
+/// each patch row is `k` straight copies.
 struct Int8Conv2DGeometry: Sendable {
     let convolution: Conv2DGeometry
     /// The fused max pooling's window (1×1, stride 1 without one).
