@@ -5,7 +5,6 @@
 #include <stdint.h>
 
 #include "CKernels.h"
-#include "quantize.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -91,7 +90,7 @@ static SKInt8Dots chosen_dots(void) { return dots_portable; }
 void sk_dense_int8(long m, long n, const int8_t *w, long ldw, const float *w_scale, const int32_t *w_sum,
                    const float *x, uint8_t *xq, int32_t *sums, float *y) {
     int32_t zero_point;
-    const float x_scale = quantize_uint8(x, n, ldw, xq, &zero_point);
+    const float x_scale = sk_quantize_uint8(x, n, ldw, xq, &zero_point);
     chosen_dots()(m, ldw, w, xq, sums);
     for (long i = 0; i < m; i++) {
         const long long exact = (long long)sums[i] - (long long)zero_point * w_sum[i];

@@ -215,8 +215,8 @@ void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t
     }
 }
 
-float sk_quantize_uint8(const float *x, long n, uint8_t *q, int32_t *zero_point) {
-    return chosen_quantize()(x, n, n, q, zero_point);
+float sk_quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point) {
+    return chosen_quantize()(x, n, padded, q, zero_point);
 }
 
 void sk_gemm_uint8(long m, long n, long k, const uint8_t *xq, long ldq, int32_t zero_point, float x_scale,

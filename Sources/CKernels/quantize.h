@@ -1,5 +1,5 @@
-// Quantizing floats to unsigned bytes for the int8 products (dense_int8.c, gemm_int8.c): the
-// same rounding and range in every kernel and variant.
+// Quantizing floats to unsigned bytes for the int8 products: gemm_int8.c compiles it for each
+// variant and exports the chosen one as `sk_quantize_uint8`, which every int8 kernel calls.
 #ifndef SK_QUANTIZE_H
 #define SK_QUANTIZE_H
 

@@ -210,7 +210,7 @@ static void check_quantize(long n) {
     if (n > 20) x[3] = NAN, x[17] = -0.0f;
     uint8_t *got = malloc((size_t)(n > 0 ? n : 1)), *want = malloc((size_t)(n > 0 ? n : 1));
     int32_t got_zero = -1, want_zero;
-    const float got_scale = sk_quantize_uint8(x, n, got, &got_zero), want_scale = quantize_uint8(x, n, n, want, &want_zero);
+    const float got_scale = sk_quantize_uint8(x, n, n, got, &got_zero), want_scale = quantize_uint8(x, n, n, want, &want_zero);
     if (got_scale != want_scale || got_zero != want_zero || memcmp(got, want, (size_t)n) != 0) {
         printf("FAIL sk_quantize_uint8 of %ld [%s]\n", n, sk_variant_name(sk_variant()));
         failures++;

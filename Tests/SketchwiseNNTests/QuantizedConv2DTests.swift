@@ -94,7 +94,7 @@ import Testing
                 #expect(variant.force())
                 var bytes = [UInt8](repeating: 0, count: max(count, 1))
                 var zeroPoint: Int32 = -1
-                let scale = sk_quantize_uint8(x, count, &bytes, &zeroPoint)
+                let scale = sk_quantize_uint8(x, count, count, &bytes, &zeroPoint)
                 #expect(scale == expected.scale && Int64(zeroPoint) == expected.zeroPoint, "\(variant) \(name)")
                 #expect(bytes.prefix(count).map { Int64($0) - Int64(zeroPoint) } == expected.values, "\(variant) \(name)")
             }

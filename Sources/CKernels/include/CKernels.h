@@ -92,9 +92,10 @@ void sk_dense_int8(long m, long n, const int8_t *w, long ldw, const float *w_sca
 void sk_gemm_int8(long m, long n, long k, const float *x, long ldx, const int8_t *w, long np, const float *w_scale,
                   const int32_t *w_sum, uint8_t *xq, int32_t *acc, float *y, long ldy, bool accumulate);
 
-/// `x[0..<n]` in unsigned bytes over `[min(x, 0), max(x, 0)]`, as `sk_dense_int8` quantizes its
-/// input: `q[p] = clamp(round(x[p] · (1 / scale)) + zero_point, 0, 255)`. Returns `scale`.
-float sk_quantize_uint8(const float *x, long n, uint8_t *q, int32_t *zero_point);
+/// `x[0..<n]` in unsigned bytes over `[min(x, 0), max(x, 0)]`, as every int8 product quantizes its
+/// input: `q[p] = clamp(round(x[p] · (1 / scale)) + zero_point, 0, 255)`; `q[n..<padded]` =
+/// zero_point. Returns `scale`. Compiled for the chosen variant, with the same bytes in each.
+float sk_quantize_uint8(const float *x, long n, long padded, uint8_t *q, int32_t *zero_point);
 
 /// `sk_gemm_int8` (without accumulating) for rows already quantized with one scale and zero point
 /// (`sk_quantize_uint8` of the values they were gathered from): `m` rows of `xq`, `ldq` bytes apart

@@ -51,7 +51,7 @@ enum Int8Conv2DKernel {
         let (top, left) = (g.rows.padding, g.columns.padding)
         let (quantized, padded) = (bytes, bytes + w.inputBytes)
         var zeroPoint: Int32 = 0
-        let scale = sk_quantize_uint8(input, w.inputBytes, quantized, &zeroPoint)
+        let scale = sk_quantize_uint8(input, w.inputBytes, w.inputBytes, quantized, &zeroPoint)
         let zeroByte = UInt8(truncatingIfNeeded: zeroPoint)
         padded.update(repeating: zeroByte, count: w.paddedBytes)
         let rows = max(0, min(g.height, w.paddedHeight - top)), columns = max(0, min(g.width, pw - left))
