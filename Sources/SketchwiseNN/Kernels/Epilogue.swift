@@ -33,6 +33,15 @@ enum Activation: Sendable {
         case .relu6: min(max(x, 0), 6)
         }
     }
+
+    /// `act(x)` lane by lane.
+    @inline(__always)
+    func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        var x = x
+        if self != .none { x.replace(with: 0, where: x .< 0) }
+        if self == .relu6 { x.replace(with: 6, where: x .> 6) }
+        return x
+    }
 }
 
 /// The pass after a GEMM: add the bias and apply the activation, in place.

@@ -99,13 +99,11 @@ enum Int8Conv2DKernel {
                     for i in 0..<k {
                         for j in 0..<k {
                             let position = i &* width &+ j
-                            let value = load(first + (position &* o &+ channel))
+                            let value = Rows.load8(first + (position &* o &+ channel))
                             m.replace(with: value, where: m .< value)
                         }
                     }
-                    m += load(bias + channel)
-                    if activation != .none { m.replace(with: 0, where: m .< 0) }
-                    if activation == .relu6 { m.replace(with: 6, where: m .> 6) }
+                    m = activation.apply(m + Rows.load8(bias + channel))
                     for lane in 0..<Lanes.scalarCount { out[(channel &+ lane) &* plane] = m[lane] }
                     channel &+= Lanes.scalarCount
                 }
@@ -119,7 +117,4 @@ enum Int8Conv2DKernel {
             }
         }
     }
-
-    @inline(__always)
-    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
 }

@@ -1,6 +1,10 @@
-/// Copying short runs of floats inside kernels: inline 4-float moves, no calls (memmove calls
-/// cost more than the work on 7–28-float rows).
+/// Copying and loading short runs of floats inside kernels: inline 4- and 8-float moves, no calls
+/// (memmove calls cost more than the work on 7–28-float rows).
 enum Rows {
+    /// The 8 floats at `p`, which need no alignment.
+    @inline(__always)
+    static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+
     /// Copies `count` floats; from 4 on with 4-float moves only, the last one overlapping the one
     /// before (no scalar tail loop, whose exits mispredict on short rows).
     @inline(__always)

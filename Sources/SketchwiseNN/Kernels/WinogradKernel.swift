@@ -125,7 +125,7 @@ enum WinogradKernel {
                     // Row r of the patches: columns 0…3 of 4 tiles, lanes = tiles.
                     @inline(__always) func row(_ r: Int) -> (V4, V4, V4, V4) {
                         let line = plane + ((2 &* ty &+ r) &* pw &+ 2 &* tx)
-                        let (a, b) = (load8(line), load8(line + 2))
+                        let (a, b) = (Rows.load8(line), Rows.load8(line + 2))
                         return (a.evenHalf, a.oddHalf, b.evenHalf, b.oddHalf)
                     }
                     let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3))
@@ -152,9 +152,6 @@ enum WinogradKernel {
             }
         }
     }
-
-    @inline(__always)
-    private static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
 
     @inline(__always)
     private static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
