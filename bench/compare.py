@@ -20,6 +20,9 @@ Dev-only (run through bench/compare.sh; not part of the tests or CI).
   optimisations. PyTorch: eager module under ``inference_mode``, ``torch.set_num_threads(1)``.
   Each round runs Swift, then ORT and PyTorch interleaved input by input; the table shows the median
   over rounds of each round's p50.
+* ``--int8`` adds the Swift runtime with int8 products and, as its peer, ONNX Runtime's own int8:
+  the faster of its dynamic quantization and its static QDQ one (per-channel weights, activation
+  ranges calibrated on the first 100 inputs), with how often its first class is PyTorch's.
 """
 from __future__ import annotations
 
@@ -172,6 +175,41 @@ def ort_session(path: Path):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
+def ort_int8_session(work: Path, name: str, inputs, module, examples):
+    """ONNX Runtime's own int8 of a model, its best of two ways: dynamic quantization (int8
+    weights, each call's activations quantized on the fly: ORT's way for LSTMs and dense layers)
+    and static QDQ (per-channel int8 weights, activation ranges calibrated on ``inputs``: ORT's way
+    for convolutions). Each is timed on ``examples`` here and the faster kept
+    -> (session, how, top-1 agreement with ``module`` on ``examples``)."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_dynamic, quantize_static
+
+    class Calibration(CalibrationDataReader):
+        def __init__(self):
+            self.left = iter([{"x": x} for x in inputs])
+
+        def get_next(self):
+            return next(self.left, None)
+
+    source = work / f"{name}.onnx"
+    dynamic, static = work / f"{name}-int8-dynamic.onnx", work / f"{name}-int8-static.onnx"
+    quantize_dynamic(str(source), str(dynamic), weight_type=QuantType.QInt8, per_channel=True)
+    quantize_static(str(source), str(static), Calibration(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    best = None
+    for how, path in (("dynamic", dynamic), ("static QDQ", static)):
+        sess = ort_session(path)
+        binds = ort_runner(sess, examples)
+        time_ort(sess, binds, 1)  # warm up
+        t = p(time_ort(sess, binds, 3), 0.5)
+        log(f"{name}: ORT int8 {how}: p50 {t:.3f} ms on {len(examples)} inputs")
+        if best is None or t < best[0]:
+            best = (t, sess, how)
+    with torch.inference_mode():
+        agree = np.mean([int(np.argmax(best[1].run(None, {"x": x})[0]) == int(module(torch.from_numpy(x))[0].argmax()))
+                         for x in examples])
+    return best[1], best[2], float(agree)
+
+
 # ------------------------------------------------------------------ inputs
 def pick_drawings(raw: Path, out: Path, count: int):
     """`count` raw drawings, round-robin over the classes (sorted file names), to `out`."""
@@ -239,6 +277,18 @@ def time_pair(sess, bindings, module, tensors, passes: int):
                 ort_t.append((t1 - t0) / 1e6)
                 pt_t.append((t2 - t1) / 1e6)
     return ort_t, pt_t
+
+
+def time_ort(sess, bindings, passes: int):
+    """ORT alone, input by input; milliseconds."""
+    times = []
+    clock = time.perf_counter_ns
+    for _ in range(passes):
+        for b in bindings:
+            t0 = clock()
+            sess.run_with_iobinding(b)
+            times.append((clock() - t0) / 1e6)
+    return times
 
 
 def p(values, q):
@@ -360,11 +410,20 @@ def main():
     bf = ort_runner(ort_s, [fixed]) if fixed is not None else None
     tf = [torch.from_numpy(fixed)] if fixed is not None else None
     overhead = ort_overhead(args.work)
+    # With --int8, ONNX Runtime's own int8 too: like against like.
+    ort8 = {}
+    if args.int8:
+        for key, name, xs, mod in (("raster", "raster-cnn", rasters, raster), ("strokes", "stroke-rnn", seqs, stroke_inf)):
+            sess, how, agree = ort_int8_session(args.work, name, xs[:100], mod, xs[:: max(1, n // 50)])
+            ort8[key] = (sess, ort_runner(sess, xs))
+            log(f"{name}: ORT int8 timed as {how}; its first class is PyTorch's on {100 * agree:.0f} % of 50 inputs")
+        if fixed is not None:
+            ort8["strokes@T"] = (ort8["strokes"][0], ort_runner(ort8["strokes"][0], [fixed]))
 
     # The Swift columns: float32 products, and with --int8 also int8 ones.
     precisions = ["float32"] + (["int8"] if args.int8 else [])
     columns = ["swift"] + (["swift int8"] if args.int8 else [])
-    rows = {k: {c: [] for c in columns + ["ort", "torch"]} for k in ("raster", "strokes", "strokes@T")}
+    rows = {k: {c: [] for c in columns + ["ort", "torch", "ort int8"]} for k in ("raster", "strokes", "strokes@T")}
     loads = []
     for r in range(args.rounds):
         loads.append(os.getloadavg()[0])
@@ -394,8 +453,13 @@ def main():
             o, t = time_pair(sess, binds, mod, xs, passes)
             rows[key]["ort"].append(p(o, 0.5))
             rows[key]["torch"].append(p(t, 0.5))
+            if key in ort8:
+                sess8, binds8 = ort8[key]
+                time_ort(sess8, binds8[:20], 1)  # warm up
+                rows[key]["ort int8"].append(p(time_ort(sess8, binds8, passes), 0.5))
         log(f"round {r + 1}/{args.rounds}: " + ", ".join(
-            f"{k} " + " ".join(f"{c} {v[c][-1]:.3f}" for c in columns + ["ort", "torch"]) + " ms"
+            f"{k} " + " ".join(f"{c} {v[c][-1]:.3f}" for c in columns + ["ort", "torch"] + (["ort int8"] if args.int8 else []))
+            + " ms"
             for k, v in rows.items() if v["swift"]) + f" (load {loads[-1]:.2f})")
 
     T = stroke_spec["input"]["strokes"]["maxLength"]
@@ -408,7 +472,7 @@ def main():
     # "best": the ratio of each side's fastest round. A machine whose speed flips between states
     # can put a round's Swift and ORT timings in different states; over several rounds each side
     # most likely has one in the fast state, so this ratio compares like with like.
-    int8_header = f" {'Swift int8':>10} {'int8/ORT':>9} {'best':>6}" if args.int8 else ""
+    int8_header = f" {'Swift int8':>10} {'int8/ORT':>9} {'best':>6} {'ORT int8':>9} {'int8/ORT int8':>14}" if args.int8 else ""
     print(f"{'model':<34} {'Swift p50':>10} {'ORT p50':>10} {'PyTorch p50':>12} {'Swift/ORT':>10} {'best':>6}{int8_header}")
     for k, v in rows.items():
         if not v["swift"]:
@@ -418,7 +482,8 @@ def main():
         int8 = ""
         if args.int8:
             q = statistics.median(v["swift int8"])
-            int8 = f" {q:>10.3f} {q / o:>9.2f} {min(v['swift int8']) / best_ort:>6.2f}"
+            q8 = statistics.median(v["ort int8"])
+            int8 = f" {q:>10.3f} {q / o:>9.2f} {min(v['swift int8']) / best_ort:>6.2f} {q8:>9.3f} {q / q8:>14.2f}"
         print(f"{names[k]:<34} {s:>10.3f} {o:>10.3f} {t:>12.3f} {s / o:>10.2f} {min(v['swift']) / best_ort:>6.2f}{int8}")
     print("(best: each side's fastest round against the other's; this machine's speed may differ between a round's sides)")
     print(f"(ORT times include ~{overhead:.3f} ms of Python call overhead: run_with_iobinding on an Identity graph)")

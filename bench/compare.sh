@@ -12,7 +12,8 @@
 #   --wide W,W,W:FC  with --random: the raster model with these widths and embedding, e.g. 96,192,384:768
 #   --kernels V    the Swift runtime's kernel variant: baseline, avx2 or avx512 (default: the widest
 #                  this CPU runs)
-#   --int8         also time the Swift runtime with int8 products (--dense-precision int8)
+#   --int8         also time the Swift runtime with int8 products (--dense-precision int8), and
+#                  ONNX Runtime's own int8 (the faster of its dynamic and static quantization)
 #   --rounds N     interleaved rounds, the median is reported (default 5)
 #   --sketches N   real drawings timed (default 345: one per class)
 #   --scratch PATH SwiftPM scratch path of the release build (default .build-bench; never the
