@@ -9,42 +9,34 @@ import Metrics
 /// or dropped: a client that disconnects before its answer is written no longer leaves the gauge
 /// one higher for ever.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let handles = RequestMetricHandles()
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        let inFlight = InFlightRequest(method: request.method)
+        let inFlight = InFlightRequest(handles.inFlight(method: request.method))
         do {
             var response = try await next(request, context)
             let (status, route, body) = (response.status, context.endpointPath ?? "Unknown", response.body)
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
                 defer { inFlight.end() }
                 try await body.write(writer)
-                Self.record(route: route, method: request.method, status: status, since: start)
+                record(route: route, method: request.method, status: status, since: start)
             }
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            Self.record(route: context.endpointPath ?? "NotFound", method: request.method, status: status, since: start)
-            Counter(
-                label: "hb.request.errors",
-                dimensions: Self.dimensions(context.endpointPath ?? "NotFound", request.method, status, statusKey: "error.type")
-            )
-            .increment()
+            let route = context.endpointPath ?? "NotFound"
+            record(route: route, method: request.method, status: status, since: start)
+            handles.errors(route: route, method: request.method, status: status).increment()
             inFlight.end()
             throw error
         }
     }
 
-    private static func record(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: UInt64) {
-        let dimensions = dimensions(route, method, status, statusKey: "http.response.status_code")
-        Counter(label: "hb.requests", dimensions: dimensions).increment()
-        Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
-            .recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
-    }
-
-    private static func dimensions(_ route: String, _ method: HTTPRequest.Method, _ status: HTTPResponse.Status, statusKey: String) -> [(
-        String, String
-    )] {
-        [("http.route", route), ("http.request.method", method.rawValue), (statusKey, String(status.code))]
+    private func record(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: UInt64) {
+        let answer = handles.answer(route: route, method: method, status: status)
+        answer.requests.increment()
+        answer.duration.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
     }
 }
 
@@ -54,8 +46,8 @@ private final class InFlightRequest: @unchecked Sendable {
     private let meter: Meter
     private var ended = false
 
-    init(method: HTTPRequest.Method) {
-        meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
+    init(_ meter: Meter) {
+        self.meter = meter
         meter.increment()
     }
 

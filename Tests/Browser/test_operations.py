@@ -98,8 +98,8 @@ def test_metrics_report_requests_inference_queue_library_models_and_memory(serve
         assert found, f"no sample matches {pattern}"
         return sum(found)
 
-    assert value(r'http_server_requests_total\{http_route="/api/classify",http_request_method="POST",'
-                 r'http_response_status_code="200"\}') >= 1
+    classified = r'http_server_requests_total\{http_route="/api/classify",http_request_method="POST",http_response_status_code="200"\}'
+    assert value(classified) >= 1
     assert value(r'http_server_request_duration_seconds_count\{http_route="/api/classify",.*status_code="200"\}') >= 1
     assert value(r'http_server_request_duration_seconds_bucket\{http_route="/api/classify",.*le="\+Inf"\}') >= 1
     assert value(r'http_server_requests_total\{.*http_response_status_code="404"\}') >= 1
@@ -111,3 +111,14 @@ def test_metrics_report_requests_inference_queue_library_models_and_memory(serve
     assert value(r"process_resident_memory_bytes") > 10e6
     assert value(r"sketchwise_ready") == 1
     assert "# TYPE http_server_request_duration_seconds histogram" in text
+    # A second request of the same route, method and status counts on the same handles (once its
+    # answer is written, which may be just after the client has read it).
+    assert server.post_json("/api/classify", {"strokes": record["drawing"], "model": "raster"})[0] == 200
+    deadline = time.monotonic() + 10
+    while True:
+        again = server.get("/metrics")[2].decode()
+        counts = [float(line.rsplit(" ", 1)[1]) for line in again.splitlines() if re.fullmatch(classified, line.rsplit(" ", 1)[0])]
+        if counts == [value(classified) + 1] or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert counts == [value(classified) + 1]
