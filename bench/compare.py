@@ -414,9 +414,10 @@ def main():
     ort8 = {}
     if args.int8:
         for key, name, xs, mod in (("raster", "raster-cnn", rasters, raster), ("strokes", "stroke-rnn", seqs, stroke_inf)):
-            sess, how, agree = ort_int8_session(args.work, name, xs[:100], mod, xs[:: max(1, n // 50)])
+            examples = xs[:: max(1, n // 50)]
+            sess, how, agree = ort_int8_session(args.work, name, xs[:100], mod, examples)
             ort8[key] = (sess, ort_runner(sess, xs))
-            log(f"{name}: ORT int8 timed as {how}; its first class is PyTorch's on {100 * agree:.0f} % of 50 inputs")
+            log(f"{name}: ORT int8 timed as {how}; its first class is PyTorch's on {100 * agree:.0f} % of {len(examples)} inputs")
         if fixed is not None:
             ort8["strokes@T"] = (ort8["strokes"][0], ort_runner(ort8["strokes"][0], [fixed]))
 
