@@ -67,7 +67,8 @@ def answers(queries: np.ndarray, examples: np.ndarray, example_labels: np.ndarra
 
 def open_set_episodes(embeddings: np.ndarray, labels: list[str], ways: int, shots: int, episodes: int, seed: int):
     """Open-set episodes: (whether each taught query got its own label, the taught queries'
-    nearest distances, the untaught queries' nearest distances)."""
+    nearest distances, the untaught queries' nearest distances, and the taught and the untaught
+    queries themselves, in the same order)."""
     rng = np.random.default_rng(seed)
     by_label: dict[str, list[int]] = {}
     for i, label in enumerate(labels):
@@ -75,7 +76,7 @@ def open_set_episodes(embeddings: np.ndarray, labels: list[str], ways: int, shot
     eligible = sorted(l for l, ix in by_label.items() if len(ix) > shots)
     if len(eligible) < 2 * ways:
         raise ValueError(f"open-set {ways}-way {shots}-shot needs {2 * ways} labels with {shots + 1} drawings; {len(eligible)} have")
-    right, taught, untaught = [], [], []
+    right, taught, untaught, asked = [], [], [], []
     for _ in range(episodes):
         chosen = rng.choice(len(eligible), 2 * ways, replace=False)
         examples, queries = [], []
@@ -89,7 +90,10 @@ def open_set_episodes(embeddings: np.ndarray, labels: list[str], ways: int, shot
         right.append(label[:ways] == np.arange(ways))
         taught.append(nearest[:ways])
         untaught.append(nearest[ways:])
-    return np.concatenate(right), np.concatenate(taught), np.concatenate(untaught)
+        asked.append(np.stack(queries))
+    asked = np.stack(asked)
+    queries = (asked[:, :ways].reshape(-1, asked.shape[-1]), asked[:, ways:].reshape(-1, asked.shape[-1]))
+    return np.concatenate(right), np.concatenate(taught), np.concatenate(untaught), queries
 
 
 def loosest_rejecting(untaught: np.ndarray, reject: float) -> float:
@@ -146,7 +150,7 @@ def main(argv=None):
     for part in ("validation", "test"):
         for kind, parts in sets.items():
             for n in (1, 3, 5) if parts[part][1] else ():
-                right, taught, untaught = open_set_episodes(*parts[part], args.ways, n, args.episodes, args.seed + 1)
+                right, taught, untaught, _ = open_set_episodes(*parts[part], args.ways, n, args.episodes, args.seed + 1)
                 d = distances[n - 1]
                 print(f"  {part} {kind} {args.ways}-way {n}-shot: taught answered rightly {np.mean(right & (taught <= d)) * 100:.1f} %, "
                       f"untaught answered unknown {np.mean(untaught > d) * 100:.1f} %", flush=True)
