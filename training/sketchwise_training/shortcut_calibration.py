@@ -91,9 +91,9 @@ def open_set_episodes(embeddings: np.ndarray, labels: list[str], ways: int, shot
         taught.append(nearest[:ways])
         untaught.append(nearest[ways:])
         asked.append(np.stack(queries))
-    asked = np.stack(asked)
-    queries = (asked[:, :ways].reshape(-1, asked.shape[-1]), asked[:, ways:].reshape(-1, asked.shape[-1]))
-    return np.concatenate(right), np.concatenate(taught), np.concatenate(untaught), queries
+    every = np.stack(asked)  # [episode, query, dimension]: the taught queries first in each
+    taught_queries, untaught_queries = (every[:, part].reshape(-1, every.shape[-1]) for part in (slice(ways), slice(ways, None)))
+    return np.concatenate(right), np.concatenate(taught), np.concatenate(untaught), (taught_queries, untaught_queries)
 
 
 def loosest_rejecting(untaught: np.ndarray, reject: float) -> float:

@@ -33,7 +33,7 @@ import torch
 from sketchwise_data import quickdraw as qd
 from sketchwise_training import MODELS
 from sketchwise_training.embedding import alphabet, embed, evaluation_sets, load_embedding, load_quickdraw
-from sketchwise_training.shortcut_calibration import open_set_episodes, qd_validation
+from sketchwise_training.shortcut_calibration import loosest_rejecting, open_set_episodes, qd_validation
 
 
 def background(model, views, data: Path, per_class: int, means: bool) -> np.ndarray:
@@ -102,8 +102,7 @@ def main():
     rules += [("ratio", k, 0.0) for k in (1, 3, 10)]
     print("score: taught answered rightly / untaught answered unknown, validation | test (%)")
     for rule in rules:
-        untaught = np.sort(score(chosen[2], rule))
-        threshold = float(untaught[int(np.floor((1 - args.reject) * len(untaught)))]) - 1e-9
+        threshold = loosest_rejecting(score(chosen[2], rule), args.reject)
         name = "nearest distance" if rule[2] == 0 and rule[0] == "minus" else (
             f"nearest - {rule[2]} x background #{rule[1]}" if rule[0] == "minus" else f"nearest / background #{rule[1]}")
         print(f"  {name:<36} %.1f / %.1f | %.1f / %.1f" % (*rates(chosen, rule, threshold), *rates(measured, rule, threshold)),
