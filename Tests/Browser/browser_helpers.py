@@ -61,9 +61,35 @@ def fit_drawing(drawing, rect, fill=0.7):
     return out
 
 
-def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=40, gaps=None):
-    """Draws strokes [(points in canvas px, times ms)] with real mouse pointer events at about the
-    speed they were drawn (each move lasting the recorded time, capped), pausing between strokes."""
+def without_needless_points(points, times, tolerance):
+    """The points (and their times) that Ramer–Douglas–Peucker keeps: those that move the polyline
+    by more than `tolerance` px when left out."""
+    keep = [0, len(points) - 1] if len(points) > 1 else [0]
+    spans = [(0, len(points) - 1)]
+    while spans:
+        first, last = spans.pop()
+        (ax, ay), (bx, by) = points[first], points[last]
+        length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        farthest, distance = None, tolerance
+        for i in range(first + 1, last):
+            px, py = points[i]
+            d = abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / length if length else ((px - ax) ** 2 + (py - ay) ** 2) ** 0.5
+            if d > distance:
+                farthest, distance = i, d
+        if farthest is not None:
+            keep.append(farthest)
+            spans += [(first, farthest), (farthest, last)]
+    keep = sorted(set(keep))
+    return [points[i] for i in keep], [times[i] for i in keep]
+
+
+def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=16, gaps=None, tolerance=0.75):
+    """Draws strokes [(points in canvas px, times ms)] with real mouse pointer events, each move
+    lasting the recorded time up to `max_dt_ms`, pausing between strokes. Headless Chromium
+    delivers one pointer move per 60 Hz frame whatever its duration, so a move costs at least
+    16.7 ms: points within `tolerance` px of the polyline without them are left out (and moves
+    last at most about one frame), which halves the time a real drawing takes to draw without
+    changing its shape by a pixel."""
     from selenium.webdriver.common.actions import interaction
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.actions.mouse_button import MouseButton
@@ -75,6 +101,8 @@ def draw(driver, strokes, rect, min_step=3.0, max_dt_ms=40, gaps=None):
         return int(round(vx)), int(round(vy))
 
     for k, (pts, ts) in enumerate(strokes):
+        if tolerance > 0:
+            pts, ts = without_needless_points(pts, ts, tolerance)
         ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"))
         mouse = ab.pointer_inputs[0]
         x0, y0 = vp(*pts[0])
