@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SketchwiseCore
 import SketchwiseEvaluation
 import SketchwiseFormats
 import SketchwiseNN
@@ -21,8 +22,9 @@ struct FewShotCommand: ParsableCommand {
 
             --runs PATH runs one-shot episodes stored in the Omniglot layout instead: a folder or zip \
             of runNN/ folders with training/*.png, test/*.png and class_labels.txt (lines \
-            "test/<file>.png training/<file>.png"). Each image is drawn as a picture outline, like \
-            library pictures, and each test image classified by its nearest training image.
+            "test/<file>.png training/<file>.png"). Each image's ink is thinned to lines one pixel wide \
+            and traced into strokes, embedded like a drawing, and each test image classified by its \
+            nearest training image.
 
             --open-set measures when the shortcut classifier answers, as the server sets it up (unknown \
             as the embedding's calibration says, when it carries one): each episode teaches it \
@@ -130,12 +132,11 @@ struct FewShotCommand: ParsableCommand {
 
     /// Accuracy on Omniglot-layout runs of PNG images.
     func evaluate(runs path: String, embedder: ModelRecognizer) throws {
-        guard case let .raster(raster) = embedder.model.spec.input.kind else {
-            throw ValidationError("\(embedder.name) does not read images")
-        }
-        let rasterizer = try BitmapRasterizer(size: raster.size)
+        guard case .raster = embedder.model.spec.input.kind else { throw ValidationError("\(embedder.name) does not read images") }
         let runs = try OneShotRuns(path: path)
-        let (accuracy, queries) = try runs.accuracy { bytes in try embedder.embedding(try rasterizer.render(bytes).raster) }
+        let (accuracy, queries) = try runs.accuracy { bytes in
+            try embedder.embedding(StrokeSketch(strokes: InkTracer.strokes(in: try BitmapRasterizer.inkImage(bytes))))
+        }
         let ways = runs.runs.map { run in run.images.keys.count { $0.hasPrefix("training/") } }.max() ?? 0
         if json {
             try printJSON(RunsResult(accuracy: accuracy, episodes: runs.runs.count, ways: ways, shots: 1, queries: queries))
