@@ -69,19 +69,26 @@ public struct OneShotRuns: Sendable {
     /// The share of test images whose nearest training image (cosine distance of `embed`'s
     /// vectors: a 1-nearest-neighbour ``NearestNeighborClassifier`` that never answers unknown)
     /// is their own class, and the number of test images.
+    /// - Throws: ``FormatError`` naming the first image that `embed` fails on, with its reason.
     public func accuracy(embed: ([UInt8]) throws -> [Float]) throws -> (accuracy: Double, queries: Int) {
         var right = 0, queries = 0
         let oneShot = NearestNeighborClassifier.Configuration(k: 1, weighting: .uniform, unknownDistance: 2, minimumExamples: 1)
         for run in runs {
+            // An image that cannot be embedded is named in the error.
+            func embedding(_ image: String) throws -> [Float] {
+                do { return try embed(run.images[image]!) } catch {
+                    throw FormatError(file: "\(run.name)/\(image)", reason: "\(error)")
+                }
+            }
             var nearest: NearestNeighborClassifier?
             for training in run.images.keys.filter({ $0.hasPrefix("training/") }).sorted() {
-                let vector = try embed(run.images[training]!)
+                let vector = try embedding(training)
                 nearest = nearest ?? NearestNeighborClassifier(dimension: vector.count, configuration: oneShot)
                 try nearest!.add(label: training, embeddings: [vector])
             }
             guard let nearest else { continue }
             for (test, answer) in run.answers {
-                if try nearest.predict(try embed(run.images[test]!)).label == answer { right += 1 }
+                if try nearest.predict(try embedding(test)).label == answer { right += 1 }
                 queries += 1
             }
         }

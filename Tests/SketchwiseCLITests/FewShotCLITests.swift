@@ -46,6 +46,13 @@ import Testing
         let accuracy = try #require(answer?["accuracy"] as? Double)
         #expect(accuracy >= 0.6, "10-way one-shot accuracy \(accuracy) (chance is 0.1)")
 
+        // A blank page has no lines to trace: the error names the image.
+        let blankPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAAEElEQVR4nGP8zwABTAwUMQBJQQEPeWDz+AAAAABJRU5ErkJggg=="
+        try Data(base64Encoded: blankPNG)!.write(to: folder.url.appendingPathComponent("run02/test/item01.png"))
+        let blank = try await CLI.run(["fewshot", "--runs", folder.url.path])
+        #expect(blank.status != 0)
+        #expect(blank.stderr.contains("run02/test/item01.png: the drawing has no points"), "\(blank.stderr)")
+
         try "test/item01.png training/nowhere.png\n".write(
             to: folder.url.appendingPathComponent("run01/class_labels.txt"), atomically: true, encoding: .utf8)
         let broken = try await CLI.run(["fewshot", "--runs", folder.url.path])
