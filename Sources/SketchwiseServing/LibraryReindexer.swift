@@ -41,19 +41,36 @@ package struct LibraryReindexer: Sendable {
          "--tabler-dir", locations.tablerFolder.path, "--doodle-dir", locations.doodleFolder.path]
     }
 
+    /// Runs the child; one that crashes (dies of a signal) runs once more, logged with the head of
+    /// its crash report: what it indexed is kept, so the second run goes on from there.
     private func buildInChild(
         _ executable: URL, path: String, recognizers: RecognizerSet, threads: Int, progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws {
+        let arguments = arguments(path: path, recognizers: recognizers, threads: threads)
+        for attempt in 1...2 {
+            let (status, reason, output) = try await runChild(executable, arguments: arguments, progress: progress)
+            if status == 0 { return }
+            let failure = "the index build (\(executable.lastPathComponent) index build) "
+                + (reason == .uncaughtSignal ? "died of signal \(status)" : "exited with \(status)")
+            guard reason == .uncaughtSignal, attempt == 1 else {
+                throw LibraryError("\(failure): \(output.crashReport.isEmpty ? output.text : output.crashReport)")
+            }
+            logger.warning("\(failure); building again from where it stopped", metadata: ["crash": "\(output.crashReport)"])
+        }
+    }
+
+    /// One run of the child: its exit status or signal, and what it wrote to standard error.
+    private func runChild(_ executable: URL, arguments: [String], progress: @escaping @Sendable (Int, Int) -> Void) async throws
+        -> (Int32, Process.TerminationReason, LastLines)
+    {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments(path: path, recognizers: recognizers, threads: threads)
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let lastLines = LastLines()
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return }
+        @Sendable func consume(_ data: Data) {
             for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: " ")
                 if parts.count == 2, parts[0] == "indexed" {
@@ -63,6 +80,10 @@ package struct LibraryReindexer: Sendable {
                     lastLines.add(String(line))
                 }
             }
+        }
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { consume(data) }
         }
         let status: Int32 = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -77,10 +98,10 @@ package struct LibraryReindexer: Sendable {
         } onCancel: {
             if process.isRunning { process.terminate() }
         }
+        // What the child wrote just before it ended may not have reached the handler yet.
         errors.fileHandleForReading.readabilityHandler = nil
+        consume(errors.fileHandleForReading.readDataToEndOfFile())
         try Task.checkCancellation()
-        guard status == 0 else {
-            throw LibraryError("the index build (\(executable.lastPathComponent) index build) exited with \(status): \(lastLines.text)")
-        }
+        return (status, process.terminationReason, lastLines)
     }
 }
