@@ -67,22 +67,25 @@ public enum InkTracer {
         /// are walks of one pixel.
         func polylines() -> [[Int]] {
             let pixels = on.indices.filter { on[$0] }
-            func neighbors(_ index: Int) -> [Int] {
-                let (x, y) = (index % width, index / width)
-                return Self.around.compactMap { isOn(x + $0.0, y + $0.1) ? (y + $0.1) * width + x + $0.0 : nil }
-            }
+            // The thinned lines do not change while they are walked: each pixel's neighbours, once.
+            let neighbors = Dictionary(
+                uniqueKeysWithValues: pixels.map { index in
+                    let (x, y) = (index % width, index / width)
+                    return (index, Self.around.compactMap { isOn(x + $0.0, y + $0.1) ? (y + $0.1) * width + x + $0.0 : nil })
+                })
             var walked = Set<Int64>()
             func link(_ a: Int, _ b: Int) -> Int64 { Int64(min(a, b)) * Int64(on.count) + Int64(max(a, b)) }
-            var walks = pixels.filter { neighbors($0).isEmpty }.map { [$0] }
-            let ends = pixels.filter { ![0, 2].contains(neighbors($0).count) }
+            func unwalked(from pixel: Int) -> Int? { neighbors[pixel]!.first { !walked.contains(link(pixel, $0)) } }
+            var walks = pixels.filter { neighbors[$0]!.isEmpty }.map { [$0] }
+            let ends = pixels.filter { ![0, 2].contains(neighbors[$0]!.count) }
             for start in ends + pixels {
-                while let first = neighbors(start).first(where: { !walked.contains(link(start, $0)) }) {
+                while let first = unwalked(from: start) {
                     var walk = [start], current = start, next: Int? = first
                     while let step = next {
                         walked.insert(link(current, step))
                         walk.append(step)
                         current = step
-                        next = neighbors(current).first { !walked.contains(link(current, $0)) }
+                        next = unwalked(from: current)
                     }
                     walks.append(walk)
                 }
