@@ -10,10 +10,12 @@ Training: a cosine-softmax classifier with an additive margin (CosFace) over
 * with ``--unlabelled``, pseudo-classes clustered from unlabelled Omniglot drawings without
   those that may be copies of evaluation drawings (``pseudo_labels.py``), and
 * the Quick, Draw! classes that are not held out (a fixed 20 % of the 345 classes, by a hash of
-  the class name, stay unseen for the Quick, Draw! few-shot measure),
+  the class name, stay unseen for the Quick, Draw! few-shot measure; half of those are validation
+  classes, ``qd_validation``), with ``--qd-bitmaps`` also Google's bitmaps of them,
 with stroke-space augmentation (a smooth random warp, rotation, shear, aspect, jitter)
-re-rendered every batch. The classifier head is thrown away; the embedding is what is exported,
-with the angles the runtime turns a drawing by (``--embedding-rotations``).
+re-rendered every batch (bitmaps: a small random affine). The classifier head is thrown away;
+the embedding is what is exported, with the angles the runtime turns a drawing by
+(``--embedding-rotations``).
 ``combine`` joins several exported embeddings, or the members of exported ensembles, into one
 model (the shipped one is three).
 
@@ -51,6 +53,7 @@ import torch.nn.functional as F
 from sketchwise_data import quickdraw as qd
 from sketchwise_data import raster
 from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror
+from sketchwise_data.tensor_augment import bitmap_augment
 
 from . import MODELS, pseudo_labels
 from .export import write_safetensors, FORMAT
@@ -58,6 +61,7 @@ from .models import conv_block_layers
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
+QD_VALIDATION_FRACTION = 0.5  # of the held-out classes
 OMNIGLOT_ATTRIBUTION = "Omniglot (Lake, Salakhutdinov & Tenenbaum), MIT licence"
 
 
@@ -116,6 +120,12 @@ def qd_held_out(name: str) -> bool:
     return qd.hash_fraction(f"embedding-held-out/{name}") < HELD_OUT_QD_FRACTION
 
 
+def qd_validation(name: str) -> bool:
+    """Whether a held-out Quick, Draw! class is a validation class (choices are made on it, and the
+    shortcut calibration's) rather than a test class (only measured)."""
+    return qd_held_out(name) and qd.hash_fraction(f"embedding-validation/{name}") < QD_VALIDATION_FRACTION
+
+
 def load_quickdraw(data: Path, held_out: bool, per_class: int) -> list[tuple[str, list]]:
     out = []
     qd_dir = data / "quickdraw"
@@ -133,6 +143,19 @@ def load_quickdraw(data: Path, held_out: bool, per_class: int) -> list[tuple[str
                 if strokes:
                     out.append((name, strokes))
                     n += 1
+    return out
+
+
+def load_quickdraw_bitmaps(data: Path, per_class: int) -> list[tuple[str, np.ndarray]]:
+    """Up to ``per_class`` of Google's 28x28 bitmaps (``bitmap/<class>.npy``) of every trained
+    Quick, Draw! class that has them: (class, ``(784,)`` uint8) pairs."""
+    out = []
+    qd_dir = data / "quickdraw"
+    for name in qd.load_categories(qd_dir):
+        path = qd_dir / "bitmap" / f"{name}.npy"
+        if per_class <= 0 or qd_held_out(name) or not path.exists():
+            continue
+        out += [(name, np.array(row)) for row in qd.load_bitmaps(path)[:per_class]]
     return out
 
 
@@ -180,6 +203,25 @@ def augmented(strokes, rng, cfg: AugmentConfig, warp_amplitude: float = 7.0):
 def render(drawings) -> torch.Tensor:
     x = np.stack([raster.render(d) for d in drawings]).astype(np.float32) / 255.0
     return torch.from_numpy(x).unsqueeze(1)
+
+
+#: The symmetry slot of a training item: a pseudo-class item, turned by one of its eight each
+#: time; a Google bitmap, not strokes.
+ANY_SYMMETRY, BITMAP = -1, -2
+
+
+def training_images(batch, rng, gen: torch.Generator, warp_amplitude: float) -> torch.Tensor:
+    """The images of a batch of training items ``(class, strokes or bitmap, symmetry, augmentation)``
+    in their order: strokes warped, augmented and rendered; bitmaps under a small random affine."""
+    images = torch.zeros(len(batch), 1, 28, 28)
+    drawn = [i for i, item in enumerate(batch) if item[2] != BITMAP]
+    bitmaps = [i for i, item in enumerate(batch) if item[2] == BITMAP]
+    if drawn:
+        images[drawn] = render([augmented(dihedral(batch[i][1], batch[i][2]), rng, batch[i][3], warp_amplitude) for i in drawn])
+    if bitmaps:
+        raw = torch.from_numpy(np.stack([batch[i][1] for i in bitmaps]).astype(np.float32) / 255.0)
+        images[bitmaps] = bitmap_augment(raw.reshape(-1, 1, 28, 28), gen)
+    return images
 
 
 # ------------------------------------------------------------------ model
@@ -341,8 +383,12 @@ def evaluate(model, sets: dict, episodes: int, views=(0.0,)) -> dict:
     for name, items in sets.items():
         emb = embed(model, [d for _, d in items], views=views)
         labels = [l for l, _ in items]
-        if name == "quickdraw":
+        if name == "quickdraw":  # all held-out classes, then the validation and the test ones
             out["quickdraw_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
+            for half, wanted in (("validation", True), ("test", False)):
+                rows = [i for i, label in enumerate(labels) if qd_validation(label) == wanted]
+                if len({labels[i] for i in rows}) >= 5:
+                    out[f"quickdraw_{half}_5way_3shot"] = few_shot(emb[rows], [labels[i] for i in rows], 5, 3, episodes, 1)
         else:  # Omniglot characters: the evaluation alphabets, or the validation ones
             out[f"{name}_20way_1shot"] = few_shot(emb, labels, 20, 1, episodes, 1)
             out[f"{name}_5way_3shot"] = few_shot(emb, labels, 5, 3, episodes, 1)
@@ -485,16 +531,16 @@ def pseudo_items(args, unseen_omni, classes: dict) -> list:
         base[c] = len(classes)
         for k in range(8):
             classes[f"unlabelled/{c}@{k}"] = len(classes)
-    items = [(base[c], s, -1, OMNIGLOT_AUG) for c, s in zip(labels, drawings) if c >= 0]
+    items = [(base[c], s, ANY_SYMMETRY, OMNIGLOT_AUG) for c, s in zip(labels, drawings) if c >= 0]
     print(f"unlabelled: {total} drawings, {dropped} dropped as possible copies of evaluation or validation "
           f"drawings; {len(items)} in {len(base)} pseudo-classes (x8 symmetries), {time.time() - t0:.0f}s", flush=True)
     return items
 
 
 def with_symmetry(item, rng):
-    """A pseudo-class item (symmetry -1) in a random one of its eight symmetries; others as they are."""
+    """A pseudo-class item (``ANY_SYMMETRY``) in a random one of its eight symmetries; others as they are."""
     c, strokes, k, cfg = item
-    if k >= 0:
+    if k != ANY_SYMMETRY:
         return item
     k = int(rng.integers(8))
     return c + k, strokes, k, cfg
@@ -535,6 +581,9 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--batch", type=int, default=128)
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--qd-per-class", type=int, default=60)
+    t.add_argument("--qd-bitmaps", type=int, default=0, metavar="N",
+                   help="also up to N of Google's bitmaps per trained Quick, Draw! class (bitmap/*.npy), "
+                        "under a small random affine")
     t.add_argument("--weight-decay", type=float, default=5e-4)
     t.add_argument("--widths", default="32,64,128,256", help="channels of the four conv blocks")
     t.add_argument("--dropout", type=float, default=0.0, help="dropout before the projection (training only)")
@@ -591,13 +640,16 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
     """The ``train`` job on the drawings ``main`` loaded (its time budget counted from ``started``),
     exported as ``args.out / args.name``."""
     rng = np.random.default_rng(args.seed)
+    gen = torch.Generator().manual_seed(args.seed)
     pooled_blocks = tuple(int(b) for b in args.pooled_blocks.split(",") if b)
     train_qd = load_quickdraw(args.data, held_out=False, per_class=args.qd_per_class)
+    train_bitmaps = load_quickdraw_bitmaps(args.data, args.qd_bitmaps)
     if args.smoke:
         keep = sorted({l for l, _ in train_omni})[:10]
         train_omni = [x for x in train_omni if x[0] in keep]
         keep = sorted({l for l, _ in train_qd})[:10]
         train_qd = [x for x in train_qd if x[0] in keep]
+        train_bitmaps = [x for x in train_bitmaps if x[0] in keep]
         eval_omni, eval_qd, validation = eval_omni[:200], eval_qd[:200], validation[:200]
         args.minutes, args.episodes = min(args.minutes, 0.3), 50
     eval_sets = {"omniglot": eval_omni, "quickdraw": eval_qd} | ({"validation": validation} if validation else {})
@@ -609,10 +661,12 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
             items.append((classes.setdefault(f"{label}@{k}", len(classes)), strokes, k, OMNIGLOT_AUG))
     for label, strokes in train_qd:
         items.append((classes.setdefault(label, len(classes)), strokes, 0, QD_AUG))
+    items += [(classes.setdefault(label, len(classes)), bitmap, BITMAP, None) for label, bitmap in train_bitmaps]
     pseudo = pseudo_items(args, eval_omni + validation, classes) if args.unlabelled else []
     items += pseudo
     print(f"training: {len(train_omni)} Omniglot drawings ({len(trained_alphabets)} alphabets, x8 symmetries), "
-          f"{len(train_qd)} Quick, Draw! drawings; {len(classes)} classes, {len(items)} items", flush=True)
+          f"{len(train_qd)} Quick, Draw! drawings, {len(train_bitmaps)} Quick, Draw! bitmaps; {len(classes)} classes, "
+          f"{len(items)} items", flush=True)
     print(f"evaluation: {len(eval_omni)} Omniglot drawings of {len({l for l, _ in eval_omni})} unseen characters, "
           f"{len(eval_qd)} Quick, Draw! drawings of {len({l for l, _ in eval_qd})} unseen classes", flush=True)
     if validation:
@@ -639,8 +693,7 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
         for b in range(0, per_epoch, args.batch):
             batch = [items[i] for i in order[b:b + args.batch]]
             batch = [with_symmetry(item, rng) for item in batch]
-            drawings = [augmented(dihedral(s, k), rng, cfg, args.warp) for _, s, k, cfg in batch]
-            x = render(drawings)
+            x = training_images(batch, rng, gen, args.warp)
             y = torch.tensor([c for c, _, _, _ in batch])
             if total_steps:
                 lr = args.lr * 0.5 * (1 + math.cos(math.pi * min(step / total_steps, 1.0)))
@@ -679,10 +732,12 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); "
-             f"{len({l for l, _ in train_qd})} Quick, Draw! classes, up to {args.qd_per_class} drawings each{pseudo_note}). Unseen for "
+             f"{len({l for l, _ in train_qd})} Quick, Draw! classes, up to {args.qd_per_class} drawings each"
+             + (f" and {len(train_bitmaps)} of Google's bitmaps of {len({l for l, _ in train_bitmaps})} of them" if train_bitmaps else "")
+             + f"{pseudo_note}). Unseen for "
              f"evaluation: the other alphabets of {args.eval_zip} and {len({l for l, _ in eval_qd})} held-out Quick, Draw! classes."
              + (f" Kept out of training for validation: {', '.join(validation_alphabets)}." if validation else ""))
-    trained = [l for l, _ in train_omni] + [l for l, _ in train_qd]
+    trained = [l for l, _ in train_omni] + [l for l, _ in train_qd] + [l for l, _ in train_bitmaps]
     export(model, args.out, args.name, trained, notes, {k: round(v, 4) for k, v in results.items()}, rotations,
            version=args.model_version, validation_alphabets=validation_alphabets)
     print(f"done in {minutes:.1f} min, turned by {rotations}: " + "  ".join(f"{k} {v:.3f}" for k, v in results.items()), flush=True)

@@ -35,19 +35,12 @@ import torch
 from sketchwise_data import quickdraw as qd
 
 from . import MODELS
-from .embedding import alphabet, embed, evaluation_sets, load_embedding, qd_held_out
+from .embedding import alphabet, embed, evaluation_sets, load_embedding, qd_validation
 
 #: Numbers of examples the thresholds are chosen for; a label with more uses the last.
 MAX_EXAMPLES = 10
-VALIDATION_FRACTION = 0.5
 #: The classifier's vote (Swift's NearestNeighborClassifier.Configuration defaults).
 NEIGHBORS, VOTE_OFFSET = 3, 0.01
-
-
-def qd_validation(name: str) -> bool:
-    """Whether a held-out Quick, Draw! class is a validation class (the calibration's choices are
-    made on it) rather than a test class (only measured)."""
-    return qd_held_out(name) and qd.hash_fraction(f"embedding-validation/{name}") < VALIDATION_FRACTION
 
 
 def answers(queries: np.ndarray, examples: np.ndarray, example_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

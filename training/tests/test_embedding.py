@@ -42,7 +42,8 @@ def test_the_held_out_classes_are_a_fixed_fifth():
 def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     out = tmp_path / "models"
     r = subprocess.run(command("embedding", "train", "--smoke", "--out", out,
-                               "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean"),
+                               "--unlabelled", "omniglot-unlabelled-stroke3.npz", "--validation-alphabets", "Korean",
+                               "--qd-bitmaps", "20"),
                        cwd=TRAINING, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     spec = json.loads((out / "sketch-embedding.json").read_text())
@@ -50,6 +51,7 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     assert spec["layers"][-1]["type"] == "l2normalize"
     assert "Balinese/character01" in spec["training"]["labels"], "the trained labels are listed for fewshot --unseen"
     assert "pseudo-classes" in spec["training"]["notes"] and "dropped as possible copies" in r.stdout
+    assert "of Google's bitmaps of" in spec["training"]["notes"]
     assert not any(l.startswith("unlabelled/") for l in spec["training"]["labels"]), "pseudo-classes are no labels"
     assert spec["input"]["embeddingRotations"] == [0, -10, 10]
     assert spec["training"]["validationAlphabets"] == ["Korean"] and "Korean/character01" not in spec["training"]["labels"]
@@ -79,6 +81,17 @@ def test_smoke_run_exports_an_embedding_model_and_its_fixture(tmp_path):
     x = E.render([[[np.array([10.0, 200.0]), np.array([30.0, 220.0])]]])
     alone = model(x)
     assert torch.allclose(joined(x), F.normalize(torch.cat([alone] * 3, 1), dim=1), atol=1e-6)
+
+
+def test_a_batch_of_strokes_and_bitmaps_keeps_its_order():
+    line = [[np.array([10.0, 240.0]), np.array([128.0, 128.0])]]
+    blank, full = np.zeros(784, np.uint8), np.full(784, 255, np.uint8)
+    batch = [(0, blank, E.BITMAP, None), (1, line, 0, E.QD_AUG), (2, full, E.BITMAP, None)]
+    images = E.training_images(batch, np.random.default_rng(0), torch.Generator().manual_seed(0), 7.0)
+    assert images.shape == (3, 1, 28, 28)
+    assert images[0].sum() == 0, "a blank bitmap stays blank under any affine"
+    assert 5 < images[1].sum() < 100, "the strokes are rendered: one line"
+    assert images[2].sum() > 0.8 * 784, "a full bitmap stays mostly ink"
 
 
 def test_pooled_blocks_join_the_embedding_and_survive_export(tmp_path):

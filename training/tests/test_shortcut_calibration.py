@@ -26,10 +26,10 @@ def test_the_threshold_leaves_the_share_beyond_it():
 
 
 def test_validation_classes_are_a_fixed_half_of_the_held_out_ones():
-    from sketchwise_training.embedding import qd_held_out
+    from sketchwise_training.embedding import qd_held_out, qd_validation
     names = [f"class {i}" for i in range(2000)]
     held = [n for n in names if qd_held_out(n)]
-    validation = [n for n in held if C.qd_validation(n)]
+    validation = [n for n in held if qd_validation(n)]
     assert all(qd_held_out(n) for n in validation)
     assert 0.4 < len(validation) / len(held) < 0.6
-    assert validation == [n for n in held if C.qd_validation(n)], "the same each time"
+    assert validation == [n for n in held if qd_validation(n)], "the same each time"
