@@ -3,6 +3,7 @@ import SketchwiseCore
 import SketchwisePersonal
 import SketchwisePhotos
 import SketchwiseTransport
+import SketchwiseWork
 
 /// What one request or connection may ask of the server.
 public struct ServerLimits: Sendable, Equatable {
@@ -24,8 +25,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var requestTimeout: Duration = .seconds(10)
     /// When a request whose body has been read now must be answered.
     var requestDeadline: ContinuousClock.Instant { .now + requestTimeout }
-    /// Threads that run recognition, embedding and rendering (by default one per core).
-    public var workerThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// Threads that run recognition, embedding and rendering (by default one per core and one more:
+    /// ``WorkQueue/defaultThreadCount``).
+    public var workerThreads = WorkQueue.defaultThreadCount
     /// Most requests waiting for a worker thread; past it requests are answered `503 busy` with
     /// `Retry-After` at once.
     public var queueLength = 256

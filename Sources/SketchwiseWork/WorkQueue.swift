@@ -32,6 +32,12 @@ public final class WorkQueue: @unchecked Sendable {
 
     /// Threads running jobs.
     public let threadCount: Int
+    /// The threads a queue runs by default: one per core, and one more. Job threads run below the
+    /// threads that answer requests (``ThreadPriority``), so on busy cores they get a smaller share
+    /// than their number. On 2 cores, three job threads served 4,035 fast-mode suggestions a second
+    /// against 3,528 with two (wrk at 64 connections as `bench/load.sh` runs it, medians of 8
+    /// alternating rounds; three won 7), and the default mode about as many with either.
+    public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount + 1 }
     /// Most jobs waiting for a thread; more are refused with ``Busy``.
     public let queueLimit: Int
     /// Most jobs of one client waiting for a thread; more of that client's are refused with ``Busy``.
@@ -85,10 +91,10 @@ public final class WorkQueue: @unchecked Sendable {
     }
 
     /// - Parameters:
-    ///   - threads: threads running jobs (at least 1); by default one per core.
+    ///   - threads: threads running jobs (at least 1); by default ``defaultThreadCount``.
     ///   - queueLimit: most jobs waiting to start (at least 0).
     ///   - queueLimitPerClient: most jobs of one ``client`` waiting to start (at least 1).
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 256, queueLimitPerClient: Int = .max) {
+    public init(threads: Int = WorkQueue.defaultThreadCount, queueLimit: Int = 256, queueLimitPerClient: Int = .max) {
         threadCount = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         self.queueLimitPerClient = max(1, queueLimitPerClient)

@@ -7,7 +7,7 @@ struct RequestOptions: ParsableArguments {
     @Option(help: "Seconds a request's recognition, pictures or rendering may take; past it the answer is 503 timeout.")
     var requestTimeout = 10.0
 
-    @Option(help: "Threads running recognition, embedding and rendering (default: one per core).")
+    @Option(help: "Threads running recognition, embedding and rendering (default: one per core and one more).")
     var workers: Int?
 
     @Option(help: "Most requests waiting for a worker; more are answered 503 busy with Retry-After at once.")
