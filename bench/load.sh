@@ -3,7 +3,8 @@
 # POST /api/suggest with real Quick, Draw! drawings, at 1, 8 and 64 connections; then the server's
 # resident memory after a minute of load. `--model` is the server's default model (`serve
 # --model`: ensemble, raster, strokes or a model's name); `--dense-precision int8` serves with int8
-# products (`serve --dense-precision`); `--minute no` skips the minute;
+# products (`serve --dense-precision`); `--workers N` serves with N job threads (`serve --workers`;
+# default: the server's own, one per core and one more); `--minute no` skips the minute;
 # `--binary PATH` serves with that build instead of building `.build/release/sketchwise`.
 #
 # `--cluster yes` measures scale-out instead: scripts/cluster.sh (PostgreSQL, nginx) with one,
@@ -11,7 +12,7 @@
 # with a mix of 70 % POST /api/suggest, 20 % POST /api/classify and 10 % POST /api/corrections
 # (a write to PostgreSQL, as one user).
 #
-#   bench/load.sh [--model ensemble] [--dense-precision float32] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH] [--cluster yes]
+#   bench/load.sh [--model ensemble] [--dense-precision float32] [--workers N] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH] [--cluster yes]
 #
 # Needs wrk (Debian package `wrk`) and a release build; builds the index on first use.
 set -euo pipefail
@@ -21,6 +22,7 @@ drawings=200
 data_dir=out/bench-server
 model=ensemble
 precision=float32
+workers=()
 minute=yes
 binary=
 cluster=no
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
     --data-dir) data_dir=$2; shift 2 ;;
     --model) model=$2; shift 2 ;;
     --dense-precision) precision=$2; shift 2 ;;
+    --workers) workers=(--workers "$2"); shift 2 ;;
     --minute) minute=$2; shift 2 ;;
     --binary) binary=$2; shift 2 ;;
     --cluster) cluster=$2; shift 2 ;;
@@ -95,8 +98,8 @@ if [ "$cluster" = yes ]; then
 fi
 # wrk is one client (127.0.0.1): its queue is the server's whole one, not the 32 a client gets,
 # or most of 64 connections' requests would measure the per-client refusal (503 busy).
-start_server "$binary" "$data_dir" "$work/server.log" --model "$model" --dense-precision "$precision" --queue-length-per-client 256
-echo "server: pid $server, model $model, $precision, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
+start_server "$binary" "$data_dir" "$work/server.log" --model "$model" --dense-precision "$precision" --queue-length-per-client 256 "${workers[@]}"
+echo "server: pid $server, model $model, $precision, ${workers[*]:-default workers}, $(grep -c . "$work/server.log") log lines, $drawings distinct drawings"
 for connections in 1 8 64; do
   threads=$((connections < 2 ? 1 : 2))  # wrk wants a connection per thread
   echo "== $connections connections, $threads threads, ${duration}s"
