@@ -12,6 +12,8 @@ import Testing
 @Suite struct LibraryReindexerTests {
     let folder = TemporaryFolder()
     let models = RecognizerSet(folder: SharedData.packageRoot.appendingPathComponent("Models"))
+    /// The index the reindexer builds.
+    var database: String { folder.url.appendingPathComponent("library.sqlite").path }
 
     /// A reindexer whose child is a shell script: `body` runs after the script notes its run in `runs`.
     func reindexer(_ body: String) throws -> (LibraryReindexer, runs: URL) {
@@ -39,7 +41,7 @@ import Testing
         let marker = folder.url.appendingPathComponent("crashed-once").path
         let (reindexer, runs) = try reindexer("[ -e '\(marker)' ] && exit 0\ntouch '\(marker)'\n\(crash)")
         let done = ProgressCounter()
-        try await reindexer.build(at: folder.url.appendingPathComponent("library.sqlite").path, recognizers: models) { n, _ in done.add(n) }
+        try await reindexer.build(at: database, recognizers: models) { n, _ in done.add(n) }
         #expect(try runCount(runs) == 2)
         #expect(done.total == 1, "the crashed run's progress was passed on")
     }
@@ -47,7 +49,7 @@ import Testing
     @Test func aChildThatKeepsCrashingIsReportedWithTheHeadOfItsCrash() async throws {
         let (reindexer, runs) = try reindexer(crash)
         let error = await #expect(throws: LibraryError.self) {
-            try await reindexer.build(at: folder.url.appendingPathComponent("library.sqlite").path, recognizers: models) { _, _ in }
+            try await reindexer.build(at: database, recognizers: models) { _, _ in }
         }
         let message = try #require(error).description
         #expect(message.contains("died of signal 11"), "\(message)")
@@ -59,7 +61,7 @@ import Testing
     @Test func aChildThatFailsIsReportedWithoutARetry() async throws {
         let (reindexer, runs) = try reindexer("echo 'no such model' >&2\nexit 3")
         let error = await #expect(throws: LibraryError.self) {
-            try await reindexer.build(at: folder.url.appendingPathComponent("library.sqlite").path, recognizers: models) { _, _ in }
+            try await reindexer.build(at: database, recognizers: models) { _, _ in }
         }
         let message = try #require(error).description
         #expect(message.contains("exited with 3") && message.contains("no such model"), "\(message)")
