@@ -10,21 +10,29 @@ package enum UnitVector {
         return wide.map { $0 / length }
     }
 
-    /// The dot product of two vectors of one length, summed in four lanes.
+    /// The dot product of two vectors of one length, summed in sixteen lanes: four independent
+    /// sums of four, so that one addition need not wait for the last.
     package static func dot(_ a: [Double], _ b: [Double]) -> Double {
         precondition(a.count == b.count, "vectors of different lengths")
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                let lanes = a.count / 4 * 4
-                var sums = SIMD4<Double>()
+                func load(_ vector: UnsafeBufferPointer<Double>, _ i: Int) -> SIMD4<Double> {
+                    UnsafeRawPointer(vector.baseAddress! + i).loadUnaligned(as: SIMD4<Double>.self)
+                }
+                var sums = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
                 var i = 0
-                while i < lanes {
-                    let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: SIMD4<Double>.self)
-                    let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: SIMD4<Double>.self)
-                    sums += x * y
+                while i + 16 <= a.count {
+                    sums.0 += load(a, i) * load(b, i)
+                    sums.1 += load(a, i + 4) * load(b, i + 4)
+                    sums.2 += load(a, i + 8) * load(b, i + 8)
+                    sums.3 += load(a, i + 12) * load(b, i + 12)
+                    i += 16
+                }
+                while i + 4 <= a.count {
+                    sums.0 += load(a, i) * load(b, i)
                     i += 4
                 }
-                var sum = sums.sum()
+                var sum = ((sums.0 + sums.1) + (sums.2 + sums.3)).sum()
                 while i < a.count {
                     sum += a[i] * b[i]
                     i += 1

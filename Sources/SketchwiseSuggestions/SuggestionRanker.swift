@@ -61,7 +61,8 @@ public struct SuggestionRanker: Sendable {
     /// Candidates whose embedding does not have the sketch's length are left out.
     public func suggestions(guesses: [Guess], embedding: [Float]) -> [Suggestion] {
         let best = guesses.sorted(by: { $0.probability > $1.probability }).prefix(max(0, guessCount))
-        return Suggestion.merged(best.flatMap { suggestions(for: $0, embedding: embedding) })
+        let sketch = embedding.isEmpty ? nil : UnitVector.normalized(embedding)
+        return Suggestion.merged(best.flatMap { suggestions(for: $0, sketch: sketch) })
     }
 
     /// The best `perGuess` candidates of one guess in ``style``: the most strongly named first
@@ -72,7 +73,8 @@ public struct SuggestionRanker: Sendable {
     /// Doodles are the last resort: left out when any other picture of the style draws the class.
     /// When nothing of the style draws it, the best picture of another style that people
     /// reviewed as good is offered instead (its source says which style).
-    func suggestions(for guess: Guess, embedding: [Float]) -> [Suggestion] {
+    /// `sketch` is the sketch's unit embedding (``UnitVector/normalized(_:)``), nil for a photo.
+    func suggestions(for guess: Guess, sketch: [Double]?) -> [Suggestion] {
         let candidates = finder.candidates(for: guess.label)
         let drawn = style.sourceBits & ~LibrarySource.doodle.bit
         var sources = candidates.contains { $0.sourceBit & drawn != 0 } ? drawn : style.sourceBits
@@ -81,21 +83,24 @@ public struct SuggestionRanker: Sendable {
             sources = ~style.sourceBits & ~LibrarySource.doodle.bit
             reviewedGood = Set(finder.reviews.reviewed(for: guess.label).filter { $0.value == .good }.keys)
         }
-        let sketch = embedding.isEmpty ? Self.typicalDirection(of: candidates, sources: sources) : UnitVector.normalized(embedding)
-        var scored: [(index: Int, similarity: Double)] = []
+        let sketch = sketch ?? Self.typicalDirection(of: candidates, sources: sources)
+        // Scored by index, with the strength beside it: sorting then copies no candidate.
+        var scored: [(index: Int, strength: MatchStrength, similarity: Double)] = []
         scored.reserveCapacity(candidates.count)
-        for index in candidates.indices
-        where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && candidates[index].sourceBit & sources != 0
-            && reviewedGood.map({ $0.contains(candidates[index].picture.id) }) != false
-        {
-            scored.append((index, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
+        candidates.withUnsafeBufferPointer { candidates in  // fields read in place: no candidate copied
+            for index in candidates.indices
+            where !sketch.isEmpty && candidates[index].unitEmbedding.count == sketch.count && candidates[index].sourceBit & sources != 0
+                && reviewedGood.map({ $0.contains(candidates[index].picture.id) }) != false
+            {
+                scored.append((index, candidates[index].strength, UnitVector.dot(candidates[index].unitEmbedding, sketch)))
+            }
         }
         scored.sort { a, b in
-            let (first, second) = (candidates[a.index], candidates[b.index])
-            if first.strength != second.strength { return first.strength < second.strength }
-            return a.similarity != b.similarity ? a.similarity > b.similarity : first.picture.id < second.picture.id
+            if a.strength != b.strength { return a.strength < b.strength }
+            if a.similarity != b.similarity { return a.similarity > b.similarity }
+            return candidates[a.index].picture.id < candidates[b.index].picture.id
         }
-        var chosen: [(index: Int, similarity: Double)] = []
+        var chosen: [(index: Int, strength: MatchStrength, similarity: Double)] = []
         var families = TitleFamily.Chosen()
         for entry in scored where chosen.count < (reviewedGood == nil ? perGuess : 1) {
             let duplicate =
@@ -108,7 +113,7 @@ public struct SuggestionRanker: Sendable {
                 families.insert(candidates[entry.index])
             }
         }
-        return chosen.map { index, similarity in
+        return chosen.map { index, _, similarity in
             let picture = candidates[index].picture
             let similarity = min(1, max(0, similarity))
             return Suggestion(
