@@ -286,7 +286,7 @@ def train(args):
         f"{world} process(es) on {state['device']}, batch {args.batch} ({n_bitmaps * world} bitmaps)"
         + (f"; teacher {teacher.description}" if teacher else "")
         + (f"; weights from {args.warm_start}" if args.warm_start and not resuming else ""))
-    started, last_save, window = time.time(), time.time(), []
+    started, last_save, window, window_seconds = time.time(), time.time(), [], 0.0  # the losses and step time since the last log
     seconds_before = state["seconds"]
     if not resuming and args.minutes:
         state["budget_seconds"] = args.minutes * 60.0
@@ -320,6 +320,7 @@ def train(args):
         state["step"] += 1
         state["samples"] += args.batch
         window.append(float(loss.detach()))
+        window_seconds += time.time() - t0
         state.setdefault("losses", []).append(window[-1])
         state["seconds"] = seconds_before + (time.time() - started)
         done = state["total_steps"] is not None and state["step"] >= state["total_steps"]
@@ -328,8 +329,8 @@ def train(args):
             state["history"].append({"step": state["step"], "samples": state["samples"],
                                      "minutes": round(state["seconds"] / 60, 2), "val": res})
             log(f"step {state['step']}/{state['total_steps']} loss {np.mean(window):.3f} lr {lr:.2e} "
-                f"{(time.time() - t0) * 1000:.0f} ms/step | validation top-1 {res}")
-            window = []
+                f"{window_seconds / len(window) * 1000:.0f} ms/step | validation top-1 {res}")
+            window, window_seconds = [], 0.0
         flags = torch.tensor([float(stop["signal"]), float(time.time() - last_save > args.checkpoint_minutes * 60),
                               float(args.stop_at_step is not None and state["step"] >= args.stop_at_step)])
         if world > 1:
