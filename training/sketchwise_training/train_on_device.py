@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import sys
@@ -291,11 +292,12 @@ def train(args):
     if not resuming and args.minutes:
         state["budget_seconds"] = args.minutes * 60.0
     mark = None  # (step, time) where the pace is measured from, after the first steps' warm-up
+    overdue = False  # a twentieth of the budget has passed since the mark (rank 0's clock, agreed by all)
     while state["total_steps"] is None or state["step"] < state["total_steps"]:
         t0 = time.time()
         if state.get("budget_seconds") and mark is None and state["step"] >= min(10, args.timing_steps // 3):
             mark = (state["step"], time.time())
-        elif state.get("budget_seconds") and mark and state["step"] - mark[0] >= args.timing_steps and \
+        elif state.get("budget_seconds") and mark and (state["step"] - mark[0] >= args.timing_steps or overdue) and \
                 (state["total_steps"] is None or state["seconds"] < state["budget_seconds"] / 2):
             # a budget in time: steps left = time left / the recent pace (other work on the device changes
             # it), re-measured in the budget's first half so that the schedule's end stays smooth
@@ -331,11 +333,15 @@ def train(args):
             log(f"step {state['step']}/{state['total_steps']} loss {np.mean(window):.3f} lr {lr:.2e} "
                 f"{window_seconds / len(window) * 1000:.0f} ms/step | validation top-1 {res}")
             window, window_seconds = [], 0.0
+        # slow steps (a CPU, a shared device) must not outlast a short budget before the pace is known
+        overdue = rank == 0 and mark is not None and state["step"] > mark[0] and \
+            time.time() - mark[1] >= state.get("budget_seconds", math.inf) / 20
         flags = torch.tensor([float(stop["signal"]), float(time.time() - last_save > args.checkpoint_minutes * 60),
-                              float(args.stop_at_step is not None and state["step"] >= args.stop_at_step)])
+                              float(args.stop_at_step is not None and state["step"] >= args.stop_at_step), float(overdue)])
         if world > 1:
             dist.all_reduce(flags, op=dist.ReduceOp.MAX)
-        if done or flags.any():
+        overdue = bool(flags[3])
+        if done or flags[:3].any():
             save_checkpoint(run_dir, model, opt, state, gen, rank)
             last_save = time.time()
             if flags[0] or flags[2]:
@@ -413,7 +419,8 @@ def main(argv=None):
     budget = t.add_mutually_exclusive_group()
     budget.add_argument("--steps", type=int, help="the run's length; with --resume, a new end for the schedule")
     budget.add_argument("--minutes", type=float, default=10.0, help="a budget in time, converted to steps as the pace is measured")
-    t.add_argument("--timing-steps", type=int, default=100, help="with --minutes: re-measure the pace this often")
+    t.add_argument("--timing-steps", type=int, default=100,
+                   help="with --minutes: re-measure the pace after this many steps (or a twentieth of the budget)")
     t.add_argument("--checkpoint-minutes", type=float, default=5.0)
     t.add_argument("--stop-at-step", type=int, help="stop (with a checkpoint) at this step")
     t.add_argument("--warm-start", default=None,

@@ -190,6 +190,12 @@ def test_a_resumed_run_can_be_given_a_new_length(shapes_index, tmp_path):
     assert len(shorter["state"]["losses"]) == 10, "and continued from step 6"
 
 
+def test_a_time_budget_ends_the_run_though_the_pace_is_never_measured_by_steps(shapes_index, tmp_path):
+    # --timing-steps beyond any run: only the budget's own clock (a twentieth of it) can set the length
+    ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--minutes", "0.01", "--timing-steps", "1000000"))
+    assert ck["state"]["total_steps"] == ck["state"]["step"] < 1000000
+
+
 def test_a_warm_started_run_starts_from_the_models_weights(shapes_index, teacher_dir, tmp_path):
     # lr 0: the weights stay the exported model's (the batch norms' running statistics move)
     ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--widths", "4,8,8", "--fc", "16", "--steps", "1",
