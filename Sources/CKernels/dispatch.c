@@ -110,10 +110,11 @@ void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, flo
     tables[sk_variant()].lstm_update_cell(gates, bias, cell, hidden, count);
 }
 
-void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels, long channel_stride,
-                        const float *products, const float *bias, SKActivation activation, bool pool, float *output) {
-    tables[sk_variant()].winograd_output(tiles_y, tiles_x, out_height, out_width, channels, channel_stride, products,
-                                         bias, activation, pool, output);
+void sk_winograd_output(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,
+                        long channel_stride, long plane_stride, const float *products, const float *bias,
+                        SKActivation activation, bool pool, float *output) {
+    tables[sk_variant()].winograd_output(tile, tiles_y, tiles_x, out_height, out_width, channels, channel_stride,
+                                         plane_stride, products, bias, activation, pool, output);
 }
 
 void sk_max_pool_2x2_bias(const float *x, long channels, long height, long width, const float *bias,

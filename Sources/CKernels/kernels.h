@@ -37,9 +37,9 @@ typedef struct {
     void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count);
-    void (*winograd_output)(long tiles_y, long tiles_x, long out_height, long out_width, long channels,
-                            long channel_stride, const float *products, const float *bias, SKActivation activation,
-                            bool pool, float *output);
+    void (*winograd_output)(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,
+                            long channel_stride, long plane_stride, const float *products, const float *bias,
+                            SKActivation activation, bool pool, float *output);
     void (*max_pool_2x2_bias)(const float *x, long channels, long height, long width, const float *bias,
                               SKActivation activation, float *output);
     void (*depthwise_channel)(const float *phases, long phase_width, long phase_count, long stride, long kernel,
@@ -53,9 +53,9 @@ typedef struct {
     void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
     void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
     void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \
-    void sk_winograd_output_##variant(long tiles_y, long tiles_x, long out_height, long out_width, long channels,     \
-                                      long channel_stride, const float *products, const float *bias,                \
-                                      SKActivation activation, bool pool, float *output);                 \
+    void sk_winograd_output_##variant(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,     \
+                                      long channel_stride, long plane_stride, const float *products,                \
+                                      const float *bias, SKActivation activation, bool pool, float *output);        \
     void sk_max_pool_2x2_bias_##variant(const float *x, long channels, long height, long width, const float *bias,  \
                                         SKActivation activation, float *output);                       \
     void sk_depthwise_channel_##variant(const float *phases, long phase_width, long phase_count, long stride,       \

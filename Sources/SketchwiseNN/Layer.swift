@@ -30,12 +30,16 @@ protocol Layer: Sendable {
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>)
     /// This layer with `next` (which reads only this layer's output) folded in, or nil.
     func fused(with next: any Layer) -> (any Layer)?
+    /// This layer made ready for inputs of these shapes (checked by `outputShape`), the largest it
+    /// will run on: a convolution chooses its kernel. Called once, when a program is planned.
+    func planned(for inputs: UnsafeBufferPointer<Shape>) -> any Layer
 }
 
 extension Layer {
     static var inputCount: ClosedRange<Int> { 1...1 }
     func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int { 0 }
     func fused(with next: any Layer) -> (any Layer)? { nil }
+    func planned(for inputs: UnsafeBufferPointer<Shape>) -> any Layer { self }
 }
 
 /// Params of layers that take none.

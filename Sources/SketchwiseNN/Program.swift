@@ -1,6 +1,7 @@
 /// The executable form of a model: the layers after folding (batchnorm and relu into the
-/// preceding conv/dense) and pruning (layers no output needs), and a workspace plan for the
-/// largest input, so that sessions never allocate while running.
+/// preceding conv/dense), pruning (layers no output needs) and planning (each layer made ready for
+/// its largest input), and a workspace plan for that input, so that sessions never allocate while
+/// running.
 struct Program: Sendable {
     struct Step: Sendable {
         /// The name of the last spec layer folded into this step.
@@ -34,7 +35,8 @@ struct Program: Sendable {
     let logits: Int, embedding: Int?
 
     /// Folds, prunes and plans `nodes`, whose shapes have been checked for `inputShape`; each
-    /// folded layer is then `lowered` (to another implementation of the same layer).
+    /// folded layer is then `lowered` (to another implementation of the same layer) and `planned`
+    /// for its input shapes.
     init(nodes: [Node], inputShape: Shape, logits: Int, embedding: Int?, lowering lowered: (any Layer) -> any Layer = { $0 }) throws {
         let outputs = [logits] + (embedding.map { [$0] } ?? [])
         let kept = Self.needed(Self.folded(nodes, outputs: outputs), outputs: outputs)
@@ -44,21 +46,27 @@ struct Program: Sendable {
             guard let id = valueIDs[index] else { throw LayerProblem(.inputs, "layer \(index) was folded away but is still read") }
             return id
         }
-        steps = try kept.map { Step(name: $0.node.name, layer: lowered($0.node.layer), inputs: try $0.node.inputs.map(valueID)) }
+        let unplanned = try kept.map {
+            Step(name: $0.node.name, layer: lowered($0.node.layer), inputs: try $0.node.inputs.map(valueID))
+        }
         self.inputShape = inputShape
         self.logits = try valueID(logits)
         self.embedding = try embedding.map(valueID)
-        maxInputs = steps.map(\.inputs.count).max() ?? 1
+        maxInputs = unplanned.map(\.inputs.count).max() ?? 1
 
         var shapes = [inputShape]
         var scratch = 0
-        for step in steps {
+        var steps: [Step] = []
+        for step in unplanned {
             let inputShapes = step.inputs.map { shapes[$0] }
             try inputShapes.withUnsafeBufferPointer { inputs in
                 shapes.append(try step.layer.outputShape(for: inputs))
-                scratch = max(scratch, step.layer.scratchCount(for: inputs))
+                let layer = step.layer.planned(for: inputs)
+                scratch = max(scratch, layer.scratchCount(for: inputs))
+                steps.append(Step(name: step.name, layer: layer, inputs: step.inputs))
             }
         }
+        self.steps = steps
         self.shapes = shapes
 
         // Liveness: a value is needed until its last reader runs; outputs until the end.

@@ -75,44 +75,54 @@ static void check_sgemv(long m, long n, bool transpose_a, float beta) {
     free(a), free(x), free(y), free(want);
 }
 
-static void check_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels,
-                                  bool pool, SKActivation activation) {
-    const long stride = channels + 3, rows = tiles_y * tiles_x;
-    float *products = random_floats(16 * rows * stride), *bias = random_floats(channels);
-    const long height = pool ? tiles_y : out_height, width = pool ? tiles_x : out_width;
-    float *got = calloc((size_t)(channels * height * width), sizeof(float));
-    float *want = calloc((size_t)(channels * height * width), sizeof(float));
+/// `Aᵀ·x` of Winograd F(tile×tile, 3×3), from its matrix: 2 or 4 values from tile + 2.
+static void winograd_a_transpose(int tile, const float *x, long step, float *out) {
+    static const float a2[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+    static const float a4[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+    for (int i = 0; i < tile; i++) {
+        float sum = 0;
+        for (int k = 0; k < tile + 2; k++) sum += (tile == 2 ? a2[i][k] : a4[i][k]) * x[k * step];
+        out[i] = sum;
+    }
+}
+
+static void check_winograd_output(long tile, long tiles_y, long tiles_x, long out_height, long out_width,
+                                  long channels, bool pool, SKActivation activation) {
+    const long stride = channels + 3, rows = tiles_y * tiles_x, side = tile + 2, plane_stride = rows * stride + 5;
+    float *products = random_floats(side * side * plane_stride), *bias = random_floats(channels);
+    float *got = calloc((size_t)(channels * out_height * out_width), sizeof(float));
+    float *want = calloc((size_t)(channels * out_height * out_width), sizeof(float));
     for (long ty = 0; ty < tiles_y; ty++) {
         for (long tx = 0; tx < tiles_x; tx++) {
             for (long c = 0; c < channels; c++) {
-                float m[4][4], t[2][4], y[2][2];
-                for (long xi = 0; xi < 16; xi++) m[xi / 4][xi % 4] = products[(xi * rows + ty * tiles_x + tx) * stride + c];
-                for (int j = 0; j < 4; j++) {  // Aᵀ·M, Aᵀ = [1 1 1 0; 0 1 −1 −1]
-                    t[0][j] = m[0][j] + m[1][j] + m[2][j];
-                    t[1][j] = m[1][j] - m[2][j] - m[3][j];
+                float m[6][6], t[4][6], y[4][4];
+                for (long xi = 0; xi < side * side; xi++)
+                    m[xi / side][xi % side] = products[xi * plane_stride + (ty * tiles_x + tx) * stride + c];
+                float column[4];
+                for (int j = 0; j < side; j++) {  // Aᵀ·M
+                    winograd_a_transpose((int)tile, &m[0][j], 6, column);
+                    for (int i = 0; i < tile; i++) t[i][j] = column[i];
                 }
-                for (int i = 0; i < 2; i++) {  // ·A
-                    y[i][0] = t[i][0] + t[i][1] + t[i][2];
-                    y[i][1] = t[i][1] - t[i][2] - t[i][3];
-                }
-                if (pool) {
-                    const float top = fmaxf(fmaxf(y[0][0], y[0][1]), fmaxf(y[1][0], y[1][1]));
-                    want[(c * tiles_y + ty) * tiles_x + tx] = activate(top + bias[c], activation);
-                    continue;
-                }
-                for (int i = 0; i < 2; i++) {
-                    for (int j = 0; j < 2; j++) {
-                        const long oy = ty * 2 + i, ox = tx * 2 + j;
-                        if (oy < out_height && ox < out_width) {
-                            want[(c * out_height + oy) * out_width + ox] = activate(y[i][j] + bias[c], activation);
-                        }
+                for (int i = 0; i < tile; i++) winograd_a_transpose((int)tile, t[i], 1, y[i]);  // ·A
+                const long per_tile = pool ? tile / 2 : tile;
+                for (int i = 0; i < per_tile; i++) {
+                    for (int j = 0; j < per_tile; j++) {
+                        const long oy = ty * per_tile + i, ox = tx * per_tile + j;
+                        if (oy >= out_height || ox >= out_width) continue;
+                        const float value = pool ? fmaxf(fmaxf(y[2 * i][2 * j], y[2 * i][2 * j + 1]),
+                                                         fmaxf(y[2 * i + 1][2 * j], y[2 * i + 1][2 * j + 1]))
+                                                 : y[i][j];
+                        want[(c * out_height + oy) * out_width + ox] = activate(value + bias[c], activation);
                     }
                 }
             }
         }
     }
-    sk_winograd_output(tiles_y, tiles_x, height, width, channels, stride, products, bias, activation, pool, got);
-    expect_close(pool ? "sk_winograd_output pooled" : "sk_winograd_output", got, want, channels * height * width, 1e-5f);
+    sk_winograd_output(tile, tiles_y, tiles_x, out_height, out_width, channels, stride, plane_stride, products, bias,
+                       activation, pool, got);
+    char what[64];
+    snprintf(what, sizeof what, "sk_winograd_output F(%ld)%s", tile, pool ? " pooled" : "");
+    expect_close(what, got, want, channels * out_height * out_width, 1e-4f);
     free(products), free(bias), free(got), free(want);
 }
 
@@ -318,8 +328,10 @@ static void check_every_kernel(void) {
         check_dense_int8(sizes[s][0], sizes[s][2] * 3);
         check_quantize(sizes[s][2] * 5);
     }
-    check_winograd_output(4, 4, 7, 7, 19, false, SKActivationReLU);
-    check_winograd_output(3, 5, 6, 10, 32, true, SKActivationNone);
+    check_winograd_output(2, 4, 4, 7, 7, 19, false, SKActivationReLU);
+    check_winograd_output(2, 3, 5, 3, 5, 32, true, SKActivationNone);
+    check_winograd_output(4, 2, 2, 7, 7, 19, false, SKActivationReLU6);
+    check_winograd_output(4, 4, 3, 7, 5, 33, true, SKActivationReLU);
     check_max_pool(5, 9, 14, SKActivationReLU6);
     check_max_pool(33, 28, 28, SKActivationReLU);
     check_depthwise(1, 3, 9, 13, SKActivationReLU6);

@@ -45,6 +45,7 @@ import Testing
 
     @Test(arguments: [
         (8, 5, 14, 14, 1), (8, 3, 7, 7, 1), (9, 4, 6, 9, 1), (4, 2, 5, 4, 0), (16, 3, 9, 7, 2), (8, 4, 3, 3, 1), (5, 6, 2, 2, 1),
+        (6, 7, 17, 11, 1),
     ])
     func conv2DWinogradMatchesReference(channels: Int, outChannels: Int, height: Int, width: Int, padding: Int) {
         let g = Conv2DGeometry(
@@ -53,25 +54,47 @@ import Testing
         #expect(WinogradKernel.applies(to: g))
         let input = randomFloats(channels * height * width, seed: 7).map { $0 * 2 }
         let weight = randomFloats(outChannels * g.patchSize, seed: 8), bias = randomFloats(outChannels, seed: 9)
-        let filters = WinogradKernel.transformFilters(weight, outChannels: outChannels, channels: channels)
-        var expected = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth), actual = expected
-        var scratch = [Float](repeating: .nan, count: WinogradGeometry(g, pooled: false).scratchCount)
+        var expected = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth)
         Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
-        WinogradKernel.forward(
-            g, input: input, filters: filters, bias: bias, activation: .none, pool: false, output: &actual, scratch: &scratch)
-        #expect(maxDifference(actual, expected) <= 2e-5)
-
-        // Fused relu and 2×2/2 max pooling.
         let pool = Window(kernel: 2, stride: 2, padding: 0)
         let (pooledHeight, pooledWidth) = (pool.outputSize(g.outHeight), pool.outputSize(g.outWidth))
-        var pooledExpected = [Float](repeating: .nan, count: outChannels * pooledHeight * pooledWidth), pooled = pooledExpected
+        var pooledExpected = [Float](repeating: .nan, count: outChannels * pooledHeight * pooledWidth)
         PoolKernel.pool2D(
             .max, input: expected.map { max($0, 0) }, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
             output: &pooledExpected)
-        var pooledScratch = [Float](repeating: .nan, count: WinogradGeometry(g, pooled: true).scratchCount)
-        WinogradKernel.forward(
-            g, input: input, filters: filters, bias: bias, activation: .relu, pool: true, output: &pooled, scratch: &pooledScratch)
-        #expect(maxDifference(pooled, pooledExpected) <= 2e-5)
+        for tile in [2, 4] {
+            let filters = WinogradKernel.transformFilters(weight, tile: tile, outChannels: outChannels, channels: channels)
+            func convolved(pool: Bool, activation: Activation, count: Int) -> [Float] {
+                var actual = [Float](repeating: .nan, count: count)
+                var scratch = [Float](repeating: .nan, count: WinogradGeometry(g, tile: tile, pooled: pool).scratchCount)
+                WinogradKernel.forward(
+                    g, tile: tile, input: input, filters: filters, bias: bias, activation: activation, pool: pool, output: &actual,
+                    scratch: &scratch)
+                return actual
+            }
+            let tolerance = Self.winogradTolerance(tile: tile, outputs: expected)
+            let plain = convolved(pool: false, activation: .none, count: expected.count)
+            #expect(maxDifference(plain, expected) <= tolerance, "F(\(tile)×\(tile))")
+            // Fused relu and 2×2/2 max pooling.
+            let pooled = convolved(pool: true, activation: .relu, count: pooledExpected.count)
+            #expect(maxDifference(pooled, pooledExpected) <= tolerance, "F(\(tile)×\(tile)) pooled")
+        }
+    }
+
+    /// How far Winograd may stray from the direct sum: F(4×4)'s transforms multiply by up to 8 and
+    /// round more (measured: up to 4e-6 of the largest output, against 4e-7 for F(2×2)).
+    static func winogradTolerance(tile: Int, outputs: [Float]) -> Float {
+        tile == 4 ? 1e-5 * max(outputs.map(abs).max() ?? 1, 1) : 2e-5
+    }
+
+    /// F(4×4) where it saves multiply-adds and keeps 8 tiles or more, else F(2×2).
+    @Test(arguments: [
+        (28, false, 4), (14, true, 4), (14, false, 4), (7, true, 2), (7, false, 2), (3, false, 2), (8, true, 2), (10, true, 4),
+    ])
+    func winogradTileSavesWork(size: Int, pooled: Bool, tile: Int) {
+        let g = Conv2DGeometry(
+            channels: 32, height: size, width: size, outChannels: 64, window: Window(kernel: 3, stride: 1, padding: 1))
+        #expect(WinogradKernel.tile(for: g, pooled: pooled) == tile)
     }
 
     @Test(arguments: [

@@ -102,39 +102,43 @@ import Testing
     }
 
     /// Winograd convolutions (the output transform is a C kernel) against the plain loops with every
-    /// variant: odd sizes (dropped edge outputs, pooling that drops the last row and column), more
-    /// output channels than a vector and fewer, every activation, pooled or not.
-    @Test(arguments: [(8, 5, 7, 7, 1), (9, 20, 6, 9, 1), (16, 35, 9, 7, 2)])
+    /// variant and both tiles: odd sizes (dropped edge outputs, pooling that drops the last row and
+    /// column), more output channels than a vector and fewer, every activation, pooled or not.
+    @Test(arguments: [(8, 5, 7, 7, 1), (9, 20, 6, 9, 1), (16, 35, 9, 7, 2), (6, 17, 14, 13, 1)])
     func winogradMatchesTheReference(channels: Int, outChannels: Int, height: Int, width: Int, padding: Int) {
         let g = Conv2DGeometry(
             channels: channels, height: height, width: width, outChannels: outChannels,
             window: Window(kernel: 3, stride: 1, padding: padding))
         let input = randomFloats(channels * height * width, seed: 93).map { $0 * 2 }
         let weight = randomFloats(outChannels * g.patchSize, seed: 94), bias = randomFloats(outChannels, seed: 95)
-        let filters = WinogradKernel.transformFilters(weight, outChannels: outChannels, channels: channels)
         var conv = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth)
         Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &conv)
         let pool = Window(kernel: 2, stride: 2, padding: 0)
         defer { KernelVariant.bestSupported.force() }
         for variant in Self.supported {
             #expect(variant.force())
-            for activation in [Activation.none, .relu, .relu6] {
-                for pooled in [false, true] {
-                    var expected = conv.map(activation.apply)
-                    if pooled {
-                        var pooledValues = [Float](
-                            repeating: .nan, count: outChannels * pool.outputSize(g.outHeight) * pool.outputSize(g.outWidth))
-                        PoolKernel.pool2D(
-                            .max, input: expected, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
-                            output: &pooledValues)
-                        expected = pooledValues
+            for tile in [2, 4] {
+                let tolerance = KernelTests.winogradTolerance(tile: tile, outputs: conv)
+                let filters = WinogradKernel.transformFilters(weight, tile: tile, outChannels: outChannels, channels: channels)
+                for activation in [Activation.none, .relu, .relu6] {
+                    for pooled in [false, true] {
+                        var expected = conv.map(activation.apply)
+                        if pooled {
+                            var pooledValues = [Float](
+                                repeating: .nan, count: outChannels * pool.outputSize(g.outHeight) * pool.outputSize(g.outWidth))
+                            PoolKernel.pool2D(
+                                .max, input: expected, channels: outChannels, height: g.outHeight, width: g.outWidth, window: pool,
+                                output: &pooledValues)
+                            expected = pooledValues
+                        }
+                        var actual = [Float](repeating: .nan, count: expected.count)
+                        var scratch = [Float](repeating: .nan, count: WinogradGeometry(g, tile: tile, pooled: pooled).scratchCount)
+                        WinogradKernel.forward(
+                            g, tile: tile, input: input, filters: filters, bias: bias, activation: activation, pool: pooled,
+                            output: &actual, scratch: &scratch)
+                        #expect(
+                            maxDifference(actual, expected) <= tolerance, "\(variant) F(\(tile)×\(tile)) \(activation) pooled \(pooled)")
                     }
-                    var actual = [Float](repeating: .nan, count: expected.count)
-                    var scratch = [Float](repeating: .nan, count: WinogradGeometry(g, pooled: pooled).scratchCount)
-                    WinogradKernel.forward(
-                        g, input: input, filters: filters, bias: bias, activation: activation, pool: pooled, output: &actual,
-                        scratch: &scratch)
-                    #expect(maxDifference(actual, expected) <= 2e-5, "\(variant) \(activation) pooled \(pooled)")
                 }
             }
         }

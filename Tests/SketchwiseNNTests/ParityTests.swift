@@ -42,9 +42,9 @@ import Testing
         // (after concat), fc1+bn_fc1+relu_fc1.
         #expect(names.contains("pool1") && !names.contains("relu1") && !names.contains("conv1") && !names.contains("bn1"))
         #expect(names.contains("relu2") && names.contains("pool2"))
-        // conv2 (3×3, 6 channels) runs as Winograd F(2×2, 3×3); conv1 (1 channel) as im2col + sgemm.
+        // conv2 (3×3, 6 channels) runs as Winograd; conv1 (1 channel) as im2col + sgemm.
         let conv = { (name: String) in cnn.program.steps.first { $0.name == name }?.layer as? Conv2D }
-        #expect(conv("relu2")?.winogradFilters != nil && conv("pool1")?.winogradFilters == nil)
+        #expect(conv("relu2")?.winograd != nil && conv("pool1")?.winograd == nil)
         #expect(names.contains("relu3") && names.contains("bn3") && names.contains("relu3b"))
         #expect(names.contains("bn_cat") && names.contains("relu_fc1") && !names.contains("bn_fc1"))
         #expect(cnn.program.steps.count < cnn.spec.layers.count - 6)

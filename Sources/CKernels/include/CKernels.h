@@ -45,13 +45,14 @@ typedef enum {
     SKActivationReLU6 = 2,
 } SKActivation;
 
-/// Winograd F(2×2, 3×3)'s output transform: `Aᵀ·M·A` of every tile of `products` (16 planes ξ of
-/// `tiles_y·tiles_x` rows of `channel_stride` floats, a row per tile, `channels` used), then `act(y +
-/// bias)` into `output` (`[channels][out_height][out_width]`; outputs past its edges dropped), or
-/// with `pool` the 2×2 maximum of each tile, so that `output` is `[channels][tiles_y][tiles_x]`
-/// and `out_height`/`out_width` are `tiles_y`/`tiles_x`.
-void sk_winograd_output(long tiles_y, long tiles_x, long out_height, long out_width, long channels, long channel_stride,
-                        const float *products, const float *bias, SKActivation activation, bool pool, float *output);
+/// Winograd F(`tile`×`tile`, 3×3)'s output transform, `tile` 2 or 4: `Aᵀ·M·A` of every tile of
+/// `products` ((tile + 2)² planes ξ, `plane_stride` floats apart, of `tiles_y·tiles_x` rows of
+/// `channel_stride` floats, a row per tile, `channels` used), then `act(y + bias)` into `output`
+/// (`[channels][out_height][out_width]`), or with `pool` the 2×2 maxima of each tile's outputs
+/// (`tile / 2` a side per tile); values past `output`'s edges are dropped.
+void sk_winograd_output(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,
+                        long channel_stride, long plane_stride, const float *products, const float *bias,
+                        SKActivation activation, bool pool, float *output);
 
 /// `output[c][y][x] = act(max of x[c][2y…2y+1][2x…2x+1] + bias[c])` for `[channels][height][width]`
 /// (floor: an odd last row or column is dropped).

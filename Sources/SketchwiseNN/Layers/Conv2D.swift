@@ -1,6 +1,6 @@
 /// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding (`Padding2D`: the same on all sides, or
-/// per side); im2col + sgemm, or Winograd F(2×2, 3×3) for 3×3 stride-1 kernels over 4 or more
-/// channels (`WinogradKernel`). A following batchnorm and relu or relu6 are folded in
+/// per side); im2col + sgemm, or Winograd F(2×2, 3×3) or F(4×4, 3×3) for 3×3 stride-1 kernels over
+/// 4 or more channels (`WinogradKernel`, chosen when the program is planned). A following batchnorm and relu or relu6 are folded in
 /// (`FoldingLayer`), and so is a following `maxpool2d`: the epilogue then pools, adds the bias and
 /// applies the activation in one pass over the sgemm's result (`max(x) + b` and `act(max(x + b))`
 /// are `max(x + b)` and `max(act(x + b))`, as both activations are non-decreasing).
@@ -17,8 +17,9 @@ struct Conv2D: FoldingLayer {
     let activation: Activation
     /// The window of a folded-in max pooling.
     let pool: Window?
-    /// `[16, C, O]` Winograd-transformed filters, for the kernels `WinogradKernel` computes.
-    let winogradFilters: FloatBuffer?
+    /// The Winograd tile and `[(tile + 2)², C, O]` transformed filters, once planned for inputs
+    /// that `WinogradKernel` computes.
+    let winograd: (tile: Int, filters: FloatBuffer)?
 
     init(params p: Params, weights: LayerWeights) throws {
         let stride = p.stride ?? 1
@@ -30,27 +31,32 @@ struct Conv2D: FoldingLayer {
         bias = try Self.readBias(weights, count: p.outChannels)
         activation = .none
         pool = nil
-        winogradFilters = Self.winograd(weight, channels: inChannels, outChannels: outputChannels, rows: rows, columns: columns)
+        winograd = nil
     }
 
-    private init(_ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation, pool: Window?) {
+    private init(
+        _ other: Conv2D, weight: FloatBuffer, bias: FloatBuffer, activation: Activation, pool: Window?,
+        winograd: (tile: Int, filters: FloatBuffer)? = nil
+    ) {
         (inChannels, outputChannels, rows, columns) = (other.inChannels, other.outputChannels, other.rows, other.columns)
-        (self.weight, self.bias, self.activation, self.pool) = (weight, bias, activation, pool)
-        winogradFilters =
-            weight === other.weight
-            ? other.winogradFilters : Self.winograd(weight, channels: inChannels, outChannels: outputChannels, rows: rows, columns: columns)
+        (self.weight, self.bias, self.activation, self.pool, self.winograd) = (weight, bias, activation, pool, winograd)
     }
 
-    /// The Winograd-transformed filters, if the convolution goes that way.
-    private static func winograd(_ weight: FloatBuffer, channels: Int, outChannels: Int, rows: Window, columns: Window) -> FloatBuffer? {
-        let probe = Conv2DGeometry(channels: channels, height: 8, width: 8, outChannels: outChannels, rows: rows, columns: columns)
-        guard WinogradKernel.applies(to: probe) else { return nil }
-        return FloatBuffer(WinogradKernel.transformFilters(weight.array, outChannels: outChannels, channels: channels))
+    /// Whether inputs of geometry `g` can go through `WinogradKernel` (which pools only 2×2/2 itself).
+    private func suitsWinograd(_ g: Conv2DGeometry) -> Bool {
+        WinogradKernel.applies(to: g) && (pool == nil || pool == Window(kernel: 2, stride: 2, padding: 0))
     }
 
-    /// Whether this input goes through `WinogradKernel` (which pools only 2×2/2 itself).
-    private func usesWinograd(_ g: Conv2DGeometry) -> Bool {
-        winogradFilters != nil && WinogradKernel.applies(to: g) && (pool == nil || pool == Window(kernel: 2, stride: 2, padding: 0))
+    /// Whether this input goes through `WinogradKernel`.
+    private func usesWinograd(_ g: Conv2DGeometry) -> Bool { winograd != nil && suitsWinograd(g) }
+
+    /// With the Winograd tile for the planned input and the filters transformed for it.
+    func planned(for inputs: UnsafeBufferPointer<Shape>) -> any Layer {
+        let g = geometry(inputs[0])
+        guard suitsWinograd(g) else { return self }
+        let tile = WinogradKernel.tile(for: g, pooled: pool != nil)
+        let filters = WinogradKernel.transformFilters(weight.array, tile: tile, outChannels: outputChannels, channels: inChannels)
+        return Conv2D(self, weight: weight, bias: bias, activation: activation, pool: pool, winograd: (tile, FloatBuffer(filters)))
     }
 
     func with(weight: FloatBuffer, bias: FloatBuffer, activation: Activation) -> Conv2D {
@@ -93,15 +99,15 @@ struct Conv2D: FoldingLayer {
     /// Winograd's buffers, or the im2col matrix, then (when pooling) the unpooled result.
     func scratchCount(for inputs: UnsafeBufferPointer<Shape>) -> Int {
         let g = geometry(inputs[0])
-        if usesWinograd(g) { return WinogradGeometry(g, pooled: pool != nil).scratchCount }
+        if let winograd, usesWinograd(g) { return WinogradGeometry(g, tile: winograd.tile, pooled: pool != nil).scratchCount }
         return g.scratchCount + (pool == nil ? 0 : outputChannels * g.outHeight * g.outWidth)
     }
 
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
         let g = geometry(inputs[0].shape)
-        if let winogradFilters, usesWinograd(g) {
+        if let winograd, usesWinograd(g) {
             WinogradKernel.forward(
-                g, input: inputs[0].data, filters: winogradFilters.base, bias: bias.base, activation: activation,
+                g, tile: winograd.tile, input: inputs[0].data, filters: winograd.filters.base, bias: bias.base, activation: activation,
                 pool: pool != nil, output: output.data, scratch: scratch)
             return
         }
