@@ -241,6 +241,18 @@ def wait_for_full_result(driver, n, timeout=60):
         message=f"a result for the whole {n}-stroke sketch")
 
 
+def draw_and_recognise(driver, base, drawing):
+    """Opens the app, draws a recorded drawing (strokes [[x…], [y…], [t…]]) fitted to the canvas
+    and waits for the result for all of its strokes; returns the strokes drawn."""
+    open_app(driver, base)
+    install_probe(driver)
+    rect = canvas_rect(driver)
+    strokes = fit_drawing(drawing, rect)
+    draw(driver, strokes, rect)
+    wait_for_full_result(driver, len(strokes))
+    return strokes
+
+
 def guess_labels(driver):
     return driver.execute_script(
         "return [...document.querySelectorAll('#guesses button[data-label]')].map(b => b.dataset.label)")

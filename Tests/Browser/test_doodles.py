@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from browser_helpers import (attr_int, canvas_rect, draw, fit_drawing, install_probe, open_app, save_screenshot, wait_for,
-                             wait_for_full_result)
+from browser_helpers import attr_int, draw_and_recognise, save_screenshot, wait_for
 from conftest import RAW, SHARED, read_drawings, skip_module_without_browser
 
 skip_module_without_browser()
@@ -40,12 +39,7 @@ def test_a_class_no_set_draws_gets_doodles_marked_as_such(driver, server):
     others = [s for s in suggestions if s["source"] != "doodle"]
     assert suggestions[0]["label"] == CLASS, "the first guess's doodles lead the strip"
 
-    open_app(driver, server.base)
-    install_probe(driver)
-    rect = canvas_rect(driver)
-    strokes = fit_drawing(record["drawing"], rect)
-    draw(driver, strokes, rect)
-    wait_for_full_result(driver, len(strokes))
+    draw_and_recognise(driver, server.base, record["drawing"])
     tiles = wait_for(lambda: driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map((b) => ({id: b.dataset.id, "
         "mark: b.querySelector('.picture-mark')?.textContent, alt: b.querySelector('img').alt}))",

@@ -483,3 +483,49 @@ def test_accessibility(driver, server, known_drawing, axe_source):
     save_screenshot(driver, "editor-shortcuts.png")
     press(driver, "ESCAPE")
     assert not driver.find_element(By.ID, "shortcuts").is_displayed()
+
+
+def test_svg_export_keeps_each_pictures_styles_and_ids_to_itself(driver, server, offered):
+    """Two line pictures of different sizes and a sketch, exported as SVG and drawn by the browser
+    from the file: each picture keeps its own line weight (its style sheet reaches only it), the
+    sketch its pen width, and no id is used twice."""
+    import xml.etree.ElementTree as ET
+
+    record, suggestions = offered
+    open_app(driver, server.base)
+    strokes = [[[x + 500 for x in s[0]], [y + 300 for y in s[1]], s[2]] for s in record["drawing"]]
+    pictures = [picture_object(suggestions[0], suggestions, 40, 40, side=120),
+                picture_object(suggestions[1], suggestions, 200, 40, side=320)]
+    for picture in pictures:
+        picture["lineWidth"] = 6   # drawn with the pen's width, as a picked line picture is
+    open_document(driver, document([*pictures, sketch_object(strokes, width=6)]))
+    svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert len(ids) == len(set(ids)), ids
+    nested = root.findall(f"{ns}g/{ns}svg")
+    assert len(nested) == 2
+    rules = {}
+    for picture in nested:
+        (style,) = [e.text for e in picture.iter(f"{ns}style")]
+        assert style.startswith(f"#{picture.get('id')} "), style
+        rules[picture.get("id")] = float(style.split("stroke-width:")[1].split("px")[0])
+    assert len(set(rules.values())) == 2, f"two sizes, two line weights: {rules}"
+    # The file drawn by the browser, inline in the page (where a style sheet is the whole page's).
+    drawn = driver.execute_script("""
+      const holder = document.createElement('div');
+      holder.style.cssText = 'position: fixed; left: -5000px; top: 0';
+      holder.innerHTML = arguments[0];
+      document.body.append(holder);
+      const outer = holder.querySelector('svg');
+      const width = (e) => parseFloat(getComputedStyle(e).strokeWidth);
+      const sketch = [...outer.querySelectorAll(':scope > g > path')].map(width);
+      const pictures = Object.fromEntries([...outer.querySelectorAll('svg svg')].map((s) =>
+        [s.id, [...new Set([...s.querySelectorAll('path, line, polyline, circle, rect, ellipse, polygon')].map(width))]]));
+      holder.remove();
+      return {sketch, pictures};
+    """, svg)
+    assert drawn["sketch"] and set(drawn["sketch"]) == {6}, drawn["sketch"]
+    for picture, weight in rules.items():
+        assert drawn["pictures"][picture] == [pytest.approx(weight, abs=1e-3)], (picture, weight, drawn["pictures"][picture])

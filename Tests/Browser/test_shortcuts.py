@@ -460,3 +460,26 @@ def test_a_misfire_is_kept_when_the_page_is_left_right_after_the_undo(driver, se
     assert answer() == SPIRAL, "the misfire still waits for a Redo"
     driver.get("about:blank")
     wait_for(lambda: answer() is None, 10, message="the misfire sent as the page went away")
+
+
+def test_the_keys_leave_the_drawing_alone_while_the_dialog_is_open(driver, server):
+    """Ctrl+Z, O (scene mode) and the tool keys pressed in the My shortcuts dialog do not change
+    the drawing hidden behind it; once it is closed they do again."""
+    from browser_helpers import attr_int, canvas_rect, draw, open_app, press, wait_for
+    open_app(driver, server.base)
+    draw(driver, [([(150, 150), (250, 200), (350, 150)], [0, 100, 200]), ([(150, 260), (350, 260)], [0, 100])],
+         canvas_rect(driver))
+    assert attr_int(driver, "data-stroke-count") == 2
+    driver.find_element("id", "my-shortcuts").click()
+    wait_for(lambda: driver.execute_script("return document.getElementById('my-shortcuts-dialog').open"), 10, message="the dialog opens")
+    driver.execute_script("document.getElementById('my-shortcuts-close').focus()")   # a button: keys are not typing
+    tool = driver.find_element("id", "canvas").get_attribute("data-tool")
+    press(driver, "CONTROL", "z")
+    press(driver, "o")
+    press(driver, "s")
+    assert attr_int(driver, "data-stroke-count") == 2, "Ctrl+Z undid a stroke behind the dialog"
+    assert driver.find_element("id", "scene-mode").get_attribute("aria-pressed") == "false"
+    assert driver.find_element("id", "canvas").get_attribute("data-tool") == tool
+    driver.find_element("id", "my-shortcuts-close").click()
+    press(driver, "CONTROL", "z")
+    assert attr_int(driver, "data-stroke-count") == 1

@@ -12,8 +12,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 
-from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, fit_drawing, guess_labels, ink_pixels, install_probe,
-                             open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads, wait_for_full_result)
+from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, draw_and_recognise, fit_drawing, guess_labels, ink_pixels,
+                             install_probe, open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads,
+                             wait_for_full_result)
 from conftest import skip_module_without_browser
 
 skip_module_without_browser()
@@ -523,3 +524,18 @@ def test_picture_style_menu(driver, server, known_drawing):
     open_app(driver, server.base)
     assert Select(driver.find_element(By.ID, "style")).first_selected_option.get_attribute("value") == "emoji", "kept for the next visit"
     driver.execute_script("localStorage.removeItem('sketchwise.style')")
+
+
+def test_a_restored_sketch_is_recognised_again(driver, server, known_drawing):
+    """After a reload the autosaved sketch is the current one again: its guesses come back without
+    another stroke, and a stroke drawn on it joins it."""
+    cls, record, _ = known_drawing
+    strokes = draw_and_recognise(driver, server.base, record["drawing"])
+    before = wait_for(lambda: guess_labels(driver) or None, 30, message="guesses")
+    wait_for(lambda: driver.execute_script("return localStorage.getItem('sketchwise.document')"), 5, message="autosave")
+    driver.refresh()
+    open_app(driver, server.base)
+    assert len(driver.execute_script("return window.sketchwise.currentSketch()")) == len(strokes)
+    after = wait_for(lambda: guess_labels(driver) or None, 30, message="guesses for the restored sketch")
+    assert cls in after[:5], (before, after)
+    save_screenshot(driver, "webapp-restored-guesses.png")

@@ -63,9 +63,10 @@ const VECTOR_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle", "clipa
 const IMAGE_PATH = /\/image(?=\?|$)/;
 
 /** A library picture as its own SVG document (GET …/vector: cropped like its image, with the same
- *  colour and line weight) nested in its box, or null when there is none to be had. Scripts,
- *  foreign content, event handlers and references outside the document are taken out. */
-async function vectorOf(o) {
+ *  colour and line weight) nested in its box with the id `id`, or null when there is none to be
+ *  had. Scripts, foreign content, event handlers and references outside the document are taken
+ *  out, and its ids and style sheets are kept to it (`isolate`). */
+async function vectorOf(o, id) {
   const url = pictureURL(o);
   if (!VECTOR_SOURCES.has(o.source) || !IMAGE_PATH.test(url)) return null;
   try {
@@ -81,6 +82,7 @@ async function vectorOf(o) {
         if (/^on/i.test(a.localName) || outside) el.removeAttributeNode(a);
       }
     }
+    isolate(root, id);
     for (const [key, value] of Object.entries({ x: o.x, y: o.y, width: o.w, height: o.h })) root.setAttribute(key, num(value));
     root.setAttribute("preserveAspectRatio", "none");
     return `<g${transformOf(o)}><title>${esc(nameOf(o))}</title>${new XMLSerializer().serializeToString(root)}</g>`;
@@ -89,9 +91,57 @@ async function vectorOf(o) {
   }
 }
 
-/** SVG elements of one object (SVG pictures as vectors, other pictures embedded, or by absolute
- *  URL when they can't be; photos as they are kept, data: URLs). */
-async function svgOf(o) {
+/** Keeps a nested picture's ids and style sheets to it, as they were in its own document: in one
+ *  file they are the whole file's, so a picture's line weight for every element (`*{stroke-width}`)
+ *  would thin the drawing's own strokes, and two pictures' gradients "a" would be one. Its ids
+ *  (and the references to them) get the prefix `${id}-`, its root the id `id`, and each rule of
+ *  its style sheets is scoped to that root. */
+function isolate(root, id) {
+  const renamed = new Map();
+  for (const el of root.querySelectorAll("[id]")) {
+    renamed.set(el.id, `${id}-${el.id}`);
+    el.id = renamed.get(el.id);
+  }
+  const rename = (text) => text.replace(/url\(\s*(['"]?)#([^)'"\s]+)\1\s*\)/g, (whole, quote, name) => (renamed.has(name) ? `url(#${renamed.get(name)})` : whole));
+  for (const el of root.querySelectorAll("*")) {
+    for (const a of el.attributes) {
+      const target = a.localName === "href" && a.value.startsWith("#") ? renamed.get(a.value.slice(1)) : undefined;
+      if (target) a.value = `#${target}`;
+      else if (a.value.includes("url(")) a.value = rename(a.value);
+    }
+  }
+  root.setAttribute("id", id);
+  const scoped = (rule) => {
+    if (rule instanceof CSSStyleRule) {
+      const selectors = splitSelectors(rule.selectorText).map((s) => `#${id} ${s.replace(/#([\w-]+)/g, (whole, name) => (renamed.has(name) ? `#${renamed.get(name)}` : whole))}`);
+      return `${selectors.join(", ")}{${rule.style.cssText}}`;
+    }
+    if (rule instanceof CSSGroupingRule) return `${rule.cssText.slice(0, rule.cssText.indexOf("{"))}{${[...rule.cssRules].map(scoped).join("")}}`;
+    return rule.cssText;   // @font-face, @keyframes: no selectors
+  };
+  for (const style of root.querySelectorAll("style")) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(rename(style.textContent));
+    style.textContent = [...sheet.cssRules].map(scoped).join("\n");
+  }
+}
+
+/** The selectors of a selector list (commas inside brackets, as in `:is(a, b)`, kept). */
+function splitSelectors(text) {
+  const parts = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if ("([".includes(text[i])) depth++;
+    else if (")]".includes(text[i])) depth--;
+    else if (text[i] === "," && depth === 0) { parts.push(text.slice(start, i).trim()); start = i + 1; }
+  }
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
+/** SVG elements of one object (SVG pictures as vectors, with the id `id`; other pictures embedded,
+ *  or by absolute URL when they can't be; photos as they are kept, data: URLs). */
+async function svgOf(o, id) {
   if (o.type === "sketch") {
     const n = o.natural, c = centre(o), nc = centre(n);
     const { sx, sy } = scaleBetween(n, o);
@@ -101,7 +151,7 @@ async function svgOf(o) {
     return `<g transform="${placed}">${[...fills, ...lines].join("")}</g>`;
   }
   if (o.type === "picture") {
-    const vector = await vectorOf(o);
+    const vector = await vectorOf(o, id);
     if (vector) return vector;
     const href = (await dataURL(pictureURL(o))) || new URL(pictureURL(o), location.href).href;
     return `<image href="${esc(href)}" x="${num(o.x)}" y="${num(o.y)}" width="${num(o.w)}" height="${num(o.h)}" preserveAspectRatio="none"${transformOf(o)}><title>${esc(nameOf(o))}</title></image>`;
@@ -132,7 +182,7 @@ export async function toSVG(objects, box) {
     `<title>${esc(t("export.title"))}</title>`,
     `<rect x="${num(box.x)}" y="${num(box.y)}" width="100%" height="100%" fill="${BACKGROUND}"/>`,
   ];
-  for (const o of objects) parts.push(await svgOf(o));
+  for (const [index, o] of objects.entries()) parts.push(await svgOf(o, `sketchwise-picture-${index + 1}`));
   parts.push("</svg>");
   return parts.join("\n");
 }

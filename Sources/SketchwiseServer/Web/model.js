@@ -303,10 +303,14 @@ export function clearAll(state) {
   return freeze({ objects: [], current: null, nextId: state.nextId });
 }
 
-/** A scene of the given objects (from a document), ids renumbered from 1. */
+/** A scene of the given objects (from a document), ids renumbered from 1. The top object, when it
+ *  is a recognised sketch where it was drawn, is the current sketch again, as it was when the
+ *  document was saved: it is recognised, and the strokes drawn on it join it. */
 export function fromObjects(objects) {
   const renumbered = objects.map((o, i) => Object.freeze({ ...o, id: i + 1 }));
-  return freeze({ objects: renumbered, current: null, nextId: renumbered.length + 1 });
+  const top = renumbered[renumbered.length - 1];
+  const current = top && top.type === "sketch" && top.recognize && untransformed(top) ? top.id : null;
+  return freeze({ objects: renumbered, current, nextId: renumbered.length + 1 });
 }
 
 /** Counts for the canvas's data attributes. */

@@ -135,10 +135,11 @@ export class Toolbar {
     $("#width-value").textContent = formatNumber(Number($("#width").value));
   }
 
-  /** The keyboard shortcuts (not while typing, nor while the shortcuts list is open). */
+  /** The keyboard shortcuts (not while typing, nor while a dialog is open: they would change the
+   *  drawing hidden behind it). */
   key(e) {
     const { ui, $, editor, files, input, notices, strip, scene, viewport, camera } = this.ctx;
-    if (isTyping(e.target) || $("#shortcuts").open) return;
+    if (isTyping(e.target) || document.querySelector("dialog[open]")) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = shortcutKey(e);
     const act = (f) => { e.preventDefault(); f(); };
