@@ -186,8 +186,9 @@ def test_scenes_eval_prints_the_figures():
 
 
 def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene):
-    """Two objects drawn: two boxes; their IDs stay while a third is drawn; one swapped, the
-    others stay as drawn and keep their IDs; undo brings it back."""
+    """Two objects drawn: two boxes; their IDs stay while a third is drawn, and the strip shows the
+    third's pictures; one swapped, the others stay as drawn and keep their IDs; undo brings it
+    back."""
     from browser_helpers import canvas_rect, draw, open_app, save_screenshot, wait_for
     strokes, truth = scene
     open_app(driver, server.base)
@@ -223,6 +224,11 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
         assert after[indices] == tracking_id, f"the ID of {indices} changed while the third was drawn: {before} → {after}"
     tags = driver.find_elements("css selector", "#scene-boxes .scene-tag")
     assert len(tags) == 3 and all(t.text.startswith("#") for t in tags)
+    # The strip follows the pen: the pictures of the object drawn last, not of the whole page.
+    title = "return document.getElementById('assist-title').textContent"
+    wait_for(lambda: driver.execute_script(title) == f"Pictures for #{after[tuple(third)]}"
+             and driver.find_elements("css selector", "#suggestions button[data-id]"), 60,
+             message="the strip shows the pictures of the object drawn last")
     save_screenshot(driver, "scene-boxes.png")
     strokes_before = int(canvas.get_attribute("data-stroke-count"))
 

@@ -1,7 +1,8 @@
 // Scene mode: the server boxes, labels and tracks each object of the page's sketch (live, with
 // "scene": true; turning it on joins the recognised sketches into one); the boxes are drawn over
 // the canvas, each with a tag "#ID label" that opens the pictures for that object's strokes alone,
-// and picking one swaps only those strokes.
+// and picking one swaps only those strokes. After each stroke the strip shows the pictures of the
+// object drawn last.
 
 import * as M from "./model.js";
 import { Target, EMPTY_SCENE } from "./ui-state.js";
@@ -32,7 +33,9 @@ export class SceneMode {
     const { scene, doc } = ui.state;
     const sketch = M.currentSketch(doc, true);
     const groups = scene.objects.map((o) => o.strokes.map((i) => scene.strokes[i]).filter(Boolean));
-    ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE });
+    // The strip leaves a scene object's pictures for the current sketch's guesses.
+    const target = ui.state.target.kind === "scene" ? Target.sketch : ui.state.target;
+    ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE, target });
     live.setScene(Boolean(on));
     editor.change(on ? M.joinRecognizedSketches(doc) : sketch ? M.splitSketch(doc, sketch.id, groups) : doc, { record: false });
   }
@@ -43,7 +46,19 @@ export class SceneMode {
   found(objects, strokes) {
     if (!this.ctx.ui.state.sceneMode) return false;
     this.ctx.ui.commit({ scene: Object.freeze({ objects, strokes }) });
+    this.follow(objects);
     return true;
+  }
+
+  /** The strip follows the drawing: it shows the pictures of the object that holds the stroke
+   *  drawn last, as a tag would (the guesses for the whole page would offer to swap every object
+   *  for one picture). A selection or a placed picture's alternatives keep the strip. */
+  follow(objects) {
+    const { ui } = this.ctx;
+    if (ui.state.selected !== null || ui.state.target.kind === "object") return;
+    const last = Math.max(-1, ...objects.flatMap((o) => o.strokes));
+    const newest = objects.find((o) => o.strokes.includes(last));
+    if (newest) this.open(newest, { focus: false });
   }
 
   /** The pen drew: the tags let it through for a while. */
@@ -83,8 +98,9 @@ export class SceneMode {
     }
   }
 
-  /** Shows the pictures for one object of the scene (its own strokes only). */
-  async open(o) {
+  /** Shows the pictures for one object of the scene (its own strokes only); `focus` moves the
+   *  keyboard to them (a tag's click does, the strip following the pen does not). */
+  async open(o, { focus = true } = {}) {
     const { ui, panel, styleSelect, strip, say } = this.ctx;
     const sketch = M.currentSketch(ui.state.doc, true);
     const strokes = o.strokes.map((i) => ui.state.scene.strokes[i]).filter(Boolean);
@@ -98,7 +114,7 @@ export class SceneMode {
       const body = await post("/api/suggest", { strokes: M.toQuickDraw(strokes), style: styleSelect.value, labels: 5 });
       if (!isScene() || ui.state.target.trackingID !== o.trackingID) return;
       panel.show(body, { title });
-      strip.focus();
+      if (focus) strip.focus();
     } catch (e) {
       if (isScene()) say(t("strip.noPictures", { reason: errorText(e) }), "error");
     } finally {
