@@ -103,6 +103,11 @@ def test_select_resize_rotate_delete_a_placed_picture(driver, server, offered):
     click_at(driver, client(driver, start["x"] + start["w"] / 2, start["y"] + start["h"] / 2))
     assert driver.execute_script("return window.sketchwise.selected()") == start["id"]
     assert driver.find_element(By.ID, "selection").is_displayed() and driver.find_element(By.ID, "object-bar").is_displayed()
+    # The press on the drawing took the keyboard from the tool's button: Enter opens the pictures.
+    assert driver.execute_script("return document.activeElement === document.body")
+    press(driver, "ENTER")
+    wait_for(lambda: driver.execute_script("return document.getElementById('assist-title').textContent") == "Other pictures", 5,
+             message="Enter opens the selected picture's others")
 
     # Resize from the south-east corner: the north-west corner stays, the aspect is kept.
     se = element_centre(driver, '#selection .handle[data-handle="se"]')

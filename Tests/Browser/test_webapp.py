@@ -100,6 +100,9 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     current = driver.find_element(By.CSS_SELECTOR, '#suggestions button[aria-current="true"]')
     assert current.get_attribute("data-id") == pick["id"]
     assert driver.execute_script("return document.activeElement.dataset.id") == pick["id"], "focus stays on the picture's button"
+    # Enter on that button picks the picture where it already is: no change, no step to undo.
+    press(driver, "ENTER")
+    assert driver.execute_script("return window.sketchwise.pictures()")[0]["id"] == pick["id"]
     # One more click tries another picture in its place, still with the AutoDraw tool (undoable).
     another = next(s for s in suggestions if s["id"] != pick["id"])
     driver.find_element(By.CSS_SELECTOR, f'#suggestions button[data-id="{another["id"]}"]').click()
@@ -121,6 +124,9 @@ def test_draw_guess_swap_undo_export(driver, server, known_drawing, download_dir
     assert driver.execute_script("return window.sketchwise.strokes()") == drawn
     driver.find_element(By.ID, "redo").click()
     assert attr_int(driver, "data-stroke-count") == 0 and attr_int(driver, "data-picture-count") == 1
+    # The picture brought back offers its others again, as when it was picked.
+    assert driver.execute_script("return document.getElementById('assist-title').textContent") == "Other pictures"
+    assert driver.find_elements(By.CSS_SELECTOR, "#suggestions button[data-id]")
     body = driver.find_element(By.TAG_NAME, "body")
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     assert attr_int(driver, "data-stroke-count") == n and attr_int(driver, "data-picture-count") == 0

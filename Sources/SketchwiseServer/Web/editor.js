@@ -69,16 +69,28 @@ export class Editor {
     if (!prev) return;
     ui.commit({ doc: prev }, { record: false });
     this.ctx.recognition.undone(undone);
+    this.offerReturned(undone, prev);
   }
 
   redo() {
     const { input, text, history, ui } = this.ctx;
     input.cancel();
     text.close(false);
-    const next = history.redo(ui.state.doc);
+    const before = ui.state.doc;
+    const next = history.redo(before);
     if (!next) return;
     ui.commit({ doc: next }, { record: false });
     this.ctx.recognition.redone(next);
+    this.offerReturned(before, next);
+  }
+
+  /** After an undo or redo from `before` to `after`: a picked picture that it brings back offers
+   *  its others in the strip again, as when it was picked (unless an object is selected). */
+  offerReturned(before, after) {
+    const { ui, strip } = this.ctx;
+    if (ui.state.selected !== null || ui.state.target.kind !== "sketch") return;
+    const back = after.objects.findLast((o) => o.type === "picture" && o.alternatives && o.alternatives.length && !before.objects.includes(o));
+    if (back) strip.showAlternatives(back);
   }
 
   clearAll() {

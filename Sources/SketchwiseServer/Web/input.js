@@ -48,6 +48,10 @@ export class PointerInput {
     const middle = e.pointerType === "mouse" && e.button === 1;
     if (e.pointerType === "mouse" && e.button !== 0 && !middle) return;
     e.preventDefault();
+    // A press on the drawing takes the keyboard from the buttons (the prevented mouse events would
+    // have), so that Enter and the letter keys act on the drawing again.
+    const focused = document.activeElement;
+    if (focused instanceof HTMLButtonElement || focused instanceof HTMLSelectElement) focused.blur();
     try { this.canvas.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
     const rect = this.canvas.getBoundingClientRect();
     const s = this.screen(e, rect), p = this.h.toDocument(s);

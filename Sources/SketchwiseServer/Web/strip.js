@@ -79,6 +79,7 @@ export class Strip {
       if (!ok) { say(t("strip.pictureFailed"), "error"); return; }
       const found = targetId === undefined ? null : M.find(ui.state.doc, targetId);
       if (targetId !== undefined && !found) return;   // undone or deleted meanwhile
+      if (found && found.type === "picture" && found.libraryId === suggestion.id) return;   // already there: no step
       search.clear();   // a picture found is placed: the strip is for it now
       if (found && found.type === "photo") { photos.placeOver(found, suggestion, all); return; }
       const placed = found ? targetId : ui.state.doc.nextId;
