@@ -239,12 +239,15 @@ def test_fill_shapes_and_text(driver, static_base):
 
 
 def test_a_window_half_as_wide_keeps_the_whole_drawing_visible(driver, static_base):
+    """Narrowed, the view zooms out to keep every object in it; widened again, it comes back."""
     open_app(driver, static_base, expect_state=None)
     rect = canvas_rect(driver)
     spread = [shape_object("rectangle", 30, 120, 160, 120), shape_object("ellipse", rect["w"] - 220, 160, 180, 140),
               shape_object("triangle", rect["w"] / 2 - 60, rect["h"] - 200, 120, 150)]
     open_document(driver, document(spread))
     save_screenshot(driver, "editor-full-width.png")
+    own = driver.execute_script("return window.sketchwise.camera()")
+    size = driver.get_window_size()
     driver.set_window_size(640, 900)
     wait_for(lambda: canvas_rect(driver)["w"] < rect["w"] * 0.6, 5, message="the canvas narrower")
     wait_for(lambda: driver.execute_script("return window.sketchwise.camera().zoom") < 0.99, 5, message="the view zoomed out")
@@ -254,6 +257,9 @@ def test_a_window_half_as_wide_keeps_the_whole_drawing_visible(driver, static_ba
             cx, cy = client(driver, x, y)
             assert narrow["x"] <= cx <= narrow["x"] + narrow["w"] and narrow["y"] <= cy <= narrow["y"] + narrow["h"], (o, cx, cy, narrow)
     save_screenshot(driver, "editor-half-width.png")
+    # As wide as before: the view the person had comes back (not the zoomed-out one).
+    driver.set_window_size(size["width"], size["height"])
+    wait_for(lambda: driver.execute_script("return window.sketchwise.camera()") == own, 5, message="the view from before")
 
 
 def test_reload_restores_the_drawing(driver, static_base):

@@ -12,6 +12,7 @@ export class Viewport {
   /** @param {object} ctx  the app's parts (app.js) */
   constructor(ctx) {
     this.ctx = ctx;
+    this.ownCamera = null;   // the person's view before a smaller window zoomed out to show it all
   }
 
   /** Everything that hangs on the camera is drawn again. */
@@ -61,6 +62,7 @@ export class Viewport {
   /** Fits the drawing to the view, clear of the strip (zooming in too when `grow`). */
   fit(grow = false) {
     const { camera, view } = this.ctx;
+    this.ownCamera = null;
     const box = this.contentBounds();
     if (!box) { camera.x = 0; camera.y = 0; camera.zoom = 1; }
     else {
@@ -71,26 +73,43 @@ export class Viewport {
     this.cameraChanged();
   }
 
-  /** After a resize or rotation: the whole drawing stays in view. */
+  /** After a resize or rotation: the whole drawing stays in view. A smaller view zooms out to
+   *  keep it so; a larger one goes back to the person's own view from before that, once that
+   *  shows the whole drawing again (until they move the view themselves). */
   fitIfHidden() {
     const { camera, view } = this.ctx;
     const box = this.contentBounds();
-    if (box && !camera.shows(box, view.width, view.height)) this.fit(false);
-    else this.cameraChanged();
+    const own = this.ownCamera;
+    if (box && own) {
+      const now = camera.toJSON();
+      camera.restore(own);
+      if (camera.shows(box, view.width, view.height)) { this.ownCamera = null; this.cameraChanged(); return; }
+      camera.restore(now);
+    }
+    if (box && !camera.shows(box, view.width, view.height)) {
+      const before = own || camera.toJSON();
+      this.fit(false);
+      this.ownCamera = before;
+    } else {
+      this.cameraChanged();
+    }
   }
 
   zoomBy(factor) {
     const { camera, view } = this.ctx;
+    this.ownCamera = null;
     camera.zoomAt(factor, { x: view.width / 2, y: view.height / 2 });
     this.cameraChanged();
   }
 
   panBy(dx, dy) {
+    this.ownCamera = null;
     this.ctx.camera.panBy(dx, dy);
     this.cameraChanged();
   }
 
   zoomAt(factor, at) {
+    this.ownCamera = null;
     this.ctx.camera.zoomAt(factor, at);
     this.cameraChanged();
   }
