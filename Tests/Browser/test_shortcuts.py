@@ -483,3 +483,29 @@ def test_the_keys_leave_the_drawing_alone_while_the_dialog_is_open(driver, serve
     driver.find_element("id", "my-shortcuts-close").click()
     press(driver, "CONTROL", "z")
     assert attr_int(driver, "data-stroke-count") == 1
+
+
+def test_the_dialog_fits_a_phone(driver, server):
+    """On a 390 × 844 touch screen the My shortcuts dialog keeps Close in reach without scrolling,
+    and its text box and checkbox line are touch-sized (40 px)."""
+    from browser_helpers import TOUCH_TARGET, emulate, open_app, save_screenshot, wait_for
+    assert emulate(driver, 390, 844)
+    open_app(driver, server.base)
+    driver.execute_script("document.getElementById('my-shortcuts').click()")   # in a "more" menu at this size
+    wait_for(lambda: driver.execute_script("return document.getElementById('my-shortcuts-dialog').open"), 10, message="the dialog opens")
+    boxes = driver.execute_script("""
+      const box = (sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, height: r.height, x: r.left + r.width / 2, y: r.top + r.height / 2};
+      };
+      const close = box('#my-shortcuts-close');
+      const dialog = document.getElementById('my-shortcuts-dialog');
+      return {close, scrolls: dialog.scrollHeight > dialog.clientHeight, height: innerHeight,
+              topmost: document.elementFromPoint(close.x, close.y)?.id,
+              label: box('#shortcut-label').height, keep: box('label.keep').height};
+    """)
+    save_screenshot(driver, "shortcut-dialog-phone.png")
+    assert boxes["scrolls"], "the dialog is taller than this screen (else the test shows nothing)"
+    assert 0 <= boxes["close"]["top"] and boxes["close"]["bottom"] <= boxes["height"], boxes
+    assert boxes["topmost"] == "my-shortcuts-close", boxes
+    assert boxes["label"] >= TOUCH_TARGET and boxes["keep"] >= TOUCH_TARGET, boxes
