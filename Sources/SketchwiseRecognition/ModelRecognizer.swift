@@ -137,9 +137,15 @@ public final class ModelRecognizer: Sendable {
         }
     }
 
-    /// Throws unless the model gives class scores (an embedding-only model does not).
+    /// Whether the model gives class scores (an embedding-only model does not).
+    public var givesGuesses: Bool { model.hasLogits }
+
+    /// The error for guesses asked of an embedding-only model.
+    var noGuesses: RecognitionError { RecognitionError("model \(name) gives embeddings only, no guesses") }
+
+    /// Throws unless the model gives class scores.
     private func checkClassifies() throws {
-        guard model.hasLogits else { throw RecognitionError("model \(name) gives embeddings only, no guesses") }
+        guard givesGuesses else { throw noGuesses }
     }
 
     /// The model's raster input, once `image` is known to fit it.

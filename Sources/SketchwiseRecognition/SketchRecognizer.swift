@@ -255,16 +255,32 @@ public final class RecognizerSet: @unchecked Sendable {
     }
 
     /// The recogniser of the given kind, loading what it needs.
-    /// - Throws: ``RecognitionError`` naming the missing file when the folder lacks it.
+    /// - Throws: ``RecognitionError`` naming the missing file when the folder lacks it, or saying
+    ///   that the model gives no guesses (an embedding-only model such as `sketch-embedding`).
     public func recognizer(_ kind: RecognizerKind) throws -> SketchRecognizer {
         let answerer: SketchRecognizer.Answerer =
             switch kind {
             case .raster: .model(try raster)
             case .strokes: .model(try strokes)
             case .ensemble: .ensemble(try ensemble)
-            default: .model(try model(named: kind.rawValue, for: kind))
+            default: .model(try guessing(try model(named: kind.rawValue, for: kind)))
             }
         return SketchRecognizer(kind: kind, answerer: answerer, models: self)
+    }
+
+    /// Whether the model of this kind gives guesses (it is loaded to know).
+    /// - Throws: as ``recognizer(_:)`` for a missing or broken model.
+    public func givesGuesses(_ kind: RecognizerKind) throws -> Bool {
+        switch kind {
+        case .raster, .strokes, .ensemble: true
+        default: try model(named: kind.rawValue, for: kind).givesGuesses
+        }
+    }
+
+    /// `model`, once known to give guesses.
+    private func guessing(_ model: ModelRecognizer) throws -> ModelRecognizer {
+        guard model.givesGuesses else { throw model.noGuesses }
+        return model
     }
 }
 

@@ -206,8 +206,9 @@ struct APIRoutes: Sendable {
 
     /// The recogniser the body's `"model"` names (`raster`, `strokes`, `ensemble` or a model of
     /// the models folder), or the server's default. Models are loaded once, on first use.
-    /// - Throws: a bad request for a name that is not plain or not in the folder (the message
-    ///   names no path); an internal error for a model whose files are broken (logged).
+    /// - Throws: a bad request for a name that is not plain, not in the folder (the message names
+    ///   no path) or of a model that gives no guesses; an internal error for a model whose files
+    ///   are broken (logged).
     private func recognizer(
         _ object: [String: JSONValue], _ answering: (recognizers: RecognizerSet, service: SuggestionService, arm: ModelExperiment.Arm?)
     ) throws -> SketchRecognizer {
@@ -218,6 +219,9 @@ struct APIRoutes: Sendable {
         case let .string(name)?:
             guard let named = RecognizerKind(rawValue: name), answering.recognizers.has(named) else {
                 throw APIError(.badRequest, "\(problem); it has no model \(JSONValue.string(String(name.prefix(100))).jsonText)")
+            }
+            guard try answering.recognizers.givesGuesses(named) else {
+                throw APIError(.badRequest, "\(problem); the model \(name) gives embeddings only, no guesses")
             }
             kind = named
         default: throw APIError(.badRequest, problem)

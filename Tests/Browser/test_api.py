@@ -213,6 +213,7 @@ def test_classify_without_t_and_with_floats(server, known_drawing):
     {"strokes": [[[0, 10], [0, 10]]], "top": 21},
     {"strokes": [[[0, 10], [0, 10]]], "top": "5"},
     {"strokes": [[[0, 10], [0, 10]]], "model": "gpt"},
+    {"strokes": [[[0, 10], [0, 10]]], "model": "sketch-embedding"},   # a model of the server, but no guesses
     {"strokes": "cat"},
     {"strokes": [[[0, 10], [0]]]},                         # x and y lengths differ
     {"strokes": [[[0, 10], [0, 10], [0]]]},                # t length differs
@@ -221,7 +222,7 @@ def test_classify_without_t_and_with_floats(server, known_drawing):
     {"strokes": [[[0, 1e10], [0, 10]]]},                   # |v| > 1e9
     {"strokes": [[[0, -1.5e9], [0, 10]]]},
     {},                                                    # no strokes at all
-], ids=["top0", "top21", "top-string", "bad-model", "strokes-string", "xy-mismatch", "t-mismatch", "no-y",
+], ids=["top0", "top21", "top-string", "bad-model", "embedding-model", "strokes-string", "xy-mismatch", "t-mismatch", "no-y",
         "strings", "huge", "huge-negative", "missing"])
 def test_classify_bad_request(server, payload):
     status, body, _, raw = server.post_json("/api/classify", payload)
