@@ -89,6 +89,9 @@ struct LiveSocket: Sendable {
     /// Serves one connection until the client closes it.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, locale: AppLocale, logger: Logger) async throws {
         let pipeline = SuggestionPipeline(currentService: currentService, timeout: limits.requestTimeout)
+        let scenes = ScenePipeline(makeDetector: sceneDetector) { [work, limits] detector, sketch in
+            try await work.run(deadline: limits.requestDeadline) { try detector.detect(sketch) }
+        }
         let language = SessionLanguage(locale)
         let activity = LastActivity()
         let idleWatch = Task { try await closeWhenIdle(outbound, activity: activity) }
@@ -109,9 +112,14 @@ struct LiveSocket: Sendable {
                     try await outbound.write(.text(text))
                 }
             }
+            group.addTask {
+                for await update in scenes.updates {
+                    let names = LocalizedNames(localizer: localizer, locale: language.locale)
+                    try await outbound.write(.text(Self.sceneMessage(update, names: names, logger: logger)))
+                }
+            }
             defer { group.cancelAll() }
             var session = LiveSession(input: SketchInput(limits: limits), rate: RateLimiter(perSecond: limits.messagesPerSecond))
-            var scene: SceneDetector?
             do {
                 for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
                     activity.touch()
@@ -125,15 +133,10 @@ struct LiveSocket: Sendable {
                         if let (seq, sketch) = try session.receive(data) {
                             if let chosen = session.locale { language.locale = chosen }
                             await pipeline.submit(sketch, query: seq, labels: pipeline.service.guessCount, style: session.style)
-                            if !session.scene {
-                                scene = nil
+                            if session.scene {
+                                await scenes.submit(sketch, seq: seq)
                             } else {
-                                // The stream detector follows every state of the canvas in order.
-                                let detector = try scene ?? sceneDetector()
-                                scene = detector
-                                let names = LocalizedNames(localizer: localizer, locale: language.locale)
-                                try await outbound.write(
-                                    .text(await sceneMessage(detector, sketch, seq: seq, names: names, logger: logger)))
+                                await scenes.reset()
                             }
                         }
                     } catch let error as LiveSession.Refusal {
@@ -145,10 +148,12 @@ struct LiveSocket: Sendable {
                 // over the limit, 1007 for text that is not UTF-8, 1002 for a protocol error.
                 logger.info("live connection ended", metadata: ["reason": "\(error)"])
                 await pipeline.finish()
+                await scenes.finish()
                 group.cancelAll()
                 throw error
             }
             await pipeline.finish()
+            await scenes.finish()
             try await group.waitForAll()
         }
     }
@@ -174,16 +179,14 @@ struct LiveSocket: Sendable {
     }
 
     /// `{"type": "scene", "seq", "objects"}` for one state of the canvas, or the error message.
-    private func sceneMessage(
-        _ detector: SceneDetector, _ sketch: StrokeSketch, seq: UInt64, names: LocalizedNames, logger: Logger
-    ) async throws -> String {
-        do {
-            let objects = try await work.run(deadline: limits.requestDeadline) { try detector.detect(sketch) }
-            return try Self.encode(SceneMessage(seq: seq, objects: names.objects(objects)))
-        } catch {
+    private static func sceneMessage(_ update: ScenePipeline.Update, names: LocalizedNames, logger: Logger) throws -> String {
+        switch update.outcome {
+        case let .success(objects):
+            return try encode(SceneMessage(seq: update.seq, objects: names.objects(objects)))
+        case let .failure(error):
             let apiError = APIError(work: error) ?? APIError(.internalError, "the server failed to find the scene's objects")
             if apiError.code == .internalError { logger.error("live scene failed", metadata: ["error": "\(error)"]) }
-            return try Self.encode(SocketErrorBody(seq: seq, error: apiError.body.error))
+            return try encode(SocketErrorBody(seq: update.seq, error: apiError.body.error))
         }
     }
 

@@ -127,6 +127,29 @@ def test_live_scene_ids_stay_stable_stroke_by_stroke(server, scene):
     assert len(set(ids_by_object.values())) == 3
 
 
+def test_live_scene_detection_never_delays_or_outlives_a_newer_message(server):
+    """With scene detection on, a sketch as large as the server takes (256 strokes of 78 points:
+    some tenths of a second to detect) followed at once by a clear: the clear is read and
+    answered while the large sketch is still being worked on, and nothing for the large sketch
+    (neither its guesses nor its objects) comes after it: the latest state wins, as without
+    scene detection. (Until November 2026 the detection ran in the connection's read loop: the
+    clear waited for it, and the large sketch's answers came first.)"""
+    import random
+
+    rng = random.Random(7)
+    heavy = [[[rng.randrange(1000) for _ in range(78)], [rng.randrange(1000) for _ in range(78)]] for _ in range(256)]   # 160 KB
+    with WebSocket(server.host, server.port) as ws:
+        for round_ in range(3):
+            seq = 10 * (round_ + 1)
+            ws.send_json({"type": "sketch", "seq": seq, "strokes": heavy, "scene": True})
+            ws.send_json({"type": "clear", "seq": seq + 1, "scene": True})
+            got = ws.recv_until(lambda m: m.get("type") == "scene" and m.get("seq") == seq + 1, timeout=60)
+            got += ws.drain(quiet=1.0)
+            assert any(m.get("type") == "result" and m.get("seq") == seq + 1 for m in got), got
+            stale = [m.get("type") for m in got if m.get("seq") == seq]
+            assert not stale, f"round {round_}: answers for the replaced sketch: {stale}"
+
+
 def test_cli_detect_on_ndjson_and_on_a_png(tmp_path, scene):
     strokes, truth = scene
     path = tmp_path / "scene.ndjson"
