@@ -46,7 +46,8 @@ struct ServeSettings {
 
     /// `arguments` (the command's, after its name) with the settings of the file and the
     /// environment placed before them, so that the command line wins.
-    /// - Throws: ``ValidationError`` for a missing or malformed file or a flag that is neither true nor false.
+    /// - Throws: ``ValidationError`` for a missing or malformed file, a name in it that is not an
+    ///   option of `command`, or a flag that is neither true nor false.
     static func arguments(
         _ arguments: [String], of command: ParsableCommand.Type,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -56,6 +57,7 @@ struct ServeSettings {
             guard FileManager.default.isReadableFile(atPath: file) else {
                 throw ValidationError("the settings file \(file) does not exist or cannot be read")
             }
+            try checkNames(in: file, of: command)
             do {
                 providers.append(try await EnvironmentVariablesProvider(environmentFilePath: FilePath(file)))
             } catch {
@@ -77,6 +79,33 @@ struct ServeSettings {
             }
         }
         return settled + arguments
+    }
+
+    /// Throws unless every line of the settings file `file` is a comment, blank, or
+    /// `SKETCHWISE_NAME=VALUE` for an option of `command`: a misspelt name would otherwise be
+    /// ignored, and the server would start with that option's default.
+    private static func checkNames(in file: String, of command: ParsableCommand.Type) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ValidationError("the settings file \(file) cannot be read as UTF-8 text: \(error.localizedDescription)")
+        }
+        let known = Set(settings(of: command).map(\.variable))
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let place = "the settings file \(file), line \(index + 1)"
+            guard let equals = line.firstIndex(of: "="), equals > line.startIndex else {
+                throw ValidationError("\(place) is not SKETCHWISE_NAME=VALUE: \(line.prefix(80))")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard known.contains(name) else {
+                throw ValidationError(
+                    "\(place): \(name.prefix(80)) is not a setting of serve (each option --NAME of `sketchwise serve --help` is SKETCHWISE_NAME)"
+                )
+            }
+        }
     }
 
     /// The value of `--config FILE` or `--config=FILE`.

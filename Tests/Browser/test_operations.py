@@ -71,6 +71,14 @@ def test_bad_settings_are_refused_clearly(tmp_path):
     missing = subprocess.run([str(sketchwise_binary()), "serve", "--config", str(tmp_path / "nope.conf")],
                              capture_output=True, text=True, env=env, timeout=60)
     assert missing.returncode != 0 and "nope.conf does not exist" in missing.stderr
+    # A misspelt name, or a line that is not NAME=VALUE, would leave an option at its default.
+    for line, said in (("SKETCHWISE_MAX_STROKE=10", "line 2: SKETCHWISE_MAX_STROKE is not a setting of serve"),
+                       ("SKETCHWISE_PORT 9000", "line 2 is not SKETCHWISE_NAME=VALUE")):
+        settings = tmp_path / "typo.conf"
+        settings.write_text(f"# settings\n{line}\n")
+        typo = subprocess.run([str(sketchwise_binary()), "serve", "--config", str(settings)], capture_output=True, text=True,
+                              env=env, timeout=60)
+        assert typo.returncode != 0 and said in typo.stderr, typo.stderr
     env["SKETCHWISE_NO_MODEL_STORE"] = "perhaps"
     flag = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
     assert flag.returncode != 0 and "SKETCHWISE_NO_MODEL_STORE must be true or false" in flag.stderr
