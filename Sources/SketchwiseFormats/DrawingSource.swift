@@ -95,6 +95,8 @@ public struct DrawingSource: Sendable {
             let parts = relative.split(separator: "/")
             guard !parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { continue }
             let full = (path as NSString).appendingPathComponent(relative)
+            // A `.npy`'s classes beside it (`render --npy`) are not drawings of their own.
+            if relative.hasSuffix(Self.labelsSuffix) { continue }
             if let format = DrawingFileFormat(path: full) { found.append((full, format)) }
         }
         files = found.sorted { $0.0 < $1.0 }
@@ -179,7 +181,9 @@ public struct DrawingSource: Sendable {
                 }
             }
         case .npy:
-            try readArray(try NPYArray(contentsOf: path), key: nil, name: stem, path: path, onError: onError, body)
+            let array = try NPYArray(contentsOf: path)
+            let labels = try rowLabels(of: path, rows: array.shape.first ?? 0)
+            try readArray(array, key: nil, name: stem, labels: labels, path: path, onError: onError, body)
         case .npz:
             for (key, array) in try NPZ.read(path) {
                 try readArray(array, key: key, name: stem, path: path, onError: onError, body)
@@ -217,19 +221,40 @@ public struct DrawingSource: Sendable {
         }
     }
 
+    /// The file beside a `.npy` that names each row's class, one per line: `NAME.labels.txt` for
+    /// `NAME.npy`, as `render --npy` writes it.
+    static let labelsSuffix = ".labels.txt"
+
+    /// The class of each of the `rows` rows of the `.npy` at `path`, from its labels file, or nil
+    /// when it has none (Google's files: the class is the file name).
+    /// - Throws: ``FormatError`` when the labels file cannot be read or has another number of lines.
+    static func rowLabels(of path: String, rows: Int) throws(FormatError) -> [String]? {
+        let labelsPath = (path as NSString).deletingPathExtension + labelsSuffix
+        guard FileManager.default.fileExists(atPath: labelsPath) else { return nil }
+        let text = String(decoding: try readFile(labelsPath), as: UTF8.self)
+        var labels = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if labels.last == "" { labels.removeLast() }
+        guard labels.count == rows else {
+            throw FormatError(file: labelsPath, reason: "\(labels.count) labels for the \(rows) drawings of \(path): one line per drawing")
+        }
+        return labels
+    }
+
     /// Bitmaps: `(n, k·k)` or `(n, h, w)` uint8. Stroke-3: a 1-D object array of `(m, 3)` arrays.
+    /// Each drawing's class is `labels[index]`, else `name`.
     private static func readArray(
-        _ array: NPYArray, key: String?, name: String, path: String,
+        _ array: NPYArray, key: String?, name: String, labels: [String]? = nil, path: String,
         onError: (FormatError) throws -> Void, _ body: (LabeledDrawing) throws -> Void
     ) throws {
         switch array.storage {
         case let .objects(elements):
             for (index, element) in elements.enumerated() {
                 do {
-                    let sketch = StrokeSketch(stroke3: try element.stroke3Rows(), label: name)
+                    let label = labels?[index] ?? name
+                    let sketch = StrokeSketch(stroke3: try element.stroke3Rows(), label: label)
                     try body(
                         LabeledDrawing(
-                            label: name, content: .strokes(QuickDrawRecord(word: name, drawing: sketch)),
+                            label: label, content: .strokes(QuickDrawRecord(word: label, drawing: sketch)),
                             origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)", arrayPosition: (key, index)))
                 } catch let error as RecordError {
                     try onError(FormatError(file: path, line: index + 1, reason: "drawing \(index): \(error)"))
@@ -249,7 +274,7 @@ public struct DrawingSource: Sendable {
                 let image = GrayImage(width: width, height: height, pixels: Array(bytes[index * pixels..<(index + 1) * pixels]))
                 try body(
                     LabeledDrawing(
-                        label: name, content: .bitmap(image), origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)",
+                        label: labels?[index] ?? name, content: .bitmap(image), origin: "\(path)#\(key.map { "\($0)/" } ?? "")\(index)",
                         arrayPosition: (key, index)))
             }
         }

@@ -36,6 +36,20 @@ import Testing
         #expect(drawings[0].origin.hasSuffix("a.ndjson:1"))
     }
 
+    /// `render --npy NAME.npy` writes each row's class to `NAME.labels.txt`: read back, the rows
+    /// have those classes (not the file name), and the labels file is no drawing of its own.
+    @Test func aNPYsLabelsFileNamesEachRowsClass() throws {
+        let folder = TemporaryFolder()
+        try NPYArray(shape: [3, 784], elementType: .uint8, bytes: [UInt8](repeating: 9, count: 3 * 784)).write(to: folder.path("three.npy"))
+        try "cat\ndog\napple\n".write(toFile: folder.path("three.labels.txt"), atomically: true, encoding: .utf8)
+        #expect(try collect(folder.url.path, skipBad: false).drawings.map(\.label) == ["cat", "dog", "apple"])
+        try "cat\ndog\n".write(toFile: folder.path("three.labels.txt"), atomically: true, encoding: .utf8)
+        let reason = "2 labels for the 3 drawings of \(folder.path("three.npy")): one line per drawing"
+        #expect(throws: FormatError(file: folder.path("three.labels.txt"), reason: reason)) {
+            try collect(folder.path("three.npy"), skipBad: false)
+        }
+    }
+
     @Test func badLinesStopTheReadOrAreSkippedAndCountedWithTheirLine() throws {
         let folder = TemporaryFolder()
         let path = folder.path("cat.ndjson")
