@@ -110,7 +110,13 @@ public struct SketchwiseServer: Sendable {
         let application = try makeApplication(serving: serving)
         defer { work.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await application.runService() }
+            group.addTask {
+                do {
+                    try await application.runService()
+                } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                    throw AddressInUse(host: configuration.host, port: configuration.port)
+                }
+            }
             group.addTask {
                 let database = try await models.prepareLibrary(recognizers: recognizers) { serving.startupProgress($0) }
                 let initial = try await work.run { try models.snapshot(recognizers: recognizers, database: database) }
@@ -122,6 +128,15 @@ public struct SketchwiseServer: Sendable {
             // The server stopped (SIGTERM, SIGINT) or start-up failed: either ends the other.
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// The server cannot listen: another process has its address.
+    struct AddressInUse: Error, CustomStringConvertible {
+        let host: String
+        let port: Int
+        var description: String {
+            "cannot listen on \(host):\(port): another process is listening there (another sketchwise serve? choose --port)"
         }
     }
 

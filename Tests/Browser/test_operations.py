@@ -4,6 +4,7 @@ readiness, JSON logs, and Prometheus metrics."""
 import json
 import os
 import re
+import socket
 import sqlite3
 import subprocess
 import time
@@ -83,6 +84,14 @@ def test_bad_settings_are_refused_clearly(tmp_path):
     flag = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
     assert flag.returncode != 0 and "SKETCHWISE_NO_MODEL_STORE must be true or false" in flag.stderr
     env.pop("SKETCHWISE_NO_MODEL_STORE")
+    # A port another process listens on: said with the address, not as a bind(2) error.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run([str(sketchwise_binary()), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert busy.returncode != 0 and f"cannot listen on 127.0.0.1:{port}: another process is listening there" in busy.stderr, busy.stderr
     env["SKETCHWISE_PORT"] = "seventy"
     port = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
     assert port.returncode != 0 and "seventy" in port.stderr
