@@ -136,7 +136,10 @@ let package = Package(
         ),
         // Scenes: several objects on one canvas, grouped from strokes, boxed, labelled and tracked.
         .target(
-            name: "SketchwiseScenes", dependencies: ["SketchwiseCore", "SketchwiseNN", "SketchwiseRecognition", "SketchwiseWork"],
+            name: "SketchwiseScenes",
+            dependencies: [
+                "SketchwiseCore", "SketchwiseNN", "SketchwisePreprocess", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseWork",
+            ],
             swiftSettings: hotLoops),
         // Photos: PNG/JPEG decoding with limits, the image classifier (EfficientNet-Lite0 imported
         // from PyTorch), the ImageNet → drawing class table and the photo's pictures.
@@ -241,7 +244,7 @@ let package = Package(
         .testTarget(name: "SketchwiseShortcutsTests", dependencies: ["SketchwiseShortcuts"]),
         .testTarget(
             name: "SketchwiseScenesTests",
-            dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRecognition", "SketchwiseTestSupport"]
+            dependencies: ["SketchwiseScenes", "SketchwiseCore", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport"]
         ),
         .testTarget(name: "SketchwiseDigestTests", dependencies: ["SketchwiseDigest"]),
         .testTarget(name: "SketchwiseModelsTests", dependencies: ["SketchwiseModels", "SketchwiseTestSupport"]),

@@ -68,6 +68,21 @@ struct InkComponents: Sendable {
 }
 
 extension GrayImage {
+    /// The part inside `box`, scaled down (each pixel the strongest ink it covers) so that its
+    /// longer side is at most `longestSide`.
+    func cropped(_ box: Rect, longestSide: Int) -> GrayImage {
+        let scale = min(1, Double(longestSide) / max(box.width, box.height, 1))
+        let (width, height) = (max(1, Int((box.width * scale).rounded(.up))), max(1, Int((box.height * scale).rounded(.up))))
+        var out = GrayImage(width: width, height: height)
+        for y in Int(box.minY)..<Int(box.maxY) {
+            for x in Int(box.minX)..<Int(box.maxX) {
+                let (tx, ty) = (min(width - 1, Int((Double(x) - box.minX) * scale)), min(height - 1, Int((Double(y) - box.minY) * scale)))
+                out[tx, ty] = max(out[tx, ty], self[x, y])
+            }
+        }
+        return out
+    }
+
     /// The part of the image inside `box` fitted into a `side` × `side` square, as Quick, Draw!'s
     /// bitmaps are drawn: scaled to fill it but for a one-pixel margin, centred, each pixel the
     /// strongest ink it covers (so a thin line survives the reduction), then widened by a soft
