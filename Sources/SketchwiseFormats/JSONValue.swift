@@ -32,6 +32,27 @@ public enum JSONValue: Hashable, Sendable, Codable {
     }
 
     /// Compact JSON text, object keys sorted, numbers without a fraction written as integers.
+    /// What kind of value this is, for messages: "a string", "a number", "a list"…
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
+    /// Why the member `key` is not what it should be (`expected`): missing (or null), or of
+    /// another kind, as a message says it.
+    public static func problem(with value: JSONValue?, key: String, expected: String) -> String {
+        switch value {
+        case nil, .null?: "missing \"\(key)\": \(expected)"
+        case let value?: "\"\(key)\" must be \(expected), not \(value.kindName)"
+        }
+    }
+
     public var jsonText: String {
         var out = JSONOutput()
         out.value(self)

@@ -47,16 +47,19 @@ extension QuickDrawRecord {
         try self.init(object: object, fallbackWord: fallbackWord)
     }
 
+    /// What a drawing's strokes are, for messages.
+    public static let strokeList = "a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]"
+
     init(object: [String: JSONValue], fallbackWord: String?) throws(RecordError) {
         guard case let .array(strokesJSON)? = object["drawing"] else {
-            throw RecordError("missing \"drawing\": a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]")
+            throw RecordError(JSONValue.problem(with: object["drawing"], key: "drawing", expected: Self.strokeList))
         }
         let strokes = try Self.strokes(strokesJSON)
         let word: String
         switch object["word"] {
         case let .string(w)?: word = w
         case nil where fallbackWord != nil: word = fallbackWord!
-        default: throw RecordError("missing \"word\" (the class name)")
+        default: throw RecordError(JSONValue.problem(with: object["word"], key: "word", expected: "the class name"))
         }
         let keyID: String? = switch object["key_id"] {
         case let .string(s)?: s

@@ -119,7 +119,8 @@ struct PersonalRoutes: Sendable {
         let object = try await input.object(of: request)
         let user = try await user(request)
         guard case let .string(typed)? = object["label"] else {
-            throw APIError(.badRequest, "missing \"label\": the shortcut's emoji, picture or word")
+            let expected = "the shortcut's emoji, picture or word"
+            throw APIError(.badRequest, JSONValue.problem(with: object["label"], key: "label", expected: expected))
         }
         let label = try ShortcutLabel.validated(typed, limits: shortcuts.limits)
         guard case let .array(examples)? = object["examples"] else {
@@ -150,7 +151,7 @@ struct PersonalRoutes: Sendable {
         let object = try await input.object(of: request)
         let user = try await user(request)
         guard case let .string(label)? = object["label"] else {
-            throw APIError(.badRequest, "missing \"label\": the shortcut that fired")
+            throw APIError(.badRequest, JSONValue.problem(with: object["label"], key: "label", expected: "the shortcut that fired"))
         }
         let sketch = try input.sketch(object)
         let version = try await update(ShortcutUpdateTask(user: user.id, change: .misfire(label: label, drawing: sketch)))

@@ -21,7 +21,7 @@ struct SketchInput {
     /// The sketch under `key` (`strokes`); a missing key is an error.
     func sketch(_ object: [String: JSONValue], key: String = "strokes") throws(APIError) -> StrokeSketch {
         guard case let .array(json)? = object[key] else {
-            throw APIError(.badRequest, "missing \"\(key)\": a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]]")
+            throw APIError(.badRequest, JSONValue.problem(with: object[key], key: key, expected: QuickDrawRecord.strokeList))
         }
         return StrokeSketch(strokes: try strokes(json))
     }
@@ -32,7 +32,7 @@ struct SketchInput {
         let strokes: [Stroke]
         do { strokes = try QuickDrawRecord.strokes(json) } catch { throw APIError(.badRequest, error.description) }
         if let empty = strokes.firstIndex(where: { $0.points.isEmpty }) {
-            throw APIError(.badRequest, "stroke \(empty + 1) has no points: each stroke is [[x…],[y…]] with at least one point")
+            throw APIError(.badRequest, "stroke \(empty) has no points: each stroke is [[x…],[y…]] with at least one point")
         }
         try checkLimits(strokes)
         return strokes

@@ -229,6 +229,16 @@ def test_classify_bad_request(server, payload):
     assert_error(status, body, raw, 400)
 
 
+def test_bad_requests_say_what_is_wrong(server):
+    """A member of the wrong kind is said as such (not as missing); strokes are counted from 0."""
+    for payload, said in (({"strokes": "cat"}, '"strokes" must be a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]], not a string'),
+                          ({}, 'missing "strokes"'),
+                          ({"strokes": [[[1], [2]], [[], []]]}, "stroke 1 has no points")):
+        status, body, _, raw = server.post_json("/api/classify", payload)
+        assert_error(status, body, raw, 400)
+        assert said in body["error"]["message"], body
+
+
 @pytest.mark.parametrize("text", [
     "{not json",
     '{"strokes": [[[NaN, 1], [1, 2]]]}',

@@ -50,6 +50,8 @@ import Testing
         ("{\"word\":\"cat\",\"drawing\":[[[\"1\"],[3]]]}", "not a finite number"),
         ("{\"word\":\"cat\",\"drawing\":[[[1],[3],[4],[5]]]}", "stroke 0 is not"),
         ("{\"word\":\"cat\"}", "missing \"drawing\""),
+        ("{\"word\":\"cat\",\"drawing\":\"x\"}", "\"drawing\" must be a list of strokes [[x…],[y…]] or [[x…],[y…],[t…]], not a string"),
+        ("{\"word\":5,\"drawing\":[[[1],[2]]]}", "\"word\" must be the class name, not a number"),
         ("{\"word\":\"cat\",\"drawing\":[[[1],[2]]]", "not a JSON object"),
         ("[1,2]", "not a JSON object"),
         ("", "not a JSON object"),
