@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf,
-# FreeType, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
+# Installs what Sketchwise needs on Debian: the C libraries it links (Cairo, librsvg, gdk-pixbuf
+# with its WebP loader, FreeType, SQLite, zlib; libcurl for the static-stdlib build of make install/deb) and the suggestion library's pictures: Open Clip Art SVGs,
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji, Lucide and Tabler line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
 # (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
@@ -11,7 +11,7 @@
 # (into $SKETCHWISE_PICTURES/../test-photos), and an arm64 C toolchain with qemu (scripts/check-arm64-kernels.sh). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfreetype-dev libsqlite3-dev
+packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader libfreetype-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip python3-pip python3-numpy)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo fonts-noto-cjk postgresql nginx wrk wordnet-base eslint

@@ -38,7 +38,9 @@ if [ ${#outside[@]} -gt 0 ]; then
   echo "libraries from no Debian package: ${outside[*]}" >&2
   [ "${ALLOW_TOOLCHAIN_LIBS:-0}" = 1 ] || { echo "build with --static-swift-stdlib (make deb does)" >&2; exit 1; }
 fi
-depends=$(printf '%s\n' "${!packages[@]}" adduser openclipart-svg fonts-noto-color-emoji unicode-cldr-core | sort -u | paste -sd, | sed 's/,/, /g')
+# Beside the linked libraries: the data the library index reads, and gdk-pixbuf's WebP loader (a
+# plug-in, not linked) for WebP photos and scans.
+depends=$(printf '%s\n' "${!packages[@]}" adduser openclipart-svg fonts-noto-color-emoji unicode-cldr-core webp-pixbuf-loader | sort -u | paste -sd, | sed 's/,/, /g')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: sketchwise
