@@ -19,7 +19,7 @@ struct SimplifyCommand: AsyncParsableCommand {
     @Option(
         name: .shortAndLong,
         help:
-            "Output .ndjson file (.bin: Google's binary format), or a folder (one <class>.ndjson each) when IN is a folder. Default: standard output."
+            "Output .ndjson file (.bin: Google's binary format, one class), or, when IN is a folder, a folder (one <class>.ndjson each) unless it ends in .ndjson. Default: standard output."
     )
     var output: String?
 
@@ -53,12 +53,16 @@ struct SimplifyCommand: AsyncParsableCommand {
             return
         }
         let source = try input.source()
-        let destination: RecordWriter.Destination =
-            switch output {
-            case nil: .standardOutput
-            case let path? where source.files.count > 1 || path.hasSuffix("/"): .folderPerClass(path)
-            case let path?: .file(path)
-            }
+        let destination: RecordWriter.Destination
+        switch output {
+        case nil: destination = .standardOutput
+        case let path? where path.hasSuffix("/"): destination = .folderPerClass(path)
+        case let path? where source.files.count > 1 && path.hasSuffix(".bin"):
+            throw ValidationError("\(path): a .bin file holds one class (Google's format names none); name a folder for one file per class")
+        case let path? where source.files.count > 1 && !path.hasSuffix(".ndjson") && !path.hasSuffix(".jsonl"):
+            destination = .folderPerClass(path)
+        case let path?: destination = .file(path)
+        }
         let report = try SimplifyJob.run(source: source, writer: try RecordWriter(destination), policy: input.policy) {
             StandardError.progress("simplified \($0) drawings")
         }

@@ -94,6 +94,25 @@ struct CLI {
                 + "\n")
     }
 
+    /// A folder of several classes into one `.ndjson` (what `-o out.ndjson` asks for), into a
+    /// folder otherwise; never into one `.bin`, whose records name no class.
+    @Test func simplifyingAFolderWritesTheFileOrTheFolderItIsTold() async throws {
+        let input = folder.path("in")
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        for word in ["cat", "dog"] {
+            try #"{"word":"\#(word)","drawing":[[[0,10,20],[0,10,0]]]}"#.write(
+                toFile: "\(input)/\(word).ndjson", atomically: true, encoding: .utf8)
+        }
+        let merged = try await CLI.run(["simplify", input, "-o", folder.path("all.ndjson")])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let lines = try String(contentsOfFile: folder.path("all.ndjson"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains(#""word":"cat""#) && lines[1].contains(#""word":"dog""#))
+        let perClass = try await CLI.run(["simplify", input, "-o", folder.path("out")])
+        #expect(perClass.status == 0 && FileManager.default.fileExists(atPath: folder.path("out/dog.ndjson")), "\(perClass.stderr)")
+        let binary = try await CLI.run(["simplify", input, "-o", folder.path("all.bin")])
+        #expect(binary.status != 0 && binary.stderr.contains("a .bin file holds one class"), "\(binary.stderr)")
+    }
+
     @Test func drawingsBeyondTheServersLimitsAreBadInputUnlessRaised() async throws {
         let input = folder.path("many.ndjson")
         let strokes = (0..<300).map { "[[\($0),\($0 + 5)],[0,9]]" }.joined(separator: ",")
