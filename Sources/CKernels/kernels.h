@@ -53,8 +53,8 @@ typedef struct {
     void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
     void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
     void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \
-    void sk_winograd_output_##variant(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,     \
-                                      long channel_stride, long plane_stride, const float *products,                \
+    void sk_winograd_output_##variant(long tile, long tiles_y, long tiles_x, long out_height, long out_width,      \
+                                      long channels, long channel_stride, long plane_stride, const float *products, \
                                       const float *bias, SKActivation activation, bool pool, float *output);        \
     void sk_max_pool_2x2_bias_##variant(const float *x, long channels, long height, long width, const float *bias,  \
                                         SKActivation activation, float *output);                       \

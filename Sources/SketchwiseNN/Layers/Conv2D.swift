@@ -1,9 +1,10 @@
 /// `conv2d`: `[C, H, W]` → `[O, H', W']`, zero padding (`Padding2D`: the same on all sides, or
 /// per side); im2col + sgemm, or Winograd F(2×2, 3×3) or F(4×4, 3×3) for 3×3 stride-1 kernels over
-/// 4 or more channels (`WinogradKernel`, chosen when the program is planned). A following batchnorm and relu or relu6 are folded in
-/// (`FoldingLayer`), and so is a following `maxpool2d`: the epilogue then pools, adds the bias and
-/// applies the activation in one pass over the sgemm's result (`max(x) + b` and `act(max(x + b))`
-/// are `max(x + b)` and `max(act(x + b))`, as both activations are non-decreasing).
+/// 4 or more channels (`WinogradKernel`, chosen when the program is planned). A following
+/// batchnorm and relu or relu6 are folded in (`FoldingLayer`), and so is a following `maxpool2d`:
+/// the epilogue then pools, adds the bias and applies the activation in one pass over the sgemm's
+/// result (`max(x) + b` and `act(max(x + b))` are `max(x + b)` and `max(act(x + b))`, as both
+/// activations are non-decreasing).
 struct Conv2D: FoldingLayer {
     typealias Params = ConvolutionParams<Padding2D>
 
