@@ -38,7 +38,11 @@ SKVariant sk_best_supported_variant(void) { return SKVariantBaseline; }
 /// -1 until first use.
 static _Atomic int chosen = -1;
 
+/// The variant forced on this thread; -1 when none is.
+static _Thread_local int chosen_on_thread = -1;
+
 SKVariant sk_variant(void) {
+    if (chosen_on_thread >= 0) return (SKVariant)chosen_on_thread;
     int variant = atomic_load_explicit(&chosen, memory_order_relaxed);
     if (variant < 0) {
         variant = (int)sk_best_supported_variant();
@@ -52,6 +56,14 @@ bool sk_force_variant(SKVariant variant) {
     atomic_store_explicit(&chosen, (int)variant, memory_order_relaxed);
     return true;
 }
+
+bool sk_force_thread_variant(SKVariant variant) {
+    if (variant < SKVariantBaseline || variant > sk_best_supported_variant()) return false;
+    chosen_on_thread = (int)variant;
+    return true;
+}
+
+void sk_release_thread_variant(void) { chosen_on_thread = -1; }
 
 const char *sk_variant_name(SKVariant variant) {
     switch (variant) {

@@ -10,7 +10,7 @@ public enum KernelVariant: String, CaseIterable, Sendable, Codable {
     /// AVX-512F with FMA (x86-64).
     case avx512
 
-    /// The variant the kernels run now.
+    /// The variant the kernels run now on the calling thread.
     public static var current: KernelVariant { KernelVariant(sk_variant()) }
 
     /// The widest variant this CPU can run.
@@ -27,6 +27,15 @@ public enum KernelVariant: String, CaseIterable, Sendable, Codable {
     /// variants); false, and nothing changes, when this CPU cannot run it.
     @discardableResult
     public func force() -> Bool { sk_force_variant(cValue) }
+
+    /// Runs `body` with this variant's kernels on the calling thread only, while other threads keep
+    /// theirs (tests compare variants while other suites run); nil, without running `body`, when this
+    /// CPU cannot run the variant.
+    public func forcedOnThisThread<Result>(_ body: () throws -> Result) rethrows -> Result? {
+        guard sk_force_thread_variant(cValue) else { return nil }
+        defer { sk_release_thread_variant() }
+        return try body()
+    }
 
     private init(_ variant: SKVariant) {
         switch variant {

@@ -7,7 +7,7 @@ import Testing
 /// The int8 products of many rows (``Int8Columns``, `sk_gemm_int8`; the LSTM's under
 /// ``DensePrecision/int8``): every variant against the quantized arithmetic written out in Swift,
 /// bit for bit, and the int8 LSTM against the float one.
-@Suite(.serialized) struct Int8ColumnsTests {
+@Suite struct Int8ColumnsTests {
     /// What `sk_gemm_int8` documents for one row: the row quantized over `[min(x, 0), max(x, 0)]`
     /// (ties to even), exact integer sums with each column's bytes, scaled back.
     func reference(_ w: Int8Columns, row x: ArraySlice<Float>) -> [Float] {
@@ -30,9 +30,7 @@ import Testing
         var x = randomFloats(rows * inputs, seed: 201).map { $0 * 4 }
         if rows > 2 { for p in 0..<inputs { x[inputs + p] = 0 } }
         let previous = randomFloats(rows * columns, seed: 202)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in KernelVariantTests.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for accumulate in [false, true] {
                 var y = accumulate ? previous : [Float](repeating: .nan, count: rows * columns)
                 var scratch = [Float](repeating: .nan, count: w.scratchCount)

@@ -1,15 +1,14 @@
 import CKernels
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SketchwiseNN
 
 /// The C kernels of every variant this CPU runs, against naive sums in Double, and the variant choice
-/// against the CPU's flags. Forcing a variant is process-wide, so the suite runs serialized and
-/// leaves the best variant chosen; other suites running meanwhile only get another correct variant.
-@Suite(.serialized) struct KernelVariantTests {
-    static let supported = KernelVariant.allCases.filter(\.isSupported)
-
+/// against the CPU's flags. Each test forces the variants on its own thread only, so the suites
+/// that run meanwhile keep theirs.
+@Suite struct KernelVariantTests {
     /// On Linux, the widest variant whose flags `/proc/cpuinfo` lists (the kernel lists only
     /// instruction sets the OS saves the registers of).
     @Test func theChosenVariantIsTheWidestTheCPUHas() throws {
@@ -23,7 +22,26 @@ import Testing
         #endif
         for variant in KernelVariant.allCases where !variant.isSupported {
             #expect(!variant.force())
+            #expect(variant.forcedOnThisThread { true } == nil)
         }
+    }
+
+    /// A variant forced on one thread is what that thread runs until the body ends, and only there.
+    @Test func aVariantForcedOnAThreadLeavesTheOthersAlone() {
+        let processWide = KernelVariant.current
+        let ran: Void? = KernelVariant.baseline.forcedOnThisThread {
+            #expect(KernelVariant.current == .baseline)
+            let elsewhere = Mutex<KernelVariant?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                elsewhere.withLock { $0 = KernelVariant.current }
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(elsewhere.withLock { $0 } == processWide)
+        }
+        #expect(ran != nil)
+        #expect(KernelVariant.current == processWide)
     }
 
     /// Shapes with partial tiles on both sides (last tiles of 1, 2 and 5 rows: a transposed `a` is
@@ -36,9 +54,7 @@ import Testing
     ])
     func gemmMatchesNaiveSums(m: Int, n: Int, k: Int) {
         let a = randomFloats(m * k, seed: 70), b = randomFloats(k * n, seed: 71), start = randomFloats(m * n, seed: 72)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for transposeA in [false, true] {
                 for beta: Float in [0, 0.5] {
                     var expected = [Float](repeating: 0, count: m * n)
@@ -65,9 +81,7 @@ import Testing
     @Test(arguments: [(256, 64), (345, 256), (768, 1000), (37, 100), (1, 5), (300, 1)])
     func gemvMatchesNaiveSums(m: Int, n: Int) {
         let a = randomFloats(m * n, seed: 80), x = randomFloats(n, seed: 81), start = randomFloats(m, seed: 82)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for transposeA in [false, true] {
                 for beta: Float in [0, 0.5] {
                     let expected = (0..<m).map { i in
@@ -90,9 +104,7 @@ import Testing
     @Test(arguments: ["cnn", "seq"])
     func everyVariantMatchesPyTorch(model name: String) throws {
         let session = try Model(contentsOf: Fixtures.model(name)).makeSession()
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        try KernelVariant.forEachSupported { variant in
             for item in Fixtures.cases(name) {
                 let outputs = try session.run(input: item.input)
                 #expect(maxDifference(outputs.logits, item.logits) <= 1e-4, "\(variant) \(name) logits, \(item.rows) rows")
@@ -114,9 +126,7 @@ import Testing
         var conv = [Float](repeating: .nan, count: outChannels * g.outHeight * g.outWidth)
         Conv2DKernel.reference(g, input: input, weight: weight, bias: bias, output: &conv)
         let pool = Window(kernel: 2, stride: 2, padding: 0)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for tile in [2, 4] {
                 let tolerance = KernelTests.winogradTolerance(tile: tile, outputs: conv)
                 let filters = WinogradKernel.transformFilters(weight, tile: tile, outChannels: outChannels, channels: channels)
@@ -151,9 +161,7 @@ import Testing
         let input = randomFloats(channels * height * width, seed: 96), bias = randomFloats(channels, seed: 97)
         let pool = Window(kernel: 2, stride: 2, padding: 0)
         let count = channels * pool.outputSize(height) * pool.outputSize(width)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for activation in [Activation.none, .relu, .relu6] {
                 var expected = [Float](repeating: .nan, count: count), actual = expected
                 let shifted = (0..<input.count).map { activation.apply(input[$0] + bias[$0 / (height * width)]) }
@@ -184,9 +192,7 @@ import Testing
         var expected = [Float](repeating: .nan, count: channels * g.outHeight * g.outWidth), actual = expected
         var scratch = [Float](repeating: .nan, count: g.scratchCount)
         DepthwiseKernel.reference(g, input: input, weight: weight, bias: bias, output: &expected)
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             for activation in [Activation.none, .relu, .relu6] {
                 DepthwiseKernel.forward(
                     g, input: input, weight: weight, bias: bias, activation: activation, output: &actual, scratch: &scratch)
@@ -202,9 +208,7 @@ import Testing
         let gates = randomFloats(4 * count, seed: 90).map { $0 * 40 }, bias = randomFloats(4 * count, seed: 91)
         let start = randomFloats(count, seed: 92).map { $0 * 3 }
         func sigmoid(_ x: Double) -> Double { 1 / (1 + Foundation.exp(-x)) }
-        defer { KernelVariant.bestSupported.force() }
-        for variant in Self.supported {
-            #expect(variant.force())
+        KernelVariant.forEachSupported { variant in
             var cell = start, hidden = [Float](repeating: .nan, count: count)
             sk_lstm_update_cell(gates, bias, &cell, &hidden, count)
             for u in 0..<count {

@@ -7,7 +7,7 @@ import Testing
 /// Int8 convolutions (``DensePrecision/int8``): the quantizer of every variant against the
 /// arithmetic written out in Swift, bit for bit, and `QuantizedConv2D` against the float
 /// convolution it is lowered from, with the same bits in every variant.
-@Suite(.serialized) struct QuantizedConv2DTests {
+@Suite struct QuantizedConv2DTests {
     /// A conv2d with random weights and biases, `padding` on every side or `[top, left, bottom,
     /// right]`, and a relu and a max pooling folded in as the loader folds them.
     func convolution(
@@ -59,10 +59,8 @@ import Testing
         let input = (Shape.image(channels: channels, height: size, width: size + 1), randomFloats(channels * size * (size + 1), seed: 302))
         let expected = try forward(float, [input])
         let range = (expected.values.max() ?? 0) - (expected.values.min() ?? 0)
-        defer { KernelVariant.bestSupported.force() }
         var outputs: [[Float]] = []
-        for variant in KernelVariantTests.supported {
-            #expect(variant.force())
+        try KernelVariant.forEachSupported { variant in
             let result = try forward(int8, [input])
             #expect(result.shape == expected.shape)
             #expect(maxDifference(result.values, expected.values) <= 0.02 * range, "\(variant): int8 strays from float")
@@ -87,11 +85,9 @@ import Testing
         let mixed = randomFloats(count, seed: 303).map { $0 * 3 }
         var withNaN = mixed
         if count > 3 { withNaN[3] = .nan }
-        defer { KernelVariant.bestSupported.force() }
         for (name, x) in [("mixed", mixed), ("positive", mixed.map { max($0, 0) }), ("zero", mixed.map { _ in 0 }), ("NaN", withNaN)] {
             let expected = quantizedReference(x)
-            for variant in KernelVariantTests.supported {
-                #expect(variant.force())
+            KernelVariant.forEachSupported { variant in
                 var bytes = [UInt8](repeating: 0, count: max(count, 1))
                 var zeroPoint: Int32 = -1
                 let scale = sk_quantize_uint8(x, count, count, &bytes, &zeroPoint)

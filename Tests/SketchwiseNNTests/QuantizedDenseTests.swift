@@ -7,7 +7,7 @@ import Testing
 /// Int8 dense layers (``DensePrecision/int8``): the C kernel of every variant against the
 /// quantized arithmetic written out in Swift (bit for bit: the sums are exact), and the lowered
 /// models against float32.
-@Suite(.serialized) struct QuantizedDenseTests {
+@Suite struct QuantizedDenseTests {
     /// What `sk_dense_int8` documents, step by step: the input quantized over `[min(x, 0), max(x, 0)]`
     /// (ties to even), exact integer sums, scaled back.
     func reference(weight: [Int8], rowStride: Int, scales: [Float], x: [Float], rows: Int) -> [Float] {
@@ -29,11 +29,9 @@ import Testing
         let sums = (0..<rows).map { i in Int32((0..<columns).reduce(0) { $0 + Int(weight[i * rowStride + $1]) }) }
         let scales = randomFloats(rows, seed: 101).map { abs($0) / 100 + 1e-3 }
         let mixed = randomFloats(columns, seed: 102).map { $0 * 5 }
-        defer { KernelVariant.bestSupported.force() }
         for (name, x) in [("positive", mixed.map { max($0, 0) }), ("mixed", mixed), ("zero", [Float](repeating: 0, count: columns))] {
             let expected = reference(weight: weight, rowStride: rowStride, scales: scales, x: x, rows: rows)
-            for variant in KernelVariantTests.supported {
-                #expect(variant.force())
+            KernelVariant.forEachSupported { variant in
                 var quantized = [UInt8](repeating: 0, count: rowStride), scratch = [Int32](repeating: 0, count: rows)
                 var y = [Float](repeating: .nan, count: rows)
                 sk_dense_int8(rows, columns, weight, rowStride, scales, sums, x, &quantized, &scratch, &y)

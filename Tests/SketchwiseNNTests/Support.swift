@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseTestSupport
+import Testing
 
 @testable import SketchwiseNN
 
@@ -137,5 +138,16 @@ struct TinyModel {
         weightsTransform(&weights)
         try weights.write(to: folder.url.appendingPathComponent("tiny.safetensors"))
         return try Model(contentsOf: url)
+    }
+}
+
+extension KernelVariant {
+    /// Runs `body` once for each variant this CPU runs, with that variant's kernels forced on the
+    /// calling thread only, so that suites running meanwhile keep theirs.
+    static func forEachSupported(_ body: (KernelVariant) throws -> Void) rethrows {
+        for variant in allCases where variant.isSupported {
+            let ran: Void? = try variant.forcedOnThisThread { try body(variant) }
+            #expect(ran != nil, "\(variant) is supported but could not be forced")
+        }
     }
 }

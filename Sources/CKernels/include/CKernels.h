@@ -15,7 +15,8 @@ typedef enum {
     SKVariantAVX512 = 2,
 } SKVariant;
 
-/// The variant the kernels run: the widest this CPU and its OS support, unless one was forced.
+/// The variant the kernels run on the calling thread: the one forced on this thread, else the one
+/// forced process-wide, else the widest this CPU and its OS support.
 SKVariant sk_variant(void);
 
 /// The widest variant this CPU and its OS support.
@@ -27,6 +28,14 @@ const char *sk_variant_name(SKVariant variant);
 /// Makes the kernels run `variant` from now on, process-wide (tests, benchmarks); false, and
 /// nothing changes, when this CPU cannot run it.
 bool sk_force_variant(SKVariant variant);
+
+/// Makes the kernels run `variant` on the calling thread only, whatever the process-wide choice
+/// (tests compare variants while other work runs); false, and nothing changes, when this CPU
+/// cannot run it. `sk_release_thread_variant` undoes it.
+bool sk_force_thread_variant(SKVariant variant);
+
+/// Lets the calling thread run the process-wide variant again.
+void sk_release_thread_variant(void);
 
 /// `c[m×n] = a[m×k]·b[k×n] + beta·c`, row-major, single-threaded; `a` is stored as its `k×m`
 /// transpose when `transpose_a`. With `beta` 0, `c` is only written.
