@@ -185,7 +185,8 @@ public final class PersonalShortcuts: @unchecked Sendable {
                 .invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(sketches.count)")
         }
         guard sketches.count <= limits.maximumExamplesPerLabel else {
-            throw PersonalError(.limit, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples", quota: .examples)
+            throw PersonalError(
+                .invalid, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples; \"\(label)\" has \(sketches.count)")
         }
         if let empty = sketches.firstIndex(where: \.isEmpty) {
             throw PersonalError(.invalid, "example \(empty + 1) of \"\(label)\" has no points")

@@ -117,6 +117,11 @@ import Testing
             try await shortcuts.apply(tooFew, events: refused.append)
         }
         #expect(refused.all == [.failed("a shortcut needs at least 3 examples; \"x\" has 1")])
+        let eleven = (1...11).map { Self.drawing("spiral", seed: $0) }
+        let tooMany = ShortcutUpdateTask(user: user.id, change: .teach(label: "x", examples: eleven))
+        await #expect(throws: PersonalError(.invalid, "a shortcut takes at most 10 examples; \"x\" has 11")) {
+            try await shortcuts.apply(tooMany)
+        }
         await #expect(throws: PersonalError.self) {
             try await shortcuts.apply(ShortcutUpdateTask(user: user.id, change: .remove(label: "x")))
         }
