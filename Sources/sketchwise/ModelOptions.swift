@@ -4,6 +4,7 @@ import SketchwiseEvaluation
 import SketchwiseLibrary
 import SketchwiseModels
 import SketchwiseNN
+import SketchwisePhotos
 import SketchwiseRecognition
 
 extension RecognizerKind: ExpressibleByArgument {}
@@ -31,6 +32,11 @@ struct ModelFolderOptions: ParsableArguments {
     /// The store of `--model-store`, else of the data folder.
     func store(dataDirectory: String = "out") -> ModelStore {
         modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
+    }
+
+    /// Every model of the models folder, the model store and the fetched models.
+    func registry() throws -> ModelRegistry {
+        ModelRegistry(folder: try RecognizerSet.load(folder: models).folder, store: store(), fetched: PhotoModels.folder)
     }
 }
 

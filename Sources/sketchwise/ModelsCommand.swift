@@ -31,8 +31,7 @@ struct ModelsListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let registry = ModelRegistry(
-            folder: try RecognizerSet.load(folder: modelOptions.models).folder, store: modelOptions.store(), fetched: PhotoModels.folder)
+        let registry = try modelOptions.registry()
         let (models, broken) = try registry.models()
         if json {
             struct Listing: Encodable { let models: [RegisteredModel]; let broken: [BrokenModel] }
@@ -186,7 +185,15 @@ struct ModelsUseCommand: ParsableCommand {
                 return
             }
             guard let version, store.versions(of: name).contains(version) else {
-                throw ModelLifecycleError.notInstalled("\(model) (installed: \(store.versions(of: name).joined(separator: ", ")))")
+                let bundled = try modelOptions.registry().models().models.first { $0.name == name && $0.source != .hosted }?.version
+                if let bundled, bundled == version {
+                    try store.deactivate(name)
+                    print("\(name) \(bundled), the bundled model, is active")
+                    return
+                }
+                let installed = store.versions(of: name).joined(separator: ", ")
+                let fallback = bundled.map { "; bundled: \($0), as \(name)@bundled" } ?? ""
+                throw ModelLifecycleError.notInstalled("\(model) (installed: \(installed.isEmpty ? "none" : installed)\(fallback))")
             }
             try ModelValidation.check(name, in: store.folder(of: name, version: version))
             try store.activate(name, version: version)

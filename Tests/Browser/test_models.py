@@ -386,7 +386,13 @@ def test_use_rollback_and_delete(host, store, drawing):
     assert active_version(store) == ("hosted", "3.0.0")
 
     r = run("models", "use", f"{NAME}@9.9", "--model-store", store)
-    assert r.returncode == 1 and "not installed" in r.stderr
+    assert r.returncode == 1 and "not installed" in r.stderr and f"bundled: {BUNDLED_VERSION}" in r.stderr, r.stderr
+
+    r = run("models", "use", f"{NAME}@{BUNDLED_VERSION}", "--model-store", store)
+    assert r.returncode == 0 and "the bundled model" in r.stdout, r.stderr
+    assert active_version(store) == ("bundled", BUNDLED_VERSION)
+    r = run("models", "use", f"{NAME}@3.0.0", "--model-store", store)
+    assert r.returncode == 0, r.stderr
 
     r = run("models", "use", f"{NAME}@bundled", "--model-store", store)
     assert r.returncode == 0 and active_version(store) == ("bundled", BUNDLED_VERSION)
