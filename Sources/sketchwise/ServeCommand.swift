@@ -122,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = SketchwiseServer.Configuration(
             webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models, densePrecision: modelOptions.densePrecision))
         configuration.modelStore = modelOptions.store(dataDirectory: dataDir)
+        try checkModelIsOnDisk(in: configuration.recognizers, store: modelOptions.store(dataDirectory: dataDir))
         configuration.manifestURL = manifest.flatMap(URL.init(string:)) ?? ModelManager.environmentManifestURL
         configuration.modelPolicy = modelUpdates
         configuration.modelCheckInterval = modelCheckDays * 24 * 3600
@@ -143,5 +144,17 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.personalStore = store
             try await SketchwiseServer(configuration: configuration, logger: logger).run()
         }
+    }
+
+    /// Refuses a `--model` name that is neither a role nor a model of the folder or the store now,
+    /// which would otherwise be found only once the library index is built (minutes on a first start).
+    private func checkModelIsOnDisk(in recognizers: RecognizerSet, store: ModelStore) throws {
+        guard !RecognizerKind.roles.contains(model),
+            !FileManager.default.fileExists(atPath: recognizers.folder.appendingPathComponent(model.fileName).path),
+            store.versions(of: model.rawValue).isEmpty
+        else { return }
+        throw ValidationError(
+            "--model \(model.rawValue): no \(model.fileName) in \(recognizers.folder.path) and no downloaded version (sketchwise models list names the models)"
+        )
     }
 }

@@ -84,6 +84,11 @@ def test_bad_settings_are_refused_clearly(tmp_path):
     flag = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
     assert flag.returncode != 0 and "SKETCHWISE_NO_MODEL_STORE must be true or false" in flag.stderr
     env.pop("SKETCHWISE_NO_MODEL_STORE")
+    # A model name with no files: said at once, before the library index is built.
+    unknown = subprocess.run([str(sketchwise_binary()), "serve", "--model", "bogus", "--data-dir", str(tmp_path / "data")],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert unknown.returncode != 0 and "--model bogus: no bogus.json in" in unknown.stderr, unknown.stderr
+    assert "CancellationError" not in unknown.stderr and not (tmp_path / "data" / "library.sqlite").exists()
     # A port another process listens on: said with the address, not as a bind(2) error.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
