@@ -421,20 +421,25 @@ def layout_problems(result, min_target):
 
 
 def draw_in_clear_band(driver, record):
-    """Draws `record` in the part of the canvas that the strip (at its full height, with guesses and
-    pictures) and the zoom buttons leave clear, and waits for its guesses."""
+    """Draws `record` in the part of the canvas that the strip (at its full size, with guesses and
+    pictures) and the zoom buttons leave clear: below the strip, or beside it where it stands at a
+    side (short, wide screens), whichever is larger; then waits for its guesses."""
     rect = canvas_rect(driver)
-    # A first stroke brings the strip to its full height; it is measured, then cleared.
-    draw(driver, [([(rect["w"] * 0.3, rect["h"] - 90), (rect["w"] * 0.7, rect["h"] - 80)], [0, 200])], rect)
+    # A first stroke brings the strip to its full size; it is measured, then cleared.
+    draw(driver, [([(rect["w"] * 0.2, rect["h"] - 90), (rect["w"] * 0.4, rect["h"] - 80)], [0, 200])], rect)
     wait_for(lambda: guess_labels(driver) or None, 60, message="guesses for a first stroke")
     wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 30, message="pictures")
-    strip_bottom = driver.execute_script("return document.getElementById('assist').getBoundingClientRect().bottom")
+    strip = driver.execute_script("const r = document.getElementById('assist').getBoundingClientRect();"
+                                  "return {left: r.left, right: r.right, bottom: r.bottom};")
     driver.execute_script("window.sketchwise.clear()")
     wait_for(lambda: not guess_labels(driver), 10, message="the strip emptied by Clear")
-    top = strip_bottom + 8
-    bottom = rect["y"] + rect["h"] - 64
-    assert bottom - top >= 60, f"no room to draw under the strip: {top:.0f}..{bottom:.0f}"
-    band = {"x": rect["x"] + 16, "y": top, "w": rect["w"] - 32, "h": bottom - top}
+    top, bottom = rect["y"] + 16, rect["y"] + rect["h"] - 64
+    left, right = rect["x"] + 16, rect["x"] + rect["w"] - 16
+    bands = [{"x": left, "y": strip["bottom"] + 8, "w": right - left, "h": bottom - strip["bottom"] - 8},
+             {"x": left, "y": top, "w": strip["left"] - 8 - left, "h": bottom - top},
+             {"x": strip["right"] + 8, "y": top, "w": right - strip["right"] - 8, "h": bottom - top}]
+    band = max(bands, key=lambda b: max(b["w"], 0) * max(b["h"], 0))
+    assert min(band["w"], band["h"]) >= 60, f"no room to draw beside the strip: {band}"
     strokes = fit_drawing(record["drawing"], band, fill=0.9)
     draw(driver, strokes, band)
     assert driver.execute_script("return window.sketchwise.currentSketch().length") == len(strokes), "every stroke reached the canvas"

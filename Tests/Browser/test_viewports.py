@@ -26,7 +26,7 @@ skip_module_without_browser()
 SCREENSHOTS = REPO / "out" / "screenshots"
 
 #: (width, height): phones and tablets in portrait, then landscape phones, tablets and monitors.
-VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (844, 390), (900, 600), (1024, 768), (1280, 800), (1920, 1080), (2560, 1440)]
+VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (740, 360), (844, 390), (900, 600), (1024, 768), (1280, 800), (1920, 1080), (2560, 1440)]
 #: Every control the person must be able to reach at every size, directly or through a "more" menu.
 REACHABLE = ["#clear", "#load-ndjson", "#add-photo", "#save-document", "#export-png", "#export-svg", "#save-ndjson",
              "#my-shortcuts", "#help", "#tool-select", "#tool-autodraw", "#tool-draw", "#tool-shape", "#tool-text",

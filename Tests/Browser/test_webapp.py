@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 
-from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, draw_and_recognise, fit_drawing, guess_labels, ink_pixels,
-                             install_probe, open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads,
+from browser_helpers import (attr_int, canvas_rect, data_url_png, draw, draw_and_recognise, emulate, fit_drawing, guess_labels, ink_pixels,
+                             install_probe, intersection, open_app, png_info, press, reveal, save_screenshot, wait_for, wait_for_downloads,
                              wait_for_full_result)
 from conftest import skip_module_without_browser
 
@@ -453,20 +453,27 @@ def test_keys_and_buttons_that_are_advertised_work(driver, static_base):
     driver.execute_script("localStorage.removeItem('sketchwise.style')")
 
 
-def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base):
+@pytest.mark.parametrize("screen", [None, (844, 390)], ids=["desktop", "landscape-phone"])
+def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base, screen):
     """Fit (key 0) zooms the drawing into the part of the canvas that the strip floating over it
-    leaves clear, not under the strip (issue 37, point 5)."""
+    leaves clear, not under the strip (issue 37, point 5): below it on a desktop, beside it on a
+    phone held sideways, where the strip stands at the side."""
+    if screen:
+        emulate(driver, *screen)
     open_app(driver, static_base, expect_state=None)
     rect = canvas_rect(driver)
     w, h = rect["w"], rect["h"]
     draw(driver, [([(0.2 * w, 0.1 * h), (0.8 * w, 0.95 * h)], [0, 200]), ([(0.2 * w, 0.95 * h), (0.8 * w, 0.1 * h)], [400, 600])], rect)
     driver.execute_script("document.activeElement.blur()")
     press(driver, "0")
-    strip = driver.execute_script("const r = document.getElementById('assist').getBoundingClientRect(); return [r.top, r.bottom];")
+    strip = driver.execute_script("const r = document.getElementById('assist').getBoundingClientRect();"
+                                  "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};")
     drawn = driver.execute_script(
         "const o = window.sketchwise.objects()[0]; const a = window.sketchwise.clientPoint(o.x, o.y);"
-        "const b = window.sketchwise.clientPoint(o.x + o.w, o.y + o.h); return [a.y, b.y];")
-    assert drawn[1] <= strip[0] or drawn[0] >= strip[1], f"the drawing spans {drawn}, the strip {strip} (y, px)"
+        "const b = window.sketchwise.clientPoint(o.x + o.w, o.y + o.h); return {left: a.x, top: a.y, right: b.x, bottom: b.y};")
+    assert not intersection(drawn, strip), f"the drawing spans {drawn}, the strip {strip} (px)"
+    if screen:
+        assert strip["left"] > rect["x"] + rect["w"] / 2 and drawn["bottom"] - drawn["top"] > rect["h"] / 2, (strip, drawn)
 
 
 def test_a_stroke_that_starts_on_a_card_over_the_canvas_is_drawn(driver, server):

@@ -62,21 +62,14 @@ export class Photos {
     await this.analyze(id, photo.blob);
   }
 
-  /** The largest box of aspect `aspect` in the visible canvas, below the strip, with room for the
-   *  rotation handle above it and the selected object's bar below it. */
+  /** The largest box of aspect `aspect` in the part of the canvas the strip leaves clear, with
+   *  room for the rotation handle above it and the selected object's bar below it. */
   viewBox(aspect) {
-    const { view, camera } = this.ctx;
-    const m = 24, top = Math.min(this.stripBottom(), view.height / 2);
-    const a = camera.toDocument({ x: m, y: top + 2 * m }), b = camera.toDocument({ x: view.width - m, y: view.height - 4 * m });
+    const { viewport, camera } = this.ctx;
+    const m = 24, clear = viewport.clearArea();
+    const a = camera.toDocument({ x: clear.left + m, y: clear.top + 2 * m });
+    const b = camera.toDocument({ x: clear.left + clear.width - m, y: clear.top + clear.height - 4 * m });
     return fitRect({ x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y }, aspect, 1, 32 / camera.zoom);
-  }
-
-  /** Where the strip ends (stage coordinates) once it shows a row of pictures. */
-  stripBottom() {
-    const { $ } = this.ctx;
-    const strip = $("#assist"), end = strip.offsetTop + strip.offsetHeight;
-    if (strip.dataset.empty === "false") return end;
-    return end - $("#hint").offsetHeight + parseFloat(getComputedStyle($("#suggestions")).height);
   }
 
   /** Asks the server what photo `id` shows (sending the downscaled JPEG the photo keeps) and keeps

@@ -33,42 +33,59 @@ export class Viewport {
   /** The box of everything drawn, or null. */
   contentBounds() { return objectsBounds(this.ctx.ui.state.doc.objects); }
 
-  /** The band of the canvas that the strip floating over it leaves clear, above or below it,
-   *  whichever is taller: {top, height} in CSS pixels of the canvas (the whole canvas when the
-   *  strip does not cover it, or leaves less than a third of it). */
-  clearBand() {
+  /** The strip's box on the page as it will be once it shows pictures (the hint of an empty
+   *  strip gives way to its row of pictures). */
+  stripRect() {
+    const { $ } = this.ctx;
+    const strip = $("#assist"), r = strip.getBoundingClientRect();
+    if (strip.dataset.empty === "false") return r;
+    const pictures = parseFloat(getComputedStyle($("#suggestions")).height) || 0;
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom + Math.max(0, pictures - $("#hint").offsetHeight), width: r.width };
+  }
+
+  /** The part of the canvas that the strip floating over it leaves clear: the largest of the
+   *  bands above, below and to either side of it, {left, top, width, height} in CSS pixels of the
+   *  canvas (the whole canvas when the strip does not cover it, or leaves less than a third). */
+  clearArea() {
     const { view, canvasEl, $ } = this.ctx;
-    const whole = { top: 0, height: view.height };
+    const whole = { left: 0, top: 0, width: view.width, height: view.height };
     const strip = $("#assist");
     if (!strip || strip.hidden) return whole;
-    const c = canvasEl.getBoundingClientRect(), s = strip.getBoundingClientRect();
+    const c = canvasEl.getBoundingClientRect(), s = this.stripRect();
     const overlaps = s.width > 0 && s.left < c.right && s.right > c.left && s.top < c.bottom && s.bottom > c.top;
     if (!overlaps) return whole;
-    const above = s.top - c.top, below = c.bottom - s.bottom;
-    const band = above >= below ? { top: 0, height: above } : { top: s.bottom - c.top, height: below };
-    return band.height >= view.height / 3 ? band : whole;
+    const bands = [
+      { left: 0, top: 0, width: view.width, height: s.top - c.top },
+      { left: 0, top: s.bottom - c.top, width: view.width, height: c.bottom - s.bottom },
+      { left: 0, top: 0, width: s.left - c.left, height: view.height },
+      { left: s.right - c.left, top: 0, width: c.right - s.right, height: view.height },
+    ];
+    const area = (b) => Math.max(0, b.width) * Math.max(0, b.height);
+    const best = bands.reduce((a, b) => (area(b) > area(a) ? b : a));
+    return area(best) >= area(whole) / 3 ? best : whole;
   }
 
   /** A square box (document coordinates) in the middle of the part of the view the strip leaves
    *  clear: where a picture goes when it replaces nothing. */
   placementBox() {
-    const { camera, view } = this.ctx;
-    const band = this.clearBand();
-    const side = (PLACED_SHARE * Math.min(view.width, band.height)) / camera.zoom;
-    const c = camera.toDocument({ x: view.width / 2, y: band.top + band.height / 2 });
+    const { camera } = this.ctx;
+    const clear = this.clearArea();
+    const side = (PLACED_SHARE * Math.min(clear.width, clear.height)) / camera.zoom;
+    const c = camera.toDocument({ x: clear.left + clear.width / 2, y: clear.top + clear.height / 2 });
     return { x: c.x - side / 2, y: c.y - side / 2, w: side, h: side, rotation: 0 };
   }
 
   /** Fits the drawing to the view, clear of the strip (zooming in too when `grow`). */
   fit(grow = false) {
-    const { camera, view } = this.ctx;
+    const { camera } = this.ctx;
     this.ownCamera = null;
     const box = this.contentBounds();
     if (!box) { camera.x = 0; camera.y = 0; camera.zoom = 1; }
     else {
-      const band = this.clearBand();
-      camera.fit(box, view.width, band.height, { grow, margin: Math.min(48, view.width / 10) });
-      camera.y -= band.top / camera.zoom;
+      const clear = this.clearArea();
+      camera.fit(box, clear.width, clear.height, { grow, margin: Math.min(48, clear.width / 10) });
+      camera.x -= clear.left / camera.zoom;
+      camera.y -= clear.top / camera.zoom;
     }
     this.cameraChanged();
   }
