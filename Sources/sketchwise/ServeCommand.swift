@@ -121,8 +121,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var configuration = SketchwiseServer.Configuration(
             webFolder: web, recognizers: try RecognizerSet.load(folder: modelOptions.models, densePrecision: modelOptions.densePrecision))
-        configuration.modelStore = modelOptions.store(dataDirectory: dataDir)
-        try checkModelIsOnDisk(in: configuration.recognizers, store: modelOptions.store(dataDirectory: dataDir))
+        let modelStore = modelOptions.store(dataDirectory: dataDir)
+        try checkModelIsOnDisk(in: configuration.recognizers, store: modelStore)
+        configuration.modelStore = modelStore
         configuration.manifestURL = manifest.flatMap(URL.init(string:)) ?? ModelManager.environmentManifestURL
         configuration.modelPolicy = modelUpdates
         configuration.modelCheckInterval = modelCheckDays * 24 * 3600
