@@ -26,14 +26,14 @@ public final class LibraryDatabase: Sendable {
             pool = try DatabasePool(path: path)
             let migrator = Self.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
-                throw LibraryError("\(path) was made by a newer version of Sketchwise; build a new index with --db")
+                throw LibraryError("\(path) was made by a newer version of Sketchwise; move it away (serve and index build a new one)")
             }
             try migrator.migrate(pool)
         } catch let error as LibraryError {
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw LibraryError(
-                "\(path) is not a usable library database (\(error.message ?? "\(error.resultCode)")); delete it to rebuild, or pass another --db"
+                "\(path) is not a usable library database (\(error.message ?? "\(error.resultCode)")); delete it (serve and index build it again)"
             )
         } catch {
             throw LibraryError("\(path): cannot open the library database: \(error)")

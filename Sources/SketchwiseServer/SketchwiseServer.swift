@@ -118,8 +118,15 @@ public struct SketchwiseServer: Sendable {
                 }
             }
             group.addTask {
-                let database = try await models.prepareLibrary(recognizers: recognizers) { serving.startupProgress($0) }
-                let initial = try await work.run { try models.snapshot(recognizers: recognizers, database: database) }
+                let initial: ServingSnapshot
+                do {
+                    let database = try await models.prepareLibrary(recognizers: recognizers) { serving.startupProgress($0) }
+                    initial = try await work.run { try models.snapshot(recognizers: recognizers, database: database) }
+                } catch {
+                    // Said first, before the listener's own messages as it shuts down.
+                    if !Task.isCancelled { logger.error("start-up failed, stopping: \(error)") }
+                    throw error
+                }
                 for broken in initial.broken { logger.warning("model \(broken.name) is broken: \(broken.problem)") }
                 serving.start(with: initial)
                 logger.info("ready: the library index is loaded")

@@ -89,6 +89,16 @@ def test_bad_settings_are_refused_clearly(tmp_path):
                              capture_output=True, text=True, env=env, timeout=60)
     assert unknown.returncode != 0 and "--model bogus: no bogus.json in" in unknown.stderr, unknown.stderr
     assert "CancellationError" not in unknown.stderr and not (tmp_path / "data" / "library.sqlite").exists()
+    # A failure after the server listens (a broken library index) is logged first, then it stops.
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "library.sqlite").write_text("not a database")
+    failed = subprocess.run([str(sketchwise_binary()), "serve", "--port", "0", "--data-dir", str(broken)],
+                            capture_output=True, text=True, env=env, timeout=120)
+    said = "start-up failed, stopping: " + str(broken / "library.sqlite") + " is not a usable library database"
+    assert failed.returncode != 0 and said in failed.stderr, failed.stderr
+    errors = [line for line in failed.stderr.splitlines() if " error " in line]
+    assert said in errors[0], errors
     # A port another process listens on: said with the address, not as a bind(2) error.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
