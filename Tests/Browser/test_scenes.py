@@ -208,21 +208,27 @@ def test_scenes_eval_prints_the_figures():
     assert report["scenes"] == 12 and 0 <= report["precision"] <= 1 and report["recall"] > 0.5
 
 
+def fitted_to_canvas(driver, strokes):
+    """The canvas's rect, and the scene's strokes fitted to it as `draw` takes them (canvas points,
+    times), to be drawn stroke by stroke with the mouse."""
+    from browser_helpers import canvas_rect
+    rect = canvas_rect(driver)
+    minx, miny, w, h = box_of(strokes)
+    scale = min(rect["w"] * 0.9 / w, rect["h"] * 0.8 / h)
+    ox, oy = (rect["w"] - w * scale) / 2, (rect["h"] - h * scale) / 2
+    return rect, [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))])
+                  for s in strokes]
+
+
 def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene):
     """Two objects drawn: two boxes; their IDs stay while a third is drawn, and the strip shows the
     third's pictures; one swapped, the others stay as drawn and keep their IDs; undo brings it
     back."""
-    from browser_helpers import canvas_rect, draw, open_app, save_screenshot, wait_for
+    from browser_helpers import draw, open_app, save_screenshot, wait_for
     strokes, truth = scene
     open_app(driver, server.base)
     driver.find_element("id", "scene-mode").click()
-    rect = canvas_rect(driver)
-    # The scene fitted to the canvas, drawn stroke by stroke with the mouse.
-    minx, miny, w, h = box_of(strokes)
-    scale = min(rect["w"] * 0.9 / w, rect["h"] * 0.8 / h)
-    ox, oy = (rect["w"] - w * scale) / 2, (rect["h"] - h * scale) / 2
-    fitted = [([((x - minx) * scale + ox, (y - miny) * scale + oy) for x, y in zip(s[0], s[1])], [i * 16 for i in range(len(s[0]))])
-              for s in strokes]
+    rect, fitted = fitted_to_canvas(driver, strokes)
 
     def objects_now():
         return driver.execute_script("return window.sketchwise.sceneObjects()")
@@ -275,3 +281,33 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
     wait_for(lambda: canvas.get_attribute("data-picture-count") == "0", 30, message="undo")
     assert int(canvas.get_attribute("data-stroke-count")) == strokes_before
     wait_for(lambda: covers(len(strokes)) and len(objects_now()) == 3, 60, message="three objects again")
+
+
+def test_select_in_scene_mode_takes_one_object(driver, server, scene):
+    """Select in scene mode: the page's sketch holds every object, so a press on one turns scene
+    mode off, which splits the sketch into the objects the server found (as O does), says so, and
+    takes only that object; Delete removes it alone."""
+    from browser_helpers import attr_int, click_at, draw, open_app, wait_for
+    strokes, truth = scene
+    open_app(driver, server.base)
+    driver.find_element("id", "scene-mode").click()
+    rect, fitted = fitted_to_canvas(driver, strokes)
+    draw(driver, fitted, rect, gaps=[0.05] * len(fitted))
+    wait_for(lambda: sorted(i for o in driver.execute_script("return window.sketchwise.sceneObjects()") for i in o["strokes"])
+             == list(range(len(strokes))), 60, message="the boxes cover every stroke")
+    assert len(driver.execute_script("return window.sketchwise.objects()")) == 1, "scene mode keeps one sketch"
+
+    driver.find_element("id", "tool-select").click()
+    middle = truth[1][2]
+    x, y = fitted[middle[0]][0][len(fitted[middle[0]][0]) // 2]
+    click_at(driver, (rect["x"] + x, rect["y"] + y))
+    scene_button = driver.find_element("id", "scene-mode")
+    wait_for(lambda: scene_button.get_attribute("aria-pressed") == "false", 10, message="scene mode off")
+    assert "Scene mode is off" in driver.find_element("id", "message").text
+    chosen = driver.execute_script("const id = window.sketchwise.selected();"
+                                   "return window.sketchwise.objects().find((o) => o.id === id) || null")
+    assert chosen and chosen["strokeCount"] == len(middle), chosen
+    assert len(driver.execute_script("return window.sketchwise.objects()")) == 3, "one sketch per object"
+
+    driver.find_element("tag name", "body").send_keys("\ue017")  # Delete
+    wait_for(lambda: attr_int(driver, "data-stroke-count") == len(strokes) - len(middle), 10, message="only that object deleted")

@@ -144,6 +144,7 @@ ctx.input = new PointerInput(canvasEl, {
   pan: (dx, dy) => viewport.panBy(dx, dy),
   zoomAt: (factor, at) => viewport.zoomAt(factor, at),
   objectAt: (p, slop) => objectAt(ui.state.doc.objects, p, slop),
+  selectableAt: (p, slop) => scene.selectableAt(p, slop),
   onStrokeUpdate: (s) => { view.setLive(s); scene.penBusy(); },
   onStrokeEnd: (s) => {
     scene.penBusy();

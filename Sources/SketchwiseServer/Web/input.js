@@ -13,7 +13,8 @@ export class PointerInput {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {object} h  handlers: tool(), pen(), shapeKind(), timeOrigin(), toDocument(p), zoom(),
-   *   pan(dx, dy), zoomAt(factor, p), objectAt(p, slop), onStrokeUpdate(s|null), onStrokeEnd(s),
+   *   pan(dx, dy), zoomAt(factor, p), objectAt(p, slop), selectableAt(p, slop) (what Select takes),
+   *   onStrokeUpdate(s|null), onStrokeEnd(s),
    *   onShapeUpdate(o|null), onShapeEnd(o), onSelect(o|null), onMoveUpdate(move|null),
    *   onMoveEnd(move), onFill(o|null), onText(p)
    */
@@ -60,7 +61,7 @@ export class PointerInput {
     const tool = this.h.tool();
     const slop = SLOP_PX / this.h.zoom();
     if (tool === "select") {
-      const hit = this.h.objectAt(p, slop);
+      const hit = this.h.selectableAt(p, slop);
       this.h.onSelect(hit);
       this.active = hit ? { ...base, mode: "move", object: hit, move: { id: hit.id, dx: 0, dy: 0 } } : { ...base, mode: "pan", last: s };
       if (!hit) this.canvas.dataset.panning = "active";

@@ -7,6 +7,7 @@
 import * as M from "./model.js";
 import { Target, EMPTY_SCENE } from "./ui-state.js";
 import { post, errorText } from "./server.js";
+import { objectAt } from "./canvas.js";
 import { t, formatPercent, formatList } from "./i18n.js";
 
 /** A scene object's label in the person's language. */
@@ -41,6 +42,19 @@ export class SceneMode {
   }
 
   toggle() { this.set(!this.ctx.ui.state.sceneMode); }
+
+  /** What the Select tool takes at `p` (document coordinates). In scene mode the page's sketch
+   *  holds every object the server found, so a press on it turns scene mode off first, which
+   *  splits it into those objects (as O does), and the one under the pen is taken. */
+  selectableAt(p, slop) {
+    const { ui, say } = this.ctx;
+    const hit = objectAt(ui.state.doc.objects, p, slop);
+    const joined = M.currentSketch(ui.state.doc, true);
+    if (!hit || !joined || hit.id !== joined.id || !ui.state.sceneMode || ui.state.scene.objects.length < 2) return hit;
+    this.set(false);
+    say(t("scene.offToSelect"));
+    return objectAt(ui.state.doc.objects, p, slop);
+  }
 
   /** The server found the sketch's objects (in the stroke items `strokes` of that message). */
   found(objects, strokes) {
