@@ -94,8 +94,6 @@ EOF
     server {
         listen 127.0.0.1:$listen;
         proxy_http_version 1.1;
-        proxy_set_header Host \$host;
-        proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
         proxy_connect_timeout 2s;
         proxy_read_timeout 120s;
         # A replica that refuses or drops the connection: the request goes to the next one.
@@ -103,14 +101,20 @@ EOF
         # nothing was sent yet (connection refused); a POST cut off mid-way answers 502.
         proxy_next_upstream error timeout http_502 http_503;
         proxy_next_upstream_tries 3;
+        # nginx passes a level's proxy_set_header only to locations that set none of their own, so
+        # each location names every header: without X-Forwarded-For every client would be nginx.
         location /api/live {
             proxy_pass http://sketchwise_live;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
             proxy_set_header Upgrade \$http_upgrade;
             proxy_set_header Connection \$connection_upgrade;
             proxy_read_timeout 3600s;
         }
         location / {
             proxy_pass http://sketchwise;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
             proxy_set_header Connection "";
         }
     }

@@ -292,3 +292,23 @@ def test_killing_a_replica_under_load_loses_no_accepted_write(cluster):
         status, me = nginx.request("GET", "/api/users/me", token=token)
         assert status == 200 and me["user"] == name, (status, me)
     assert time.monotonic() - killed_at < 40
+
+
+def test_nginx_passes_each_clients_address_and_a_forged_one_does_not_help(cluster):
+    """Found by an operator's first hour: nginx passes a level's proxy_set_header only to locations
+    that set none of their own, so X-Forwarded-For never reached the replicas and every client was
+    nginx. Each replica makes at most 30 users a minute per client: one address that asks 70
+    times through nginx (two replicas) is refused, also when it forges X-Forwarded-For, while
+    another address is still served."""
+    port = cluster["nginx"].port
+
+    def new_user(source, forged=None):
+        header = b"X-Forwarded-For: %s\r\n" % forged.encode() if forged else b""
+        question = (b"POST /api/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    b"%sContent-Length: 2\r\n\r\n{}" % header)
+        return exchange(port, question, source)[9:12].decode(errors="replace") or "none"
+
+    first = [new_user("127.0.0.52") for _ in range(70)]
+    assert first.count("201") <= 60 and "429" in first, first
+    assert new_user("127.0.0.52", forged="203.0.113.9") == "429", "a forged X-Forwarded-For made a new client"
+    assert [new_user("127.0.0.53") for _ in range(2)] == ["201", "201"], "another address shares the first one's limit"
