@@ -184,10 +184,17 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return "\(error.code)"
     }
 
-    /// A URL with its password replaced by `***`.
+    /// A URL with its password replaced by `***`; in one too malformed to parse (a port that is not
+    /// a number), whatever lies between the user's colon and the last `@`.
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
-        return components.string ?? text
+        if var components = URLComponents(string: text) {
+            guard components.password != nil else { return text }
+            components.password = "***"
+            return components.string ?? text
+        }
+        guard let start = text.range(of: "://")?.upperBound, let at = text.lastIndex(of: "@"),
+            let colon = text[start..<at].firstIndex(of: ":")
+        else { return text }
+        return text.replacingCharacters(in: text.index(after: colon)..<at, with: "***")
     }
 }

@@ -23,4 +23,15 @@ import Testing
     func aMalformedValueIsRefused(value: String) {
         #expect(throws: PersonalError.self) { try PersonalDatabase(parsing: value) }
     }
+
+    /// A URL too malformed to parse still keeps its password out of the message (it goes to logs).
+    @Test(arguments: ["postgres://ann:hunter2@127.0.0.1:notaport/sketch", "postgres://ann:hun/ter2@db:x/sketch", "postgres://ann:hunter2@"])
+    func theMessageOfAMalformedURLHidesItsPassword(value: String) {
+        #expect {
+            try PersonalDatabase(parsing: value)
+        } throws: { error in
+            let message = "\(error)"
+            return !message.contains("hunter2") && !message.contains("hun/ter2") && message.contains("ann:***@")
+        }
+    }
 }
