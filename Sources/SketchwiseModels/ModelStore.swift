@@ -157,19 +157,32 @@ public struct ModelStore: Sendable {
         }
     }
 
-    /// Goes back to the previous version of `name`, or to the bundled model when there is none;
-    /// returns the version now active (nil: bundled).
+    /// Goes back to the previous version of `name` (also from the bundled model, when it was chosen
+    /// over a version), or to the bundled model when there is none; returns the version now active
+    /// (nil: bundled).
     @discardableResult
     public func rollback(_ name: String) throws -> String? {
         var now: String?
         try update(name) { state in
-            guard state.active != nil else { return }
-            let previous = state.previous.flatMap { isInstalled(name, $0) ? $0 : nil }
+            let previous = installedPrevious(name, state)
+            guard state.active != nil || previous != nil else { return }
             state.active = previous
             state.previous = nil
             now = previous
         }
         return now
+    }
+
+    /// Whether ``rollback(_:)`` would change what serves: a downloaded version serves, or the
+    /// bundled model does and the version before it is still installed.
+    public func canRollBack(_ name: String) -> Bool {
+        let state = state(of: name)
+        return state.active != nil || installedPrevious(name, state) != nil
+    }
+
+    /// The state's previous version, while it is installed.
+    private func installedPrevious(_ name: String, _ state: State) -> String? {
+        state.previous.flatMap { isInstalled(name, $0) ? $0 : nil }
     }
 
     /// Removes every downloaded version of `name`; the bundled model serves again.

@@ -218,7 +218,7 @@ struct ModelsRollbackCommand: ParsableCommand {
 
     func run() throws {
         let store = modelOptions.store()
-        guard store.state(of: name).active != nil else {
+        guard store.canRollBack(name) else {
             StandardError.print("\(name): the bundled model is already active; nothing to roll back")
             throw ExitCode.failure
         }

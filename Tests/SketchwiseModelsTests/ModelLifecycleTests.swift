@@ -65,6 +65,13 @@ import Testing
         #expect(try store.rollback("raster-cnn") == "2.0.0")
         #expect(try store.rollback("raster-cnn") == nil, "the second rollback goes back to the bundled model")
         #expect(store.activeFolders().isEmpty)
+        #expect(!store.canRollBack("raster-cnn"))
+        // The bundled model chosen over a version: a rollback goes back to that version.
+        try store.activate("raster-cnn", version: "3.0.0")
+        try store.deactivate("raster-cnn")
+        #expect(store.canRollBack("raster-cnn"))
+        #expect(try store.rollback("raster-cnn") == "3.0.0")
+        try store.deactivate("raster-cnn")
         #expect(throws: ModelLifecycleError.notInstalled("raster-cnn@4")) { try store.activate("raster-cnn", version: "4") }
         try store.delete("raster-cnn")
         #expect(store.names().isEmpty)
