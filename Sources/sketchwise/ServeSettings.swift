@@ -1,14 +1,13 @@
 import ArgumentParser
 import Configuration
 import Foundation
-import SystemPackage
 
 /// `serve`'s options from a settings file and from the environment.
 ///
 /// Every option `--NAME` of the command can also be set as `SKETCHWISE_NAME` (upper case, dashes
 /// as underscores: `--data-dir` is `SKETCHWISE_DATA_DIR`), in the environment or in the file of
-/// `--config FILE` (or `$SKETCHWISE_CONFIG`), whose lines are `SKETCHWISE_NAME=VALUE`, `#` for
-/// comments, the format of systemd's `EnvironmentFile=`. The command line wins over the
+/// `--config FILE` (or `$SKETCHWISE_CONFIG`), whose lines are `SKETCHWISE_NAME=VALUE` (the value
+/// may be quoted), `#` for comments, the format of systemd's `EnvironmentFile=`. The command line wins over the
 /// environment, which wins over the file. A flag is set by `true`, `yes`, `on` or `1`.
 struct ServeSettings {
     /// The option that names the settings file.
@@ -57,12 +56,7 @@ struct ServeSettings {
             guard FileManager.default.isReadableFile(atPath: file) else {
                 throw ValidationError("the settings file \(file) does not exist or cannot be read")
             }
-            try checkNames(in: file, of: command)
-            do {
-                providers.append(try await EnvironmentVariablesProvider(environmentFilePath: FilePath(file)))
-            } catch {
-                throw ValidationError("the settings file \(file) is malformed (lines are SKETCHWISE_NAME=VALUE): \(error)")
-            }
+            providers.append(EnvironmentVariablesProvider(environmentVariables: try read(file, of: command)))
         }
         let reader = ConfigReader(providers: providers)
         var settled: [String] = []
@@ -81,10 +75,13 @@ struct ServeSettings {
         return settled + arguments
     }
 
-    /// Throws unless every line of the settings file `file` is a comment, blank, or
-    /// `SKETCHWISE_NAME=VALUE` for an option of `command`: a misspelt name would otherwise be
-    /// ignored, and the server would start with that option's default.
-    private static func checkNames(in file: String, of command: ParsableCommand.Type) throws {
+    /// The settings of the file `file`, read as systemd reads an `EnvironmentFile=`: lines of
+    /// `SKETCHWISE_NAME=VALUE` (blanks around either ignored, a value in single or double quotes
+    /// taken without them), blank lines, and comments from `#` or `;`.
+    /// - Throws: ``ValidationError`` for a line of another form, or a name that is no option of
+    ///   `command` (a misspelt name would otherwise be ignored, and the server would start with
+    ///   that option's default).
+    private static func read(_ file: String, of command: ParsableCommand.Type) throws -> [String: String] {
         let text: String
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
@@ -92,9 +89,10 @@ struct ServeSettings {
             throw ValidationError("the settings file \(file) cannot be read as UTF-8 text: \(error.localizedDescription)")
         }
         let known = Set(settings(of: command).map(\.variable))
+        var values: [String: String] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !line.isEmpty, !line.hasPrefix("#"), !line.hasPrefix(";") else { continue }
             let place = "the settings file \(file), line \(index + 1)"
             guard let equals = line.firstIndex(of: "="), equals > line.startIndex else {
                 throw ValidationError("\(place) is not SKETCHWISE_NAME=VALUE: \(line.prefix(80))")
@@ -105,7 +103,27 @@ struct ServeSettings {
                     "\(place): \(name.prefix(80)) is not a setting of serve (each option --NAME of `sketchwise serve --help` is SKETCHWISE_NAME)"
                 )
             }
+            values[name] = unquoted(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))
         }
+        return values
+    }
+
+    /// A value without the quotes around it, as systemd takes it: `'…'` as written, `"…"` with `\"`
+    /// and `\\` standing for `"` and `\`.
+    private static func unquoted(_ value: String) -> String {
+        guard value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote else { return value }
+        let inner = String(value.dropFirst().dropLast())
+        guard quote == "\"" else { return inner }
+        var result = "", escaped = false
+        for character in inner {
+            if escaped || character != "\\" {
+                result.append(character)
+                escaped = false
+            } else {
+                escaped = true
+            }
+        }
+        return result
     }
 
     /// The value of `--config FILE` or `--config=FILE`.

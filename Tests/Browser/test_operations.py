@@ -22,7 +22,8 @@ def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
         source.backup(copy)
     port = _free_port()
     settings = tmp_path / "sketchwise.conf"
-    settings.write_text(f"# comment\nSKETCHWISE_PORT={port}\nSKETCHWISE_DATA_DIR={data}\nSKETCHWISE_LOG_FORMAT=text\n")
+    # As systemd's EnvironmentFile= reads it: comments with # or ;, values quoted or not.
+    settings.write_text(f"# comment\n; comment\nSKETCHWISE_PORT=\"{port}\"\nSKETCHWISE_DATA_DIR='{data}'\nSKETCHWISE_LOG_FORMAT=text\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKETCHWISE_")}
     env["SKETCHWISE_LOG_FORMAT"] = "json"  # the environment wins over the file
     log_path = tmp_path / "server.log"
