@@ -247,6 +247,12 @@ public actor ModelManager {
             guard let url = URL(string: file.url, relativeTo: manifestURL)?.absoluteURL else {
                 throw ModelLifecycleError.malformedManifest("\(name): \(file.url) is not a URL")
             }
+            // A manifest from the network names files on the network: a file: URL there would have
+            // the server read its own files for whoever wrote the manifest.
+            guard manifestURL.isFileURL || ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ModelLifecycleError.malformedManifest(
+                    "\(name): \(file.url) is not an http or https URL, as a hosted manifest's files must be")
+            }
             let target = staging.appendingPathComponent("\(name).\(ext)")
             let (offset, total, onEvent) = (done, entry.totalSize, onEvent)
             let fetched = try await withRetries(name, until: deadline) {

@@ -277,6 +277,15 @@ def test_right_sha256_on_a_model_that_fails_validation_is_refused(host, store, d
     assert_refused(download(host, store), store, drawing, "failed validation")
 
 
+def test_a_hosted_manifest_naming_a_local_file_is_refused(host, store, drawing):
+    """A manifest served over HTTP may not have the machine read its own files: the weights as a
+    file: URL (which would read it and log its size) are refused before anything is fetched."""
+    manifest = host.manifest()
+    manifest["models"][0]["url"] = (MODELS / f"{NAME}.safetensors").as_uri()
+    host.manifest_body = json.dumps(manifest).encode()
+    assert_refused(download(host, store), store, drawing, "is not an http or https URL")
+
+
 def test_model_reading_the_wrong_input_fails_validation(host, store, drawing):
     # stroke-rnn's files offered as raster-cnn: they load, but read strokes, not images.
     spec = json.loads((MODELS / "stroke-rnn.json").read_text())
