@@ -433,7 +433,8 @@ def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):
     for data, name, media_type, reason, padding in [
         (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;",
          "cat.gif", "image/gif", "not a PNG or JPEG", 0),
-        (b"a drawing of a cat\n", "cat.txt", "text/plain", "not a PNG or JPEG", 0),
+        # Not an image: opened as a document, which it is not either.
+        (b"a drawing of a cat\n", "cat.txt", "text/plain", "not valid JSON", 0),
         (b"\xff\xd8\xff\xe0" + b"\x00" * 64, "broken.jpg", "image/jpeg", "could not be read", 0),
         (png_header(4000, 3000), "huge.png", "image/png", "larger than 12 MiB", 13 * 1024 * 1024),
     ]:
@@ -443,6 +444,24 @@ def test_a_file_that_is_not_a_photo_changes_nothing(browser, server, samples):
         assert said.startswith("error: ") and name in said and reason in said and "Nothing was changed" in said, said
         assert objects(d) == before and saved_objects(d) == saved, f"{name} changed the drawing"
     save_screenshot(d, "photos-not-a-photo.png")
+
+
+def test_a_dropped_document_is_opened_and_an_image_opened_is_a_photo(browser, server, samples):
+    """A file goes where it belongs, whichever way it comes: a .sketchwise.json dropped on the
+    canvas opens as a document (it was taken for a photo), and an image picked with Open is added
+    as a photo (it was read as ndjson: "line 1 is not valid JSON")."""
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    fresh_app(d, server)
+    document = {"format": "sketchwise", "version": 1, "objects": [
+        {"type": "shape", "shape": "rectangle", "x": 10, "y": 10, "w": 80, "h": 60, "rotation": 0, "color": "#111111",
+         "width": 4, "fill": None}]}
+    drop(d, json.dumps(document).encode(), "drawing.sketchwise.json", "application/json")
+    wait_for(lambda: [o["type"] for o in objects(d)] == ["shape"], 10, message="the dropped document opened")
+    d.find_element(By.ID, "load-file").send_keys(str(samples / "chelsea.png"))
+    wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="the image opened as a photo")
+    assert "not valid JSON" not in message(d), message(d)
 
 
 def test_offline_the_photo_stays_to_trace_over(browser, static_base, samples):

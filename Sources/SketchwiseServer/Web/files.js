@@ -99,13 +99,25 @@ export class Files {
     return { ok: true, objects: c.objects, strokes: c.strokes };
   }
 
-  /** Opens a file picked or dropped as a document. */
+  /** Opens a file picked with Open or dropped on the page: an image is added as a photo (Photos
+   *  says which kinds it takes), anything else is opened as a document. */
   async openFile(file) {
     if (!file) return;
+    if (await isImage(file)) return this.ctx.photos.add(file);
     try {
       this.openText(await file.text(), file.name);
     } catch (e) {
       this.ctx.say(t("files.notRead", { name: file.name, reason: e.message }), "error");
     }
   }
+}
+
+/** The first bytes of the image formats a browser or camera may hand over. */
+const IMAGE_SIGNATURES = [[0x89, 0x50, 0x4e, 0x47], [0xff, 0xd8, 0xff], [0x47, 0x49, 0x46, 0x38], [0x42, 0x4d], [0x52, 0x49, 0x46, 0x46]];
+
+/** Whether `file` is an image: by its type, or, when it has none, by its first bytes. */
+async function isImage(file) {
+  if (file.type) return file.type.startsWith("image/") && file.type !== "image/svg+xml";
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return IMAGE_SIGNATURES.some((signature) => signature.every((byte, i) => head[i] === byte));
 }

@@ -1,4 +1,4 @@
-// Photos in the editor: a photo file (picked, or dropped anywhere on the page) is read by
+// Photos in the editor: a photo file (picked, or opened or dropped anywhere on the page) is read by
 // photo.js, added as a dimmed layer at the back fitted into the view, and sent to POST /api/photo;
 // what the server says it shows (its labels, the drawing classes and their pictures, named in the
 // person's language) is kept on the photo and shown in the strip, where a picture picked is added
@@ -19,8 +19,9 @@ export class Photos {
   constructor(ctx) {
     this.ctx = ctx;
     this.dropTimer = 0;
-    // A file dropped anywhere on the page is taken as a photo; the stage shows where it goes while
-    // a file is dragged over the page (dragover repeats while it is, so the feedback ends by itself).
+    // A file dropped anywhere on the page is opened as Open opens it (an image as a photo, else as a
+    // document); the stage shows where it goes while a file is dragged over the page (dragover
+    // repeats while it is, so the feedback ends by itself).
     document.addEventListener("dragover", (e) => {
       if (!e.dataTransfer || !e.dataTransfer.types.includes("Files")) return;
       e.preventDefault();
@@ -31,7 +32,7 @@ export class Photos {
       if (!e.dataTransfer || !e.dataTransfer.files.length) return;
       e.preventDefault();
       this.showDropTarget(false);
-      this.add(e.dataTransfer.files[0]);
+      this.ctx.files.openFile(e.dataTransfer.files[0]);
     });
   }
 
