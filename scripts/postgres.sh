@@ -3,7 +3,8 @@
 # and scripts/cluster.sh: its own data folder, a unix socket in that folder and 127.0.0.1:PORT,
 # a superuser and database named sketchwise (password sketchwise over TCP, trust on the socket).
 #
-#   scripts/postgres.sh start [DIR] [PORT]   makes the cluster in DIR if new, starts it, prints its URL
+#   scripts/postgres.sh start [DIR] [PORT]   makes the cluster in DIR if new, starts it (unless it
+#                                            runs: then on its port), prints its URL
 #   scripts/postgres.sh stop [DIR]           stops it (the data stays; remove DIR to forget it)
 #   scripts/postgres.sh url [DIR]            prints the URL of a started cluster
 #
@@ -44,8 +45,11 @@ case "$command" in
         --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
-    echo "$port" > "$dir/port"
-    if ! as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    if as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+      # Already running: on the port it was started with, whatever PORT says.
+      port=$(cat "$dir/port")
+    else
+      echo "$port" > "$dir/port"
       as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200" start >/dev/null \
         || { tail -n 20 "$dir/server.log" >&2; exit 1; }

@@ -163,6 +163,9 @@ public struct PersonalError: Error, Equatable, CustomStringConvertible {
         case conflict
         /// The change was cancelled before it was written.
         case cancelled
+        /// The store cannot be reached now (a database that is down or does not answer in time);
+        /// the same request may succeed later.
+        case unavailable
     }
 
     /// Which per-person quota a `.limit` error is about (for the server's metrics).

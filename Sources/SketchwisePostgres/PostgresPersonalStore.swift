@@ -98,6 +98,48 @@ public struct PostgresPersonalStore: PersonalStore {
         }
     }
 
+    /// How long one operation may wait for the database, a free connection included, before the
+    /// store counts as unavailable (the pool would wait a minute before giving up on a database
+    /// that is down).
+    static let timeout: Duration = .seconds(5)
+
+    /// Runs `operation` within ``timeout``. A database that cannot be reached (down, refusing or
+    /// closing connections, or not answering in time) becomes ``PersonalError`` `.unavailable`,
+    /// which the server answers `503` with `Retry-After`.
+    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: Self.timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard case let value?? = try await group.next() else {
+                    throw PersonalError(.unavailable, "the personal database did not answer within \(Self.timeout)")
+                }
+                return value
+            }
+        } catch where Self.isUnreachable(error) {
+            throw PersonalError(.unavailable, "the personal database cannot be reached (\(error))")
+        }
+    }
+
+    /// Whether `error` says that the database cannot be reached, rather than that a statement
+    /// failed: a connection refused, closed or lost, the server shutting down (SQLSTATE classes 08
+    /// and 57P), or the connection pool's own refusal (its circuit breaker, tripped after a
+    /// minute of failed connections).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        switch error {
+        case is PersonalError, is CancellationError, is PostgresDecodingError: false
+        case let error as PSQLError where error.code == .server:
+            error.serverInfo?[.sqlState].map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+        case let error as PSQLError:
+            [.serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection].contains(error.code)
+        default: true
+        }
+    }
+
     /// Runs `body` in one transaction on a pooled connection: committed when it returns, rolled
     /// back when it throws, rethrowing its error as it was (``PersonalError`` stays one).
     private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
@@ -116,29 +158,35 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func createUser(name: String?) async throws -> (user: PersonalUser, token: String) {
-        let token = StoredForms.newToken()
-        let rows = try await client.query(
-            """
-            WITH next AS (SELECT nextval(pg_get_serial_sequence('personal_user', 'id')) AS id)
-            INSERT INTO personal_user (id, name, token_digest)
-            SELECT id, coalesce(\(name)::text, 'user-' || id), \(StoredForms.digest(token: token)) FROM next
-            ON CONFLICT (name) DO NOTHING RETURNING id, name
-            """, logger: logger)
-        for try await (id, created) in rows.decode((Int64, String).self) {
-            return (PersonalUser(id: id, name: created, keepsCorrections: true), token)
+        try await bounded {
+            let token = StoredForms.newToken()
+            let rows = try await client.query(
+                """
+                WITH next AS (SELECT nextval(pg_get_serial_sequence('personal_user', 'id')) AS id)
+                INSERT INTO personal_user (id, name, token_digest)
+                SELECT id, coalesce(\(name)::text, 'user-' || id), \(StoredForms.digest(token: token)) FROM next
+                ON CONFLICT (name) DO NOTHING RETURNING id, name
+                """, logger: logger)
+            for try await (id, created) in rows.decode((Int64, String).self) {
+                return (PersonalUser(id: id, name: created, keepsCorrections: true), token)
+            }
+            throw PersonalError(.conflict, "a user named \(name ?? "?") exists")
         }
-        throw PersonalError(.conflict, "a user named \(name ?? "?") exists")
     }
 
     public func user(token: String) async throws -> PersonalUser? {
-        try await user(
-            client.query(
-                "SELECT id, name, keeps_corrections FROM personal_user WHERE token_digest = \(StoredForms.digest(token: token))",
-                logger: logger))
+        try await bounded {
+            try await user(
+                client.query(
+                    "SELECT id, name, keeps_corrections FROM personal_user WHERE token_digest = \(StoredForms.digest(token: token))",
+                    logger: logger))
+        }
     }
 
     public func user(named name: String) async throws -> PersonalUser? {
-        try await user(client.query("SELECT id, name, keeps_corrections FROM personal_user WHERE name = \(name)", logger: logger))
+        try await bounded {
+            try await user(client.query("SELECT id, name, keeps_corrections FROM personal_user WHERE name = \(name)", logger: logger))
+        }
     }
 
     private func user(_ rows: PostgresRowSequence) async throws -> PersonalUser? {
@@ -149,11 +197,15 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func setKeepsCorrections(_ keeps: Bool, user: Int64) async throws {
-        try await client.query("UPDATE personal_user SET keeps_corrections = \(keeps) WHERE id = \(user)", logger: logger)
+        try await bounded {
+            try await client.query("UPDATE personal_user SET keeps_corrections = \(keeps) WHERE id = \(user)", logger: logger)
+        }
     }
 
     public func modelVersion(user: Int64) async throws -> Int64 {
-        try await storedVersion(client.query("SELECT model_version FROM personal_user WHERE id = \(user)", logger: logger), user: user)
+        try await bounded {
+            try await storedVersion(client.query("SELECT model_version FROM personal_user WHERE id = \(user)", logger: logger), user: user)
+        }
     }
 
     /// The version of a user's shortcuts from a `SELECT model_version` query.
@@ -164,98 +216,107 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func model(user: Int64) async throws -> PersonalModel {
-        // One statement, so one snapshot of the version and the examples.
-        let rows = try await client.query(
-            """
-            SELECT personal_user.model_version, personal_user.embedder, \(unescaped: Self.label), example.strokes, example.embedding
-            FROM personal_user LEFT JOIN example ON example.user_id = personal_user.id
-            WHERE personal_user.id = \(user) ORDER BY example.id
-            """, logger: logger)
-        var stored: (version: Int64, embedder: String)?
-        var examples: [ShortcutExample] = []
-        for try await (version, embedder, label, strokes, embedding) in rows.decode((Int64, String, Data?, String?, Data?).self) {
-            stored = (version, embedder)
-            if let label, let strokes, let embedding {
-                examples.append(
-                    ShortcutExample(
-                        label: ShortcutLabel.decoded(label), sketch: try StoredForms.sketch(strokes),
-                        embedding: StoredForms.floats(embedding)))
+        try await bounded {
+            // One statement, so one snapshot of the version and the examples.
+            let rows = try await client.query(
+                """
+                SELECT personal_user.model_version, personal_user.embedder, \(unescaped: Self.label), example.strokes, example.embedding
+                FROM personal_user LEFT JOIN example ON example.user_id = personal_user.id
+                WHERE personal_user.id = \(user) ORDER BY example.id
+                """, logger: logger)
+            var stored: (version: Int64, embedder: String)?
+            var examples: [ShortcutExample] = []
+            for try await (version, embedder, label, strokes, embedding) in rows.decode((Int64, String, Data?, String?, Data?).self) {
+                stored = (version, embedder)
+                if let label, let strokes, let embedding {
+                    examples.append(
+                        ShortcutExample(
+                            label: ShortcutLabel.decoded(label), sketch: try StoredForms.sketch(strokes),
+                            embedding: StoredForms.floats(embedding)))
+                }
             }
+            guard let stored else { throw PersonalError(.notFound, "no user \(user)") }
+            return PersonalModel(version: stored.version, embedder: stored.embedder, examples: examples)
         }
-        guard let stored else { throw PersonalError(.notFound, "no user \(user)") }
-        return PersonalModel(version: stored.version, embedder: stored.embedder, examples: examples)
     }
 
     public func save(_ model: PersonalModel, user: Int64, expectedVersion: Int64) async throws -> Int64 {
-        try await transaction { connection in
-            // The row lock of this UPDATE orders concurrent saves; a later one sees the new version.
-            let rows = try await connection.query(
-                """
-                UPDATE personal_user SET model_version = model_version + 1, embedder = \(model.embedder)
-                WHERE id = \(user) AND model_version = \(expectedVersion) RETURNING model_version
-                """, logger: logger)
-            var saved: Int64?
-            for try await version in rows.decode(Int64.self) { saved = version }
-            guard let saved else {
-                let stored = try await storedVersion(
-                    connection.query("SELECT model_version FROM personal_user WHERE id = \(user)", logger: logger), user: user)
-                throw PersonalError(
-                    .conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
-            }
-            try await connection.query("DELETE FROM example WHERE user_id = \(user)", logger: logger)
-            for example in model.examples {
-                try await connection.query(
+        try await bounded {
+            try await transaction { connection in
+                // The row lock of this UPDATE orders concurrent saves; a later one sees the new version.
+                let rows = try await connection.query(
                     """
-                    INSERT INTO example (user_id, label, strokes, embedding)
-                    VALUES (\(user), \(example.label), \(StoredForms.json(example.sketch)), \(StoredForms.data(example.embedding)))
+                    UPDATE personal_user SET model_version = model_version + 1, embedder = \(model.embedder)
+                    WHERE id = \(user) AND model_version = \(expectedVersion) RETURNING model_version
                     """, logger: logger)
+                var saved: Int64?
+                for try await version in rows.decode(Int64.self) { saved = version }
+                guard let saved else {
+                    let stored = try await storedVersion(
+                        connection.query("SELECT model_version FROM personal_user WHERE id = \(user)", logger: logger), user: user)
+                    throw PersonalError(
+                        .conflict, "the shortcuts changed meanwhile (version \(stored), expected \(expectedVersion)); try again")
+                }
+                try await connection.query("DELETE FROM example WHERE user_id = \(user)", logger: logger)
+                for example in model.examples {
+                    try await connection.query(
+                        """
+                        INSERT INTO example (user_id, label, strokes, embedding)
+                        VALUES (\(user), \(example.label), \(StoredForms.json(example.sketch)), \(StoredForms.data(example.embedding)))
+                        """, logger: logger)
+                }
+                return saved
             }
-            return saved
         }
     }
 
     public func shortcutLabels(user: Int64) async throws -> [(label: String, examples: Int)] {
-        let rows = try await client.query(
-            """
-            SELECT \(unescaped: Self.label), count(*) FROM example WHERE user_id = \(user)
-            GROUP BY 1 ORDER BY min(example.id)
-            """, logger: logger)
-        var labels: [(label: String, examples: Int)] = []
-        for try await (label, examples) in rows.decode((Data?, Int).self) { labels.append((ShortcutLabel.decoded(label), examples)) }
-        return labels
+        try await bounded {
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.label), count(*) FROM example WHERE user_id = \(user)
+                GROUP BY 1 ORDER BY min(example.id)
+                """, logger: logger)
+            var labels: [(label: String, examples: Int)] = []
+            for try await (label, examples) in rows.decode((Data?, Int).self) { labels.append((ShortcutLabel.decoded(label), examples)) }
+            return labels
+        }
     }
 
     public func addCorrection(user: Int64, label: String, sketch: StrokeSketch, limits: CorrectionLimits) async throws {
-        let strokes = StoredForms.json(sketch)
-        let bytes = label.utf8.count + strokes.utf8.count
-        try await transaction { connection in
-            // The row lock of this UPDATE orders concurrent corrections of one user.
-            let rows = try await connection.query(
-                """
-                UPDATE personal_user SET correction_count = correction_count + 1, correction_bytes = correction_bytes + \(bytes)
-                WHERE id = \(user) AND correction_count < \(limits.maximumCount) AND correction_bytes <= \(limits.maximumBytes - bytes)
-                RETURNING id
-                """, logger: logger)
-            var updated = false
-            for try await _ in rows.decode(Int64.self) { updated = true }
-            guard updated else {
-                let kept = try await connection.query(
-                    "SELECT correction_count, correction_bytes FROM personal_user WHERE id = \(user)", logger: logger)
-                for try await (count, stored) in kept.decode((Int, Int).self) {
-                    throw StoredForms.correctionQuotaError(count: count, bytes: stored, adding: bytes, limits: limits)
+        try await bounded {
+            let strokes = StoredForms.json(sketch)
+            let bytes = label.utf8.count + strokes.utf8.count
+            try await transaction { connection in
+                // The row lock of this UPDATE orders concurrent corrections of one user.
+                let rows = try await connection.query(
+                    """
+                    UPDATE personal_user SET correction_count = correction_count + 1, correction_bytes = correction_bytes + \(bytes)
+                    WHERE id = \(user) AND correction_count < \(limits.maximumCount) AND correction_bytes <= \(limits.maximumBytes - bytes)
+                    RETURNING id
+                    """, logger: logger)
+                var updated = false
+                for try await _ in rows.decode(Int64.self) { updated = true }
+                guard updated else {
+                    let kept = try await connection.query(
+                        "SELECT correction_count, correction_bytes FROM personal_user WHERE id = \(user)", logger: logger)
+                    for try await (count, stored) in kept.decode((Int, Int).self) {
+                        throw StoredForms.correctionQuotaError(count: count, bytes: stored, adding: bytes, limits: limits)
+                    }
+                    throw PersonalError(.notFound, "no user \(user)")
                 }
-                throw PersonalError(.notFound, "no user \(user)")
+                try await connection.query(
+                    """
+                    INSERT INTO correction (user_id, label, strokes, created)
+                    VALUES (\(user), \(label), \(strokes), \(Date().timeIntervalSince1970))
+                    """, logger: logger)
             }
-            try await connection.query(
-                """
-                INSERT INTO correction (user_id, label, strokes, created)
-                VALUES (\(user), \(label), \(strokes), \(Date().timeIntervalSince1970))
-                """, logger: logger)
         }
     }
 
     public func forEachCorrection(user: String?, _ body: @escaping @Sendable (Correction) throws -> Void) async throws {
-        // The rows arrive as they are read (PostgresNIO asks the server for more as they are used).
+        // Not bounded by ``timeout``: an export of every correction may take minutes. The rows arrive
+        // as they are read (PostgresNIO asks the server for more as they are used).
         let rows = try await client.query(
             """
             SELECT personal_user.name, label, strokes, created FROM correction JOIN personal_user ON personal_user.id = correction.user_id
@@ -267,39 +328,43 @@ public struct PostgresPersonalStore: PersonalStore {
     }
 
     public func count(experiment: String, arm: String, user: Int64, served: Int, accepted: Int) async throws -> Int {
-        try await transaction { connection in
-            // The upsert locks the user's row until the transaction ends.
-            let rows = try await connection.query(
-                """
-                INSERT INTO experiment_user (experiment, user_id, served) VALUES (\(experiment), \(user), \(served))
-                ON CONFLICT (experiment, user_id) DO UPDATE SET served = experiment_user.served + excluded.served
-                RETURNING served, accepted
-                """, logger: logger)
-            var counted = 0
-            for try await (total, already) in rows.decode((Int, Int).self) {
-                counted = StoredForms.countedAcceptances(accepted, served: total, accepted: already)
+        try await bounded {
+            try await transaction { connection in
+                // The upsert locks the user's row until the transaction ends.
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO experiment_user (experiment, user_id, served) VALUES (\(experiment), \(user), \(served))
+                    ON CONFLICT (experiment, user_id) DO UPDATE SET served = experiment_user.served + excluded.served
+                    RETURNING served, accepted
+                    """, logger: logger)
+                var counted = 0
+                for try await (total, already) in rows.decode((Int, Int).self) {
+                    counted = StoredForms.countedAcceptances(accepted, served: total, accepted: already)
+                }
+                try await connection.query(
+                    """
+                    UPDATE experiment_user SET accepted = accepted + \(counted) WHERE experiment = \(experiment) AND user_id = \(user)
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO experiment_count (experiment, arm, served, accepted) VALUES (\(experiment), \(arm), \(served), \(counted))
+                    ON CONFLICT (experiment, arm) DO UPDATE
+                    SET served = experiment_count.served + excluded.served, accepted = experiment_count.accepted + excluded.accepted
+                    """, logger: logger)
+                return counted
             }
-            try await connection.query(
-                """
-                UPDATE experiment_user SET accepted = accepted + \(counted) WHERE experiment = \(experiment) AND user_id = \(user)
-                """, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO experiment_count (experiment, arm, served, accepted) VALUES (\(experiment), \(arm), \(served), \(counted))
-                ON CONFLICT (experiment, arm) DO UPDATE
-                SET served = experiment_count.served + excluded.served, accepted = experiment_count.accepted + excluded.accepted
-                """, logger: logger)
-            return counted
         }
     }
 
     public func counts(experiment: String) async throws -> [ExperimentCount] {
-        let rows = try await client.query(
-            "SELECT arm, served, accepted FROM experiment_count WHERE experiment = \(experiment) ORDER BY arm", logger: logger)
-        var counts: [ExperimentCount] = []
-        for try await (arm, served, accepted) in rows.decode((String, Int, Int).self) {
-            counts.append(ExperimentCount(arm: arm, served: served, accepted: accepted))
+        try await bounded {
+            let rows = try await client.query(
+                "SELECT arm, served, accepted FROM experiment_count WHERE experiment = \(experiment) ORDER BY arm", logger: logger)
+            var counts: [ExperimentCount] = []
+            for try await (arm, served, accepted) in rows.decode((String, Int, Int).self) {
+                counts.append(ExperimentCount(arm: arm, served: served, accepted: accepted))
+            }
+            return counts
         }
-        return counts
     }
 }

@@ -81,6 +81,9 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
             case .notFound: self.init(.notFound, error.description)
             case .limit: self = .quotaExceeded(error.description)
             case .conflict, .cancelled: self.init(.conflict, error.description)
+            case .unavailable:
+                self.init(.busy, "\(error.description); try again shortly")
+                headers[.retryAfter] = "5"
             }
         case let error as PhotoError:
             switch error.kind {

@@ -84,6 +84,7 @@ def cluster(server, tmp_path_factory):
         "replicas": [Endpoint(int(port)) for port in env["REPLICA_PORTS"].split()],
         "pids": [int(pid) for pid in env["REPLICA_PIDS"].split()],
         "database": env["DATABASE_URL"],
+        "postgres_dir": postgres_dir,
     }
     subprocess.run([str(CLUSTER), "stop", "--dir", str(directory)], cwd=REPO, timeout=120)
     shutil.rmtree(postgres_dir, ignore_errors=True)
@@ -312,3 +313,31 @@ def test_nginx_passes_each_clients_address_and_a_forged_one_does_not_help(cluste
     assert first.count("201") <= 60 and "429" in first, first
     assert new_user("127.0.0.52", forged="203.0.113.9") == "429", "a forged X-Forwarded-For made a new client"
     assert [new_user("127.0.0.53") for _ in range(2)] == ["201", "201"], "another address shares the first one's limit"
+
+
+def test_a_database_outage_is_answered_503_with_retry_after_and_then_served(cluster):
+    """Found by an operator's first hour: with PostgreSQL stopped, a personal request waited 40 s
+    and its connection closed unanswered, then requests got 500 for a minute. Now each is answered
+    503 busy with Retry-After within the store's 5 s, and once PostgreSQL is back, served again."""
+    postgres = [str(REPO / "scripts" / "postgres.sh")]
+    directory = cluster["postgres_dir"]
+    port = Path(directory, "port").read_text().strip()
+    subprocess.run(postgres + ["stop", directory], check=True, timeout=60, capture_output=True)
+    try:
+        for _ in range(2):
+            started = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", cluster["nginx"].port, timeout=60)
+            conn.request("POST", "/api/users", body="{}", headers={"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            body = json.loads(answer.read())
+            conn.close()
+            waited = time.monotonic() - started
+            assert answer.status == 503 and body["error"]["code"] == "busy", (answer.status, body)
+            assert "personal database" in body["error"]["message"] and answer.getheader("Retry-After") == "5", body
+            assert waited < 15, f"answered after {waited:.1f} s"
+    finally:
+        subprocess.run(postgres + ["start", directory, port], check=True, timeout=120, capture_output=True)
+    deadline = time.monotonic() + 60
+    while cluster["nginx"].request("POST", "/api/users", {})[0] != 201:
+        assert time.monotonic() < deadline, "not served again after PostgreSQL came back"
+        time.sleep(0.5)
