@@ -91,7 +91,8 @@ public final class PictureImages: @unchecked Sendable {
     ) throws -> (bytes: [UInt8], extent: PictureExtent?) {
         guard let data = FileManager.default.contents(atPath: item.path) else { throw LibraryError("\(item.path): cannot be read") }
         let drawn = OpenMojiArt.drawn([UInt8](data), of: item.source, color: color)
-        guard let weight, item.source.drawsLines, !color, let root = SVGRootTag(drawn),
+        // In colour the fills are drawn too, and the lines keep the weight asked for.
+        guard let weight, item.source.drawsLines, let root = SVGRootTag(drawn),
             let extent = try rasterizer().extent(drawn)
         else { return (drawn, nil) }
         return (root.withStrokeWidth(weight.share * max(extent.ink.width, extent.ink.height)), extent)

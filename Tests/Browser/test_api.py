@@ -429,6 +429,9 @@ def test_library_images(server, known_drawing):
     # A line weight draws other lines in the same crop; the vector is the SVG file, cropped alike.
     status, _, thin = server.get(sources["openmoji"]["image"] + "?weight=0.01")
     assert status == 200 and png_size(thin) == png_size(line) and thin != line
+    # In colour too: Fill changes a picture's fills, not its lines.
+    status, _, thin_colour = server.get(sources["openmoji"]["image"] + "?colour=true&weight=0.01")
+    assert status == 200 and png_size(thin_colour) == png_size(colour) and thin_colour not in (colour, thin)
     for bad in ("0", "0.5", "abc", "nan"):
         status, body, _, raw = get_json(server, sources["openmoji"]["image"] + f"?weight={bad}")
         assert_error(status, body, raw, 400)

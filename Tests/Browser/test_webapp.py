@@ -453,6 +453,19 @@ def test_keys_and_buttons_that_are_advertised_work(driver, static_base):
     driver.execute_script("localStorage.removeItem('sketchwise.style')")
 
 
+def test_a_picture_keeps_its_line_weight_in_colour(driver, static_base):
+    """Fill turns an OpenMoji picture to colour: its lines stay as wide as the pen's. They were
+    drawn at OpenMoji's own weight, about three times wider, as if another picture had come."""
+    open_app(driver, static_base, expect_state=None)
+    urls = driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('./canvas.js').then((m) => {
+        const o = {type: 'picture', source: 'openmoji', image: '/api/library/x/image', lineWidth: 4, w: 300, h: 200};
+        done([m.pictureURL(o), m.pictureURL({...o, colour: true})]);
+      });""")
+    assert urls == ["/api/library/x/image?weight=0.013", "/api/library/x/image?colour=true&weight=0.013"], urls
+
+
 @pytest.mark.parametrize("screen", [None, (844, 390)], ids=["desktop", "landscape-phone"])
 def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base, screen):
     """Fit (key 0) zooms the drawing into the part of the canvas that the strip floating over it

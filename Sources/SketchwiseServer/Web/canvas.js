@@ -45,9 +45,10 @@ export function traceShape(ctx, o) {
 export const LINE_SOURCES = new Set(["openmoji", "lucide", "tabler", "doodle"]);
 
 /** The line weight a picture object asks for: its line width (that of the pen that drew the
- *  sketch it replaced) as a share of its longer side, in thousandths; null for none. */
+ *  sketch it replaced) as a share of its longer side, in thousandths, in line art and in colour
+ *  alike (Fill changes the fills, not the lines); null for none. */
 export function lineWeight(o) {
-  if (!o.lineWidth || o.colour || !LINE_SOURCES.has(o.source)) return null;
+  if (!o.lineWidth || !LINE_SOURCES.has(o.source)) return null;
   const share = Math.round((1000 * o.lineWidth) / Math.max(o.w, o.h, 1)) / 1000;
   return Math.min(0.1, Math.max(0.001, share));
 }
