@@ -281,7 +281,6 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     driver.find_element("id", "my-shortcuts").click()
     wait_for(lambda: driver.execute_script("return document.getElementById('my-shortcuts-dialog').open"), 10, message="the dialog opens")
     label = driver.find_element("id", "shortcut-label")
-    label.send_keys(SPIRAL)
     pads = driver.find_elements("css selector", "canvas.example-pad")
     assert len(pads) == 3
     for k, pad in enumerate(pads):
@@ -289,6 +288,10 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
                                   "return {x: r.left, y: r.top, w: r.width, h: r.height};", pad)
         draw(driver, fit_drawing(spiral(40 + k), r, fill=0.8), r)
     save = driver.find_element("id", "shortcut-save")
+    status = "return document.getElementById('shortcut-status').textContent"
+    # Drawn, but no label yet: Save waits and the dialog says why (no pictures are on offer).
+    assert not save.is_enabled() and driver.execute_script(status) == "Type one emoji.", driver.execute_script(status)
+    label.send_keys(SPIRAL)
     wait_for(lambda: save.is_enabled(), 10, message="Save enabled after three examples")
     save_screenshot(driver, "shortcut-dialog.png")
     save.click()
@@ -296,7 +299,6 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     assert driver.execute_script("return window.sketchwise.shortcuts()") == [{"label": SPIRAL, "examples": 3}]
     assert SPIRAL in driver.find_element("id", "shortcut-list").text
     assert driver.execute_script("return localStorage.getItem('sketchwise.token')"), "the token is kept in the browser"
-    status = "return document.getElementById('shortcut-status').textContent"
     assert driver.execute_script(status).startswith("Saved"), driver.execute_script(status)
     time.sleep(1)
     assert driver.execute_script(status).startswith("Saved"), "the confirmation stays until the next action"

@@ -251,7 +251,8 @@ export class ShortcutDialog {
     const picture = label && pictureIdFor(label);
     this.save.disabled = !ready || !picture;
     if (keepMessage) return;
-    if (label && !picture) this.say(t("shortcuts.needPicture"));
+    // No usable label: said once there is one, or once the drawings are done (Save stays off).
+    if (!picture && (label || ready)) this.say(this.pictures.hidden ? t("shortcuts.needEmoji") : t("shortcuts.needPicture"));
     else if (this.status.dataset.kind !== "error") this.say(ready ? "" : t("shortcuts.needExamples", { count: EXAMPLES }));
   }
 
