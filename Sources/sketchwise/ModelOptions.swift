@@ -34,9 +34,17 @@ struct ModelFolderOptions: ParsableArguments {
         modelStore.map { ModelStore(folder: URL(fileURLWithPath: $0)) } ?? ModelStore.forDataDirectory(URL(fileURLWithPath: dataDirectory))
     }
 
-    /// Every model of the models folder, the model store and the fetched models.
+    /// The store of ``store(dataDirectory:)``, first cleared of what an interrupted download left
+    /// (the `models` commands do this, as the server does at start), saying what went.
+    func recoveredStore() -> ModelStore {
+        let store = store()
+        for removed in store.recover() { StandardError.print("model store: removed \(removed), left by an interrupted download") }
+        return store
+    }
+
+    /// Every model of the models folder, the model store (recovered) and the fetched models.
     func registry() throws -> ModelRegistry {
-        ModelRegistry(folder: try RecognizerSet.load(folder: models).folder, store: store(), fetched: PhotoModels.folder)
+        ModelRegistry(folder: try RecognizerSet.load(folder: models).folder, store: recoveredStore(), fetched: PhotoModels.folder)
     }
 }
 

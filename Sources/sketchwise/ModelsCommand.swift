@@ -123,7 +123,7 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
             throw ValidationError("\(ModelLifecycleError.noManifest)")
         }
         let bundled = try RecognizerSet.load(folder: modelOptions.models).folder
-        let store = modelOptions.store()
+        let store = modelOptions.recoveredStore()
         store.recover()
         let manager = ModelManager(store: store, bundled: bundled, manifestURL: url) { event in
             switch event {
@@ -177,7 +177,7 @@ struct ModelsUseCommand: ParsableCommand {
 
     func run() throws {
         let (name, version) = try ModelReference.parse(model, versionRequired: true)
-        let store = modelOptions.store()
+        let store = modelOptions.recoveredStore()
         do {
             if version == "bundled" {
                 try store.deactivate(name)
@@ -217,7 +217,7 @@ struct ModelsRollbackCommand: ParsableCommand {
     @OptionGroup var modelOptions: ModelFolderOptions
 
     func run() throws {
-        let store = modelOptions.store()
+        let store = modelOptions.recoveredStore()
         guard store.canRollBack(name) else {
             StandardError.print("\(name): the bundled model is already active; nothing to roll back")
             throw ExitCode.failure
@@ -240,7 +240,7 @@ struct ModelsDeleteCommand: ParsableCommand {
 
     func run() throws {
         do {
-            try modelOptions.store().delete(name)
+            try modelOptions.recoveredStore().delete(name)
             print("\(name): downloaded versions deleted; the bundled model is active")
         } catch {
             StandardError.print("\(name): \(error)")

@@ -13,6 +13,7 @@ import hashlib
 import shutil
 import http.server
 import json
+import os
 import resource
 import signal
 import socket
@@ -374,6 +375,20 @@ def test_kill_9_in_the_middle_of_an_install_then_a_restart(host, store, drawing)
 
 
 # ---- use, rollback, delete ------------------------------------------------------------------------
+
+
+def test_a_models_command_clears_what_a_dead_download_left(store):
+    """docs/models.md: a staging folder whose process is gone is removed by the next `models`
+    command (it was only by a server start), which says so; a live one is left alone."""
+    dead = store / NAME / ".staging-2147483000-abc"
+    live = store / NAME / f".staging-{os.getpid()}-def"
+    for folder in (dead, live):
+        folder.mkdir(parents=True)
+        (folder / f"{NAME}.safetensors").write_bytes(b"part of a download")
+    r = run("models", "list", "--model-store", store)
+    assert r.returncode == 0, r.stderr
+    assert not dead.exists() and live.exists()
+    assert f"removed {NAME}/.staging-2147483000-abc, left by an interrupted download" in r.stderr, r.stderr
 
 
 def test_use_rollback_and_delete(host, store, drawing):
