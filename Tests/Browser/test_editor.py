@@ -108,6 +108,10 @@ def test_select_resize_rotate_delete_a_placed_picture(driver, server, offered):
     press(driver, "ENTER")
     wait_for(lambda: driver.execute_script("return document.getElementById('assist-title').textContent") == "Other pictures", 5,
              message="Enter opens the selected picture's others")
+    # The palette recolours sketches, shapes and text; a picture keeps its colours, and says so.
+    driver.find_element(By.CSS_SELECTOR, '#palette button[data-color="#dc2626"]').click()
+    assert "keeps its own colours" in driver.find_element(By.ID, "message").text
+    assert objects(driver)[0] == start, "the picture is unchanged"
 
     # Resize from the south-east corner: the north-west corner stays, the aspect is kept.
     se = element_centre(driver, '#selection .handle[data-handle="se"]')

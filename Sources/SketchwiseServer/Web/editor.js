@@ -203,15 +203,17 @@ export class Editor {
     if (selected !== null) this.change(M.moveObject(this.doc, selected, dx, dy));
   }
 
-  /** A colour of the palette: the pen's colour, and the selected object's. */
+  /** A colour of the palette: the pen's colour, and the selected object's (a picture or photo
+   *  keeps its own, and the person is told so). */
   setColour(value) {
-    const { $ } = this.ctx;
+    const { $, say } = this.ctx;
     $("#color").value = value;
     for (const b of document.querySelectorAll("#palette button")) b.setAttribute("aria-pressed", String(b.dataset.color === value));
     const o = this.selectedObject;
     if (!o) return;
     if (o.type === "sketch") this.change(M.updateObject(this.doc, o.id, { strokes: Object.freeze(o.strokes.map((s) => Object.freeze({ ...s, color: value }))) }));
     else if (o.type === "shape" || o.type === "text") this.change(M.updateObject(this.doc, o.id, { color: value }));
+    else say(t("fill.pictureKeepsColours"));
   }
 
   /** The Fill tool on an object: a closed shape or sketch takes the colour; an OpenMoji picture
