@@ -492,6 +492,24 @@ def test_a_document_with_a_bad_photo_is_refused(browser, server):
     assert attr_int(d, "data-photo-count") == 1
 
 
+def test_a_photo_without_pictures_says_so_by_its_labels(browser, server):
+    """Found by a first hour: a photo whose labels map to no drawing class said "no drawing of it"
+    while pictures found by the labels' names stood under it, and one with no pictures at all
+    said nothing of it. The note now says where the pictures come from, or that there are none."""
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    fresh_app(d, server)
+    photo = {"type": "photo", "x": 0, "y": 0, "w": 100, "h": 80, "rotation": 0, "src": "data:image/jpeg;base64,/9j/4AAQ",
+             "opacity": DIMMED, "labels": [{"text": "plunger", "confidence": 0.22}], "classes": [], "alternatives": []}
+    assert d.execute_script("return window.sketchwise.openText(arguments[0], 'plunger.sketchwise.json')",
+                            json.dumps({"format": "sketchwise", "version": 1, "objects": [photo]}))["ok"]
+    d.execute_script("window.sketchwise.select(window.sketchwise.objects()[0].id)")
+    note = d.find_element(By.ID, "assist-note")
+    wait_for(lambda: note.text == "Photo: plunger 22% — no pictures of it: trace over it instead.", 10,
+             message=f"the note of a photo without pictures (now {note.text!r})")
+
+
 def test_accessibility_with_a_photo(browser, server, samples, axe_source):
     """axe-core's WCAG 2 A/AA rules with a photo selected: the toolbar's Photo button and its
     file field, the strip for the photo and the bar with Dim."""

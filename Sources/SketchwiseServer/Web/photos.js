@@ -110,10 +110,13 @@ export class Photos {
   showPhoto(o) {
     const { ui, panel } = this.ctx;
     ui.commit({ target: Target.object(o.id) });
+    // The model's labels, and where the pictures come from: the drawing classes of those labels,
+    // else pictures found by the labels' names, else none.
     const note = () => {
-      if (!o.labels.length) return "";
+      if (!o.labels.length) return o.alternatives && o.alternatives.length ? "" : t("photo.noPictures");
       const labels = formatList(o.labels.slice(0, 2).map((l) => t("photo.label", { name: l.display || l.text, percent: formatPercent(l.confidence) })), "unit");
-      return o.classes.length ? t("photo.note", { labels }) : t("photo.note.noDrawing", { labels });
+      if (!o.alternatives || !o.alternatives.length) return t("photo.note.noPictures", { labels });
+      return o.classes.length ? t("photo.note", { labels }) : t("photo.note.byName", { labels });
     };
     panel.show({ guesses: o.classes, suggestions: o.alternatives }, { title: photoTitle, note, action: () => t("photo.action") });
     panel.setPending(false);
