@@ -114,6 +114,17 @@ struct ServeCommand: AsyncParsableCommand {
         if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "sketchwise")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        do {
+            try await serve(metrics: metrics, logger: logger)
+        } catch where logFormat == .json {
+            // A JSON log stays JSON to its last line: why the server stopped is an entry of its own.
+            logger.critical("sketchwise serve stopped: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Checks the settings, then serves until SIGTERM or SIGINT.
+    private func serve(metrics: ServerMetrics, logger: Logger) async throws {
         let location = try database.location(fallback: URL(fileURLWithPath: dataDir).appendingPathComponent("personal.sqlite").path)
         let web = try webDir.map { URL(fileURLWithPath: $0) } ?? InstalledResource.web.folder()
         guard FileManager.default.fileExists(atPath: web.appendingPathComponent("index.html").path) else {

@@ -107,7 +107,13 @@ def test_bad_settings_are_refused_clearly(tmp_path):
         port = taken.getsockname()[1]
         busy = subprocess.run([str(sketchwise_binary()), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
                               capture_output=True, text=True, env=env, timeout=120)
+        # In a JSON log, why it stopped is a JSON entry too: every line stays parseable.
+        as_json = subprocess.run([str(sketchwise_binary()), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+                                  "--log-format", "json"], capture_output=True, text=True, env=env, timeout=120)
     assert busy.returncode != 0 and f"cannot listen on 127.0.0.1:{port}: another process is listening there" in busy.stderr, busy.stderr
+    entries = [json.loads(line) for line in (as_json.stdout + as_json.stderr).splitlines() if line.strip()]
+    assert as_json.returncode != 0 and entries[-1]["level"] == "critical", entries[-1:]
+    assert f"cannot listen on 127.0.0.1:{port}" in entries[-1]["message"], entries[-1]
     env["SKETCHWISE_PORT"] = "seventy"
     port = subprocess.run([str(sketchwise_binary()), "serve"], capture_output=True, text=True, env=env, timeout=60)
     assert port.returncode != 0 and "seventy" in port.stderr
