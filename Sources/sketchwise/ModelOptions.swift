@@ -42,9 +42,9 @@ struct ModelFolderOptions: ParsableArguments {
         return store
     }
 
-    /// Every model of the models folder, the model store (recovered) and the fetched models.
-    func registry() throws -> ModelRegistry {
-        ModelRegistry(folder: try RecognizerSet.load(folder: models).folder, store: recoveredStore(), fetched: PhotoModels.folder)
+    /// Every model of the models folder, of `store` and the fetched models.
+    func registry(store: ModelStore) throws -> ModelRegistry {
+        ModelRegistry(folder: try RecognizerSet.load(folder: models).folder, store: store, fetched: PhotoModels.folder)
     }
 }
 

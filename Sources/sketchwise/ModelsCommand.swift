@@ -31,7 +31,8 @@ struct ModelsListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let registry = try modelOptions.registry()
+        let store = modelOptions.recoveredStore()
+        let registry = try modelOptions.registry(store: store)
         let (models, broken) = try registry.models()
         if json {
             struct Listing: Encodable { let models: [RegisteredModel]; let broken: [BrokenModel] }
@@ -39,7 +40,7 @@ struct ModelsListCommand: ParsableCommand {
             return
         }
         print(
-            "models in \(registry.folder.path) (\(registry.folderSource.rawValue)), \(PhotoModels.folder.path) (fetched) and \(modelOptions.store().folder.path) (hosted):"
+            "models in \(registry.folder.path) (\(registry.folderSource.rawValue)), \(PhotoModels.folder.path) (fetched) and \(store.folder.path) (hosted):"
         )
         for model in models {
             let roles = model.roles.isEmpty ? "-" : model.roles.map(\.rawValue).joined(separator: ",")
@@ -185,7 +186,7 @@ struct ModelsUseCommand: ParsableCommand {
                 return
             }
             guard let version, store.versions(of: name).contains(version) else {
-                let bundled = try modelOptions.registry().models().models.first { $0.name == name && $0.source != .hosted }?.version
+                let bundled = try modelOptions.registry(store: store).models().models.first { $0.name == name && $0.source != .hosted }?.version
                 if let bundled, bundled == version {
                     try store.deactivate(name)
                     print("\(name) \(bundled), the bundled model, is active")

@@ -161,10 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Refuses a `--model` name that is neither a role nor a model of the folder or the store now,
     /// which would otherwise be found only once the library index is built (minutes on a first start).
     private func checkModelIsOnDisk(in recognizers: RecognizerSet, store: ModelStore) throws {
-        guard !RecognizerKind.roles.contains(model),
-            !FileManager.default.fileExists(atPath: recognizers.folder.appendingPathComponent(model.fileName).path),
-            store.versions(of: model.rawValue).isEmpty
-        else { return }
+        guard !RecognizerKind.roles.contains(model), !recognizers.has(model), store.versions(of: model.rawValue).isEmpty else { return }
         throw ValidationError(
             "--model \(model.rawValue): no \(model.fileName) in \(recognizers.folder.path) and no downloaded version (sketchwise models list names the models)"
         )
