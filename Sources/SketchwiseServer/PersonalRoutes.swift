@@ -126,10 +126,6 @@ struct PersonalRoutes: Sendable {
         guard case let .array(examples)? = object["examples"] else {
             throw APIError(.badRequest, "missing \"examples\": a list of drawings, each a list of strokes as in /api/suggest")
         }
-        guard examples.count <= shortcuts.limits.maximumExamplesPerLabel else {
-            let limit = shortcuts.limits.maximumExamplesPerLabel
-            throw APIError(.badRequest, "a shortcut takes at most \(limit) examples; this request has \(examples.count)")
-        }
         let sketches = try examples.enumerated().map { (index, example) throws(APIError) in
             guard case let .array(strokes) = example else { throw APIError(.badRequest, "example \(index + 1) is not a list of strokes") }
             return StrokeSketch(strokes: try input.strokes(strokes))
