@@ -5,9 +5,11 @@ import SketchwiseCore
 /// ID. An object is associated with a track by the strokes they share (compared by shape, so a
 /// moved stroke still matches), by the overlap of their boxes, and by the similarity of their
 /// embeddings; the best pairs are taken first. An object no track matches gets a new ID; a track
-/// nothing matches ends (an erased object drawn again is a new object). Embeddings are asked for
-/// only where they can change the answer: an object that holds every stroke of a track continues
-/// it (the oldest, if it holds several) whatever the embeddings say.
+/// nothing matches ends (an erased object drawn again is a new object). An ended track's exact
+/// strokes coming back in its place (Undo then Redo, a swap undone, scene mode turned off and on)
+/// take its ID again. Embeddings are asked for only where they can change the answer: an object that holds
+/// every stroke of a track continues it (the oldest, if it holds several) whatever the embeddings
+/// say.
 final class ObjectTracker: @unchecked Sendable {
     struct Observation {
         var frame: Rect
@@ -15,6 +17,9 @@ final class ObjectTracker: @unchecked Sendable {
         var shapes: Set<Int>
         /// Nil without an embedding model.
         var embedding: LazyEmbedding?
+        /// Where it began: the index of its first stroke (an image's object: its place in the
+        /// list). New IDs are given in this order, so a page sent whole is numbered as drawn.
+        var start: Int
     }
 
     private struct Track {
@@ -23,13 +28,21 @@ final class ObjectTracker: @unchecked Sendable {
     }
 
     private var tracks: [Track] = []
+    /// Tracks that ended, newest last (at most ``retiredLimit``), whose IDs come back with exactly
+    /// their strokes in their place. No ID is both here and in `tracks`.
+    private var retired: [Track] = []
     private var nextID = 1
+    static let retiredLimit = 64
 
     /// The IDs of `observations`, in their order.
     /// - Throws: what an embedding that was needed threw.
     func update(_ observations: [Observation]) throws -> [Int] {
+        var ids = [Int?](repeating: nil, count: observations.count)
+        for (o, observation) in observations.enumerated() where !observation.shapes.isEmpty {
+            if let r = retired.lastIndex(where: { Self.isSame(observation, as: $0.observation) }) { ids[o] = retired.remove(at: r).id }
+        }
         var pairs: [(whole: Bool, score: Double, observation: Int, track: Int)] = []
-        for (o, observation) in observations.enumerated() {
+        for (o, observation) in observations.enumerated() where ids[o] == nil {
             let wholes = tracks.indices.filter { t in
                 !tracks[t].observation.shapes.isEmpty && tracks[t].observation.shapes.isSubset(of: observation.shapes)
             }
@@ -48,23 +61,37 @@ final class ObjectTracker: @unchecked Sendable {
             if a.whole, a.observation == b.observation { return tracks[a.track].id < tracks[b.track].id }
             return a.score > b.score
         }
-        var ids = [Int?](repeating: nil, count: observations.count)
         var usedTracks = Set<Int>()
         for pair in pairs where ids[pair.observation] == nil && !usedTracks.contains(pair.track) {
             ids[pair.observation] = tracks[pair.track].id
             usedTracks.insert(pair.track)
         }
-        let assigned = ids.map { id -> Int in
-            if let id { return id }
-            defer { nextID += 1 }
-            return nextID
+        for o in observations.indices.filter({ ids[$0] == nil }).sorted(by: { observations[$0].start < observations[$1].start }) {
+            ids[o] = nextID
+            nextID += 1
         }
+        let assigned = ids.compactMap { $0 }
+        retire(tracks.filter { !assigned.contains($0.id) })
         tracks = zip(assigned, observations).map { Track(id: $0, observation: $1) }
         return assigned
     }
 
+    /// Ends every track (a new canvas, or scene mode turned off); their strokes drawn again
+    /// exactly take their IDs back.
     func reset() {
+        retire(tracks)
         tracks = []
+    }
+
+    private func retire(_ ended: [Track]) {
+        retired += ended.filter { !$0.observation.shapes.isEmpty }
+        retired.removeFirst(max(0, retired.count - Self.retiredLimit))
+    }
+
+    /// Whether an observation is an ended track's object come back: the same strokes, in the
+    /// same place.
+    static func isSame(_ observation: Observation, as ended: Observation) -> Bool {
+        observation.shapes == ended.shapes && observation.frame.intersectionOverUnion(ended.frame) >= 0.5
     }
 
     /// How strongly an observation continues a track; 0 when it does not.

@@ -154,7 +154,7 @@ public final class SceneDetector: @unchecked Sendable {
                 objects.enumerated().map { index, object in
                     ObjectTracker.Observation(
                         frame: object.frame, shapes: Set(object.strokes.map { ObjectTracker.shape(of: sketch.strokes[$0]) }),
-                        embedding: embeddings[index])
+                        embedding: embeddings[index], start: object.strokes.min() ?? index)
                 }
             ).map { $0 }
         }
@@ -193,7 +193,7 @@ public final class SceneDetector: @unchecked Sendable {
                 }
             }
             ids = try tracker.update(
-                frames.indices.map { ObjectTracker.Observation(frame: frames[$0], shapes: [], embedding: embeddings[$0]) })
+                frames.indices.map { ObjectTracker.Observation(frame: frames[$0], shapes: [], embedding: embeddings[$0], start: $0) })
         }
         return try frames.indices.map { index in
             var labels: [ObjectLabel] = []
@@ -229,7 +229,8 @@ public final class SceneDetector: @unchecked Sendable {
         if case let .raster(raster) = model.model.spec.input.kind { raster.size } else { nil }
     }
 
-    /// Forgets the tracks (a new canvas).
+    /// Ends the tracks (a new canvas, or scene detection turned off); objects that come back
+    /// with exactly their strokes in their place take their IDs again.
     public func reset() {
         tracker.reset()
         previous = ObjectAnswers()

@@ -22,6 +22,8 @@ actor ScenePipeline {
     nonisolated let updates: AsyncStream<Update>
     private let continuation: AsyncStream<Update>.Continuation
     private var detector: SceneDetector?
+    /// The detector forgets its tracks before its next state (it may be detecting one now).
+    private var forgetsTracks = false
     private var latest: UInt64?
     private var waiting: (seq: UInt64, sketch: StrokeSketch)?
     private var running = false
@@ -42,17 +44,19 @@ actor ScenePipeline {
         if !running { startNext() }
     }
 
-    /// Scene detection was turned off: nothing waiting or under way is delivered, and the next
-    /// state starts a new detector (new tracking IDs).
+    /// Scene detection was turned off: nothing waiting or under way is delivered, and the
+    /// detector's tracks end before the next state; the objects they followed, come back
+    /// unchanged when it is turned on again, keep their IDs (``SceneDetector/reset()``).
     func reset() {
         latest = nil
         waiting = nil
-        detector = nil
+        forgetsTracks = true
     }
 
     /// Ends the updates; a detection under way finishes unseen.
     func finish() {
         reset()
+        detector = nil
         continuation.finish()
     }
 
@@ -71,6 +75,10 @@ actor ScenePipeline {
             return
         }
         detector = made
+        if forgetsTracks {
+            made.reset()
+            forgetsTracks = false
+        }
         Task {
             let outcome: Result<[DetectedObject], any Error>
             do {

@@ -223,7 +223,8 @@ def fitted_to_canvas(driver, strokes):
 def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene):
     """Two objects drawn: two boxes; their IDs stay while a third is drawn, and the strip shows the
     third's pictures; one swapped, the others stay as drawn and keep their IDs; undo brings it
-    back."""
+    back under its number, which scene mode turned off and on keeps too; a reload keeps scene
+    mode."""
     from browser_helpers import draw, open_app, save_screenshot, wait_for
     strokes, truth = scene
     open_app(driver, server.base)
@@ -276,11 +277,31 @@ def test_scene_mode_boxes_objects_and_swaps_one_on_its_own(driver, server, scene
     assert remaining == {after[tuple(truth[1][2])], after[tuple(truth[2][2])]}, "the others keep their IDs"
     save_screenshot(driver, "scene-swapped.png")
 
-    # Undo brings the object's strokes back.
+    # Undo brings the object's strokes back, under the number it had.
     driver.find_element("id", "undo").click()
     wait_for(lambda: canvas.get_attribute("data-picture-count") == "0", 30, message="undo")
     assert int(canvas.get_attribute("data-stroke-count")) == strokes_before
     wait_for(lambda: covers(len(strokes)) and len(objects_now()) == 3, 60, message="three objects again")
+    numbers = lambda: {tuple(o["strokes"]): o["trackingID"] for o in objects_now()}  # noqa: E731
+    assert numbers() == after, "the object brought back by Undo keeps its number"
+
+    # Scene mode off and on again (O twice) keeps the numbers.
+    body = driver.find_element("tag name", "body")
+    body.send_keys("o")
+    wait_for(lambda: driver.find_element("id", "scene-mode").get_attribute("aria-pressed") == "false", 10, message="off")
+    body.send_keys("o")
+    wait_for(lambda: covers(len(strokes)) and len(objects_now()) == 3, 60, message="three objects after O, O")
+    assert numbers() == after, "scene mode turned off and on keeps the numbers"
+
+    # A reload keeps scene mode, with the page's objects numbered as they were drawn.
+    wait_for(lambda: driver.execute_script("return (localStorage.getItem('sketchwise.document') || '').includes('strokes')"), 10,
+             message="autosave")
+    driver.refresh()
+    wait_for(lambda: driver.execute_script("return !!window.sketchwise"), 15, message="window.sketchwise")
+    assert driver.find_element("id", "scene-mode").get_attribute("aria-pressed") == "true", "scene mode is kept"
+    wait_for(lambda: covers(len(strokes)) and len(objects_now()) == 3, 60, message="three objects after a reload")
+    by_start = [o["trackingID"] for o in sorted(objects_now(), key=lambda o: min(o["strokes"]))]
+    assert by_start == sorted(by_start), f"numbered in drawing order: {objects_now()}"
 
 
 def test_select_in_scene_mode_takes_one_object(driver, server, scene):

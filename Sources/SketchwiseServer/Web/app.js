@@ -224,6 +224,7 @@ if (restoreError) {
 
 ctx.toolbar.render();
 ctx.toolbar.setTool(Tool.autodraw);
+scene.restore();
 editor.refresh();
 personal.refresh().catch(() => {});
 ctx.modelInfo.start();

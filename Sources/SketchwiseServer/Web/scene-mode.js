@@ -18,6 +18,9 @@ const labelName = (l) => l.display || l.text;
  *  rested for TAG_REST_MS. */
 const TAG_REST_MS = 600;
 
+/** Where scene mode is kept for the next visit (the autosaved page holds its joined sketch). */
+const STORAGE_KEY = "sketchwise.sceneMode";
+
 export class SceneMode {
   /** @param {object} ctx  the app's parts (app.js) */
   constructor(ctx) {
@@ -37,11 +40,19 @@ export class SceneMode {
     // The strip leaves a scene object's pictures for the current sketch's guesses.
     const target = ui.state.target.kind === "scene" ? Target.sketch : ui.state.target;
     ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE, target });
-    live.setScene(Boolean(on));
+    try { localStorage.setItem(STORAGE_KEY, on ? "on" : "off"); } catch { /* private mode: this page only */ }
+    // The page first, so that the server's first state in the new mode is the whole page.
     editor.change(on ? M.joinRecognizedSketches(doc) : sketch ? M.splitSketch(doc, sketch.id, groups) : doc, { record: false });
+    live.setScene(Boolean(on));
   }
 
   toggle() { this.set(!this.ctx.ui.state.sceneMode); }
+
+  /** Turns scene mode back on if it was on when the page was last left. */
+  restore() {
+    const kept = (() => { try { return localStorage.getItem(STORAGE_KEY) === "on"; } catch { return false; } })();
+    if (kept) this.set(true);
+  }
 
   /** What the Select tool takes at `p` (document coordinates). In scene mode the page's sketch
    *  holds every object the server found, so a press on it turns scene mode off first, which
