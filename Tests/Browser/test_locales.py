@@ -23,8 +23,9 @@ import sys
 
 import pytest
 
-from browser_helpers import (ITEMS, MOUSE_TARGET, TOUCH_TARGET, attr_int, canvas_rect, draw, draw_in_clear_band, emulate, guess_labels,
-                             ink_pixels, layout, layout_problems, more_menus, open_app, save_screenshot, shell_kept, wait_for)
+from browser_helpers import (ITEMS, MOUSE_TARGET, TOUCH_TARGET, attr_int, canvas_rect, click_at, draw, draw_in_clear_band, emulate,
+                             guess_labels, ink_pixels, layout, layout_problems, more_menus, open_app, press, save_screenshot, shell_kept,
+                             wait_for)
 from conftest import WEB, start_server, stop_server
 
 LOCALES = ["en", "zh-Hans", "he", "es", "fr", "de", "ja"]
@@ -287,6 +288,39 @@ def test_hebrew_mirrors_the_page_but_not_the_canvas(driver, static_base):
     driver.execute_script(key, "ם", "KeyO")
     assert driver.find_element("id", "scene-mode").get_attribute("aria-pressed") == "true"
     save_screenshot(driver, "locales/he-drawn.png")
+
+
+def test_hebrew_text_reads_right_to_left_where_it_is_typed_drawn_and_exported(driver, static_base):
+    """The Text tool's editor takes the direction of what is typed (dir="auto"), and the canvas and
+    the SVG export order the text as the editor did: "א" and eight full stops read right to left
+    put the letter at the right end, the stops after it on its left."""
+    open_app(driver, static_base, expect_state=None, lang="he")
+    rect = canvas_rect(driver)
+    driver.find_element("id", "tool-text").click()
+    click_at(driver, (rect["x"] + 200, rect["y"] + 300))
+    editor = driver.find_element("id", "text-editor")
+    editor.send_keys("א........")
+    assert driver.execute_script("return getComputedStyle(arguments[0]).direction", editor) == "rtl"
+    press(driver, "ENTER")
+    text = driver.execute_script("return window.sketchwise.objects()")[-1]
+    assert text["type"] == "text" and text["text"] == "א........", text
+    client_point = "return window.sketchwise.clientPoint(arguments[0], arguments[1])"
+    a = driver.execute_script(client_point, text["x"], text["y"])
+    b = driver.execute_script(client_point, text["x"] + text["w"], text["y"] + text["h"])
+    # The letter's height is ink; the stops sit low. Look at the top half of each end of the box.
+    quarter, half = (b["x"] - a["x"]) / 4, (b["y"] - a["y"]) / 2
+    top = {"y": a["y"] - rect["y"], "h": half * 0.8, "w": quarter}
+    left = ink_pixels(driver, {**top, "x": a["x"] - rect["x"]})
+    right = ink_pixels(driver, {**top, "x": b["x"] - rect["x"] - quarter})
+    assert right > 20 and left == 0, f"the letter is drawn at the right end (ink at the top: left {left}, right {right})"
+    svg = driver.execute_async_script("const done = arguments[arguments.length - 1]; window.sketchwise.svg().then(done);")
+    assert 'direction="rtl" text-anchor="end"' in svg, svg
+    save_screenshot(driver, "locales/he-text.png")
+
+    # English typed in the Hebrew app keeps left to right.
+    click_at(driver, (rect["x"] + 200, rect["y"] + 420))
+    editor.send_keys("cat")
+    assert driver.execute_script("return getComputedStyle(arguments[0]).direction", editor) == "ltr"
 
 
 @pytest.mark.parametrize("tag,query,phone", [("fr", "chat", False), ("ja", "猫", False), ("he", "חתול", True)])

@@ -172,7 +172,19 @@ function drawText(ctx, o) {
   const { sx, sy } = scaleBetween(natural, o);
   ctx.scale(sx, sy);
   ctx.font = `${o.size}px ${FONT}`;
+  // Ordered as its editor showed it (dir="auto"), from the box's left edge.
+  ctx.direction = isRightToLeft(o.text) ? "rtl" : "ltr";
+  ctx.textAlign = "left";
   lines.forEach((line, i) => ctx.fillText(line, 0, i * o.size * 1.2));
+}
+
+/** The scripts written right to left. */
+const RIGHT_TO_LEFT_SCRIPT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+
+/** Whether text reads right to left: its first letter's script does, as `dir="auto"` decides. */
+export function isRightToLeft(text) {
+  const first = text.match(/\p{L}/u);
+  return !!first && RIGHT_TO_LEFT_SCRIPT.test(first[0]);
 }
 
 const measureContext = document.createElement("canvas").getContext("2d");

@@ -1,7 +1,7 @@
 // Files in and out: SVG export (library pictures as vectors), Quick, Draw! ndjson save and load
 // (with validation).
 
-import { BACKGROUND, pictureURL, measureText } from "./canvas.js";
+import { BACKGROUND, pictureURL, measureText, isRightToLeft } from "./canvas.js";
 import { centre, isClosed, scaleBetween } from "./geometry.js";
 import { DOCUMENT_LIMITS } from "./document.js";
 import { t } from "./i18n.js";
@@ -172,7 +172,9 @@ async function svgOf(o, id) {
   const { sx, sy } = scaleBetween(natural, o);
   const scale = `translate(${num(o.x)} ${num(o.y)}) scale(${num(sx)} ${num(sy)})`;
   const lines = o.text.split("\n").map((line, i) => `<tspan x="0" y="${num(i * o.size * 1.2)}">${esc(line)}</tspan>`).join("");
-  return `<g${transformOf(o)}><text transform="${scale}" font-family="system-ui, sans-serif" font-size="${num(o.size)}" fill="${esc(o.color)}" dominant-baseline="text-before-edge" xml:space="preserve">${lines}</text></g>`;
+  // Right-to-left text starts at the box's left edge too: its end is anchored there.
+  const direction = isRightToLeft(o.text) ? ` direction="rtl" text-anchor="end"` : "";
+  return `<g${transformOf(o)}><text transform="${scale}" font-family="system-ui, sans-serif" font-size="${num(o.size)}" fill="${esc(o.color)}" dominant-baseline="text-before-edge"${direction} xml:space="preserve">${lines}</text></g>`;
 }
 
 /** A stand-alone SVG document of objects, cropped to the document box `box`. */
