@@ -459,6 +459,8 @@ def test_a_dropped_document_is_opened_and_an_image_opened_is_a_photo(browser, se
          "width": 4, "fill": None}]}
     drop(d, json.dumps(document).encode(), "drawing.sketchwise.json", "application/json")
     wait_for(lambda: [o["type"] for o in objects(d)] == ["shape"], 10, message="the dropped document opened")
+    accepted = d.find_element(By.ID, "load-file").get_attribute("accept").split(",")
+    assert {"image/png", "image/jpeg"} <= set(accepted), f"Open's file picker offers images too: {accepted}"
     d.find_element(By.ID, "load-file").send_keys(str(samples / "chelsea.png"))
     wait_for(lambda: attr_int(d, "data-photo-count") == 1, 10, message="the image opened as a photo")
     assert "not valid JSON" not in message(d), message(d)
@@ -495,7 +497,8 @@ def test_a_document_with_a_bad_photo_is_refused(browser, server):
 def test_a_photo_without_pictures_says_so_by_its_labels(browser, server):
     """Found by a first hour: a photo whose labels map to no drawing class said "no drawing of it"
     while pictures found by the labels' names stood under it, and one with no pictures at all
-    said nothing of it. The note now says where the pictures come from, or that there are none."""
+    said nothing of it, under the hint to draw something. The note now says where the pictures
+    come from, or that there are none, and the hint is not shown."""
     from selenium.webdriver.common.by import By
 
     d = browser
@@ -508,6 +511,7 @@ def test_a_photo_without_pictures_says_so_by_its_labels(browser, server):
     note = d.find_element(By.ID, "assist-note")
     wait_for(lambda: note.text == "Photo: plunger 22% — no pictures of it: trace over it instead.", 10,
              message=f"the note of a photo without pictures (now {note.text!r})")
+    assert not d.find_element(By.ID, "hint").is_displayed(), "the hint to draw something is not shown for a photo"
 
 
 def test_accessibility_with_a_photo(browser, server, samples, axe_source):

@@ -145,7 +145,9 @@ export class SuggestionPanel {
     const pending = found ? !found.suggestions : this.pending, stale = !found && this.stale;
     r.dataset.pending = String(pending);
     r.dataset.stale = String(stale);
-    r.dataset.empty = String(!found && !this.guesses.length && !this.suggestions.length);
+    // The hint ("Draw something…") is for a sketch not guessed yet; a photo or an object with
+    // nothing to offer has its own title and says why in its note.
+    r.dataset.empty = String(!found && !this.guesses.length && !this.suggestions.length && this.title === guessesTitle);
     r.dataset.searching = String(!!found);
     r.setAttribute("aria-busy", String(pending));
     this.titleEl.textContent = found ? t("search.found") : this.title();
