@@ -26,10 +26,11 @@ struct Sketchwise: AsyncParsableCommand {
 
     /// `serve` first makes NIO's event loops run every task (``SketchwiseServer/runTasksOnEventLoops()``):
     /// that must happen on the main thread before any task starts. Its options may also come
-    /// from the environment and a settings file (``ServeSettings``).
+    /// from the environment and a settings file (``ServeSettings``). A negative number is an
+    /// option's value (``NegativeNumbers``).
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.first == "serve" else { return await main(nil) }
+        let arguments = NegativeNumbers.attached(Array(CommandLine.arguments.dropFirst()))
+        guard arguments.first == "serve" else { return await main(arguments) }
         SketchwiseServer.runTasksOnEventLoops()
         do {
             await main(["serve"] + (try await ServeSettings.arguments(Array(arguments.dropFirst()), of: ServeCommand.self)))

@@ -136,6 +136,13 @@ struct CLI {
         #expect(points.stderr.contains("simplified 1 drawings, skipped 1 bad"), "\(points.stderr)")
     }
 
+    @Test func aNegativeNumberIsAnOptionsValueThatTheCommandRefuses() async throws {
+        let strokes = try await CLI.run(["simplify", "Examples/sample-house.ndjson", "--max-strokes", "-1", "-o", folder.path("n.ndjson")])
+        #expect(strokes.status != 0 && strokes.stderr.contains("--max-strokes and --max-points must be at least 1"), "\(strokes.stderr)")
+        let days = try await CLI.run(["serve", "--model-check-days", "-2", "--port", "0"])
+        #expect(days.status != 0 && days.stderr.contains("--model-check-days must not be negative"), "\(days.stderr)")
+    }
+
     @Test func renderWritesANumpyFileAndChecksItsOptions() async throws {
         let result = try await CLI.run(["render", "Examples/sample-house.ndjson", "--size", "28", "--npy", folder.path("h.npy")])
         #expect(result.status == 0, "\(result.stderr)")
