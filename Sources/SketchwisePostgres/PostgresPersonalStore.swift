@@ -104,36 +104,32 @@ public struct PostgresPersonalStore: PersonalStore {
     static let timeout: Duration = .seconds(5)
 
     /// Runs `operation` within ``timeout``. A database that cannot be reached (down, refusing or
-    /// closing connections, or not answering in time) becomes ``PersonalError`` `.unavailable`,
-    /// which the server answers `503` with `Retry-After`.
+    /// closing connections, short of resources, or not answering in time) becomes
+    /// ``PersonalError`` `.unavailable`, which the server answers `503` with `Retry-After`. An
+    /// operation past the time is cancelled and not waited for (``Deadline``): a statement already
+    /// sent may still be carried out.
     private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    try await Task.sleep(for: Self.timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard case let value?? = try await group.next() else {
-                    throw PersonalError(.unavailable, "the personal database did not answer within \(Self.timeout)")
-                }
-                return value
-            }
+            return try await Deadline.run(within: Self.timeout, expired: Self.expired, operation)
         } catch where Self.isUnreachable(error) {
             throw PersonalError(.unavailable, "the personal database cannot be reached (\(error))")
         }
     }
 
+    @Sendable private static func expired() -> any Error {
+        PersonalError(.unavailable, "the personal database did not answer within \(timeout); what was asked may still be done")
+    }
+
     /// Whether `error` says that the database cannot be reached, rather than that a statement
-    /// failed: a connection refused, closed or lost, the server shutting down (SQLSTATE classes 08
-    /// and 57P), or the connection pool's own refusal (its circuit breaker, tripped after a
-    /// minute of failed connections).
+    /// failed: a connection refused, closed or lost, the server shutting down or short of
+    /// resources (SQLSTATE classes 08, 57P and 53: too many connections, out of memory or disk),
+    /// or the connection pool's own refusal (its circuit breaker, tripped after a minute of failed
+    /// connections). Stored data that does not decode is not.
     static func isUnreachable(_ error: any Error) -> Bool {
         switch error {
-        case is PersonalError, is CancellationError, is PostgresDecodingError: false
+        case is PersonalError, is CancellationError, is PostgresDecodingError, is DecodingError: false
         case let error as PSQLError where error.code == .server:
-            error.serverInfo?[.sqlState].map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+            error.serverInfo?[.sqlState].map { ["08", "57P", "53"].contains(where: $0.hasPrefix) } ?? false
         case let error as PSQLError:
             [.serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection].contains(error.code)
         default: true

@@ -253,6 +253,35 @@ struct PostgresPersonalStoreContractTests {
             "\(String(describing: error))")
     }
 
+    /// A statement stalled on a lock another session holds is answered unavailable within the
+    /// store's timeout, not when the lock is let go (a task group would wait for its cancelled
+    /// query: PostgresNIO cannot withdraw a statement it has sent).
+    @Test func aStalledDatabaseIsUnavailableWithinTheTimeout() async throws {
+        try await PostgresTestServer.withFreshDatabase { database in
+            guard case let .postgres(location) = database else {
+                Issue.record("not PostgreSQL: \(database)")
+                return
+            }
+            try await database.withStore(logger: StoreCheck.logger) { store in
+                let other = PostgresClient(configuration: location.configuration, backgroundLogger: StoreCheck.logger)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await other.run() }
+                    defer { group.cancelAll() }
+                    try await other.withConnection { session in
+                        try await session.query("BEGIN", logger: StoreCheck.logger)
+                        try await session.query("LOCK TABLE personal_user IN ACCESS EXCLUSIVE MODE", logger: StoreCheck.logger)
+                        let started = ContinuousClock.now
+                        let error = await #expect(throws: PersonalError.self) { _ = try await store.createUser(name: "ann") }
+                        let waited = ContinuousClock.now - started
+                        #expect(error?.kind == .unavailable, "\(String(describing: error))")
+                        #expect(waited < PostgresPersonalStore.timeout + .seconds(3), "answered after \(waited)")
+                        try await session.query("ROLLBACK", logger: StoreCheck.logger)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aWrongPasswordIsAClearError() async throws {
         let url = try #require(PostgresTestServer.url)
         var components = try #require(URLComponents(string: url))
