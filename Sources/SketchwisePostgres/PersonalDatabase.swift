@@ -22,7 +22,8 @@ public enum PersonalDatabase: Sendable, Equatable, CustomStringConvertible {
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
             self = .postgres(try PostgresLocation(url: text))
         } else if lowered.contains("://") {
-            throw PersonalError(.invalid, "--database must be a file path (SQLite) or a postgres:// URL, not \(text)")
+            let shown = PostgresLocation.redacted(text)
+            throw PersonalError(.invalid, "--database must be a file path (SQLite) or a postgres:// URL, not \(shown)")
         } else if text.isEmpty {
             throw PersonalError(.invalid, "--database must not be empty")
         } else {

@@ -225,6 +225,7 @@ struct CLI {
 @Suite struct DatabaseOptionTests {
     @Test(arguments: [
         (["corrections", "export", "--database", "mysql://db.example/x"], "must be a file path (SQLite) or a postgres:// URL"),
+        (["corrections", "export", "--database", "postgress://ann:hunter2@db.example/x"], "not postgress://ann:***@db.example/x"),
         (
             ["corrections", "export", "--database", "postgres://sketchwise:hunter2@127.0.0.1:1/sketchwise?sslmode=disable"],
             "cannot open PostgreSQL"
