@@ -180,19 +180,23 @@ public final class PersonalShortcuts: @unchecked Sendable {
     }
 
     private func check(label: String, sketches: [StrokeSketch], otherLabels: Int) throws {
-        guard sketches.count >= configuration.minimumExamples else {
-            throw PersonalError(
-                .invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(sketches.count)")
-        }
-        guard sketches.count <= limits.maximumExamplesPerLabel else {
-            throw PersonalError(
-                .invalid, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples; \"\(label)\" has \(sketches.count)")
-        }
+        try checkExampleCount(sketches.count, label: label)
         if let empty = sketches.firstIndex(where: \.isEmpty) {
             throw PersonalError(.invalid, "example \(empty + 1) of \"\(label)\" has no points")
         }
         guard otherLabels < limits.maximumLabels else {
             throw PersonalError(.limit, "at most \(limits.maximumLabels) shortcuts per person; remove one first", quota: .shortcuts)
+        }
+    }
+
+    /// Refuses a number of examples no shortcut takes (`.invalid`): a caller may ask before any
+    /// work is queued, as an update does again.
+    public func checkExampleCount(_ count: Int, label: String) throws {
+        guard count >= configuration.minimumExamples else {
+            throw PersonalError(.invalid, "a shortcut needs at least \(configuration.minimumExamples) examples; \"\(label)\" has \(count)")
+        }
+        guard count <= limits.maximumExamplesPerLabel else {
+            throw PersonalError(.invalid, "a shortcut takes at most \(limits.maximumExamplesPerLabel) examples; \"\(label)\" has \(count)")
         }
     }
 

@@ -126,6 +126,8 @@ struct PersonalRoutes: Sendable {
         guard case let .array(examples)? = object["examples"] else {
             throw APIError(.badRequest, "missing \"examples\": a list of drawings, each a list of strokes as in /api/suggest")
         }
+        // Before the strokes are read and a slot of the work queue is waited for: no retry helps.
+        try shortcuts.checkExampleCount(examples.count, label: label)
         let sketches = try examples.enumerated().map { (index, example) throws(APIError) in
             guard case let .array(strokes) = example else { throw APIError(.badRequest, "example \(index + 1) is not a list of strokes") }
             return StrokeSketch(strokes: try input.strokes(strokes))
