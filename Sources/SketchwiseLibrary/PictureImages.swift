@@ -30,8 +30,8 @@ public final class PictureImages: @unchecked Sendable {
 
     /// The picture of an item drawn at ``maxSide``, or nil for an unknown id. OpenMoji pictures
     /// are line art, as in the index, unless `colour` asks for their colour layers too. A line
-    /// picture (line art, not in colour) is drawn with lines `weight` × its longer side wide when
-    /// a weight is given, so that placed at any size its lines can match the pen.
+    /// picture (line art, or OpenMoji's in colour) is drawn with lines `weight` × its longer side
+    /// wide when a weight is given, so that placed at any size its lines can match the pen.
     /// - Throws: ``LibraryError`` when the source file is gone or no longer renders.
     public func picture(id: String, color: Bool = false, weight: LineWeight? = nil) throws(LibraryError) -> PicturePNG? {
         let key = [id, color ? "colour" : "", weight.map { "\($0.share)" } ?? ""].joined(separator: " ")

@@ -125,7 +125,6 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
         }
         let bundled = try RecognizerSet.load(folder: modelOptions.models).folder
         let store = modelOptions.recoveredStore()
-        store.recover()
         let manager = ModelManager(store: store, bundled: bundled, manifestURL: url) { event in
             switch event {
             case let .began(name, version, bytes): StandardError.print("downloading \(name) \(version) (\(bytes) bytes)")
