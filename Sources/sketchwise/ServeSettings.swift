@@ -76,8 +76,8 @@ struct ServeSettings {
     }
 
     /// The settings of the file `file`, read as systemd reads an `EnvironmentFile=`: lines of
-    /// `SKETCHWISE_NAME=VALUE` (blanks around either ignored, a value in single or double quotes
-    /// taken without them), blank lines, and comments from `#` or `;`.
+    /// `SKETCHWISE_NAME=VALUE` (blanks around the name ignored, the value as ``unquoted(_:)``
+    /// reads it), blank lines, and comments from `#` or `;`.
     /// - Throws: ``ValidationError`` for a line of another form, or a name that is no option of
     ///   `command` (a misspelt name would otherwise be ignored, and the server would start with
     ///   that option's default).
@@ -103,24 +103,51 @@ struct ServeSettings {
                     "\(place): \(name.prefix(80)) is not a setting of serve (each option --NAME of `sketchwise serve --help` is SKETCHWISE_NAME)"
                 )
             }
-            values[name] = unquoted(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            values[name] = unquoted(line[line.index(after: equals)...])
         }
         return values
     }
 
-    /// A value without the quotes around it, as systemd takes it: `'…'` as written, `"…"` with `\"`
-    /// and `\\` standing for `"` and `\`.
-    private static func unquoted(_ value: String) -> String {
-        guard value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote else { return value }
-        let inner = String(value.dropFirst().dropLast())
-        guard quote == "\"" else { return inner }
-        var result = "", escaped = false
-        for character in inner {
-            if escaped || character != "\\" {
-                result.append(character)
+    /// A value as systemd reads one (its `env-file.c`): blanks before it and after an unquoted end
+    /// dropped; `'…'` taken as written; in `"…"` a backslash before `"`, `\`, `` ` `` or `$` stands
+    /// for that character and before any other is kept; outside quotes a backslash stands for the
+    /// character after it. Quotes open only where a value (or a quoted part of it) begins.
+    static func unquoted(_ text: Substring) -> String {
+        enum Part { case between, plain, single, double }
+        var result = "", part = Part.between, escaped = false, blanks = ""
+        for character in text {
+            if escaped {
+                if part == .double, !"\"\\`$".contains(character) { result.append("\\") }
+                result += blanks + String(character)
+                blanks = ""
                 escaped = false
-            } else {
-                escaped = true
+                continue
+            }
+            switch part {
+            case .between:
+                if character == "'" {
+                    part = .single
+                } else if character == "\"" {
+                    part = .double
+                } else if character == "\\" {
+                    (part, escaped) = (.plain, true)
+                } else if !character.isWhitespace {
+                    part = .plain
+                    result.append(character)
+                }
+            case .plain:
+                if character == "\\" {
+                    escaped = true
+                } else if character.isWhitespace {
+                    blanks.append(character)
+                } else {
+                    result += blanks + String(character)
+                    blanks = ""
+                }
+            case .single:
+                if character == "'" { part = .between } else { result.append(character) }
+            case .double:
+                if character == "\"" { part = .between } else if character == "\\" { escaped = true } else { result.append(character) }
             }
         }
         return result
