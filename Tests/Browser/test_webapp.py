@@ -466,11 +466,12 @@ def test_a_picture_keeps_its_line_weight_in_colour(driver, static_base):
     assert urls == ["/api/library/x/image?weight=0.013", "/api/library/x/image?colour=true&weight=0.013"], urls
 
 
-@pytest.mark.parametrize("screen", [None, (844, 390)], ids=["desktop", "landscape-phone"])
+@pytest.mark.parametrize("screen", [None, (844, 390), (740, 360)], ids=["desktop", "landscape-phone", "small-landscape-phone"])
 def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base, screen):
     """Fit (key 0) zooms the drawing into the part of the canvas that the strip floating over it
     leaves clear, not under the strip (issue 37, point 5): below it on a desktop, beside it on a
-    phone held sideways, where the strip stands at the side."""
+    phone held sideways, where the strip stands at the side; also once the strip, empty when the
+    drawing was fitted, shows its pictures."""
     if screen:
         emulate(driver, *screen)
     open_app(driver, static_base, expect_state=None)
@@ -487,6 +488,14 @@ def test_fit_leaves_the_drawing_clear_of_the_strip(driver, static_base, screen):
     assert not intersection(drawn, strip), f"the drawing spans {drawn}, the strip {strip} (px)"
     if screen:
         assert strip["left"] > rect["x"] + rect["w"] / 2 and drawn["bottom"] - drawn["top"] > rect["h"] / 2, (strip, drawn)
+    # Fitted while the strip was empty, the drawing stays clear of it once its pictures come (on a
+    # phone held sideways they make a column as tall as the strip may grow).
+    full = driver.execute_script("""
+      const strip = document.getElementById('assist'), row = document.getElementById('suggestions');
+      for (let i = 0; i < 24; i++) { const b = document.createElement('button'); b.type = 'button'; row.append(b); }
+      strip.dataset.empty = 'false';
+      const r = strip.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};""")
+    assert not intersection(drawn, full), f"the drawing spans {drawn}, the strip with its pictures {full} (px)"
 
 
 def test_a_stroke_that_starts_on_a_card_over_the_canvas_is_drawn(driver, server):

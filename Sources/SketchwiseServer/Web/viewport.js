@@ -34,13 +34,22 @@ export class Viewport {
   contentBounds() { return objectsBounds(this.ctx.ui.state.doc.objects); }
 
   /** The strip's box on the page as it will be once it shows pictures (the hint of an empty
-   *  strip gives way to its row of pictures). */
+   *  strip gives way to its row of pictures). A row of fixed height (the band across the top)
+   *  adds its height; a column of pictures (a short, wide screen) grows as far down as the strip's
+   *  holder may: measured by asking the holder for more than it allows. */
   stripRect() {
     const { $ } = this.ctx;
     const strip = $("#assist"), r = strip.getBoundingClientRect();
     if (strip.dataset.empty === "false") return r;
-    const pictures = parseFloat(getComputedStyle($("#suggestions")).height) || 0;
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom + Math.max(0, pictures - $("#hint").offsetHeight), width: r.width };
+    const row = getComputedStyle($("#suggestions")).height;
+    let bottom = r.bottom + Math.max(0, (parseFloat(row) || 0) - $("#hint").offsetHeight);
+    if (row === "auto") {
+      const holder = strip.parentElement, asked = holder.style.height;
+      holder.style.height = "100000px";
+      bottom = Math.max(r.bottom, holder.getBoundingClientRect().bottom);
+      holder.style.height = asked;
+    }
+    return { left: r.left, right: r.right, top: r.top, bottom, width: r.width };
   }
 
   /** The part of the canvas that the strip floating over it leaves clear: the largest of the
