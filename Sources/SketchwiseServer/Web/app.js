@@ -8,7 +8,7 @@ import * as M from "./model.js";
 import { UIState, Tool } from "./ui-state.js";
 import { Camera } from "./camera.js";
 import { SceneCanvas, objectAt } from "./canvas.js";
-import { PointerInput } from "./input.js";
+import { PointerInput, letGoAfterPointerChoice } from "./input.js";
 import { SelectionFrame } from "./selection.js";
 import { History } from "./history.js";
 import { LiveClient } from "./live.js";
@@ -198,8 +198,8 @@ styleSelect.addEventListener("change", () => {
   live.setStyle(styleSelect.value);
   panel.style = styleSelect.value;
   ctx.search.refresh();
-  styleSelect.blur();   // the single-key shortcuts work again at once (a focused <select> takes keys)
 });
+letGoAfterPointerChoice(styleSelect);
 
 // Another language: the page's markup is filled again (i18n.js); what the modules wrote is written
 // again, the server is asked again in it, and the bars are fitted to the new words.

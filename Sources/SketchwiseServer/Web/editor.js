@@ -12,6 +12,16 @@ import { t } from "./i18n.js";
 
 const NOTHING = Object.freeze({ guesses: [], suggestions: [] });
 
+/** Moves the keyboard off `from`, a button that has just been disabled (which drops it to the top
+ *  of the page): to the nearest button of its group that still takes it, else to `fallback`. */
+function passFocus(from, fallback) {
+  const usable = (b) => !b.disabled && b.offsetParent !== null;
+  const group = [...from.parentElement.querySelectorAll("button")];
+  const at = group.indexOf(from);
+  const next = group.slice(at + 1).find(usable) || group.slice(0, at).reverse().find(usable);
+  (next || fallback)?.focus();
+}
+
 export class Editor {
   /** @param {object} ctx  the app's parts (app.js): ui, history, view, camera, panel, live, … */
   constructor(ctx) {
@@ -34,6 +44,9 @@ export class Editor {
     ui.commit({ doc: next }, { record });
   }
 
+  /** The rail's button of the tool in use. */
+  get toolButton() { return document.querySelector(".tool[aria-pressed='true']"); }
+
   /** After a document change: draws it, counts it, and asks recognition about the sketch. */
   refresh() {
     const { ui, view, canvasEl, history, $ } = this.ctx;
@@ -46,10 +59,12 @@ export class Editor {
     canvasEl.dataset.pictureCount = String(c.pictures);
     canvasEl.dataset.photoCount = String(c.photos);
     canvasEl.dataset.objectCount = String(c.objects);
+    const focused = document.activeElement;
     $("#undo").disabled = !history.canUndo;
     $("#redo").disabled = !history.canRedo;
     $("#erase-last").disabled = !this.lastSketch;
     $("#clear").disabled = c.objects === 0;
+    if (focused instanceof HTMLButtonElement && focused.disabled) passFocus(focused, this.toolButton);
     this.showSelection();
     this.ctx.recognition.recognize();
   }
@@ -149,7 +164,12 @@ export class Editor {
   placeObjectBar(o) {
     const { $, camera } = this.ctx;
     const bar = $("#object-bar");
-    if (!o) { bar.hidden = true; return; }
+    if (!o) {
+      // The keyboard leaves the bar before it goes, for the tool in use, not the top of the page.
+      if (!bar.hidden && bar.contains(document.activeElement)) this.toolButton?.focus();
+      bar.hidden = true;
+      return;
+    }
     bar.hidden = false;
     $("#object-suggest").hidden = o.type === "shape" || o.type === "text";
     const dim = $("#object-dim");

@@ -189,6 +189,16 @@ export class PointerInput {
   }
 }
 
+/** After a choice in `select` made with the pointer, the select lets go of the keyboard, so the
+ *  single-key shortcuts work again at once (a focused select takes a key as a search among its
+ *  options); after one made with its keys it keeps the focus, so the arrow keys go on choosing. */
+export function letGoAfterPointerChoice(select) {
+  let byKeys = false;
+  select.addEventListener("keydown", () => { byKeys = true; });
+  select.addEventListener("pointerdown", () => { byKeys = false; });
+  select.addEventListener("change", () => { if (!byKeys) select.blur(); });
+}
+
 /** Whether a key event's target is a text field (where keys type rather than command). */
 export function isTyping(target) {
   return (target instanceof HTMLInputElement && !["range", "color", "button", "checkbox", "radio"].includes(target.type))

@@ -16,6 +16,8 @@ export class Notices {
     const el = this.message;
     el.textContent = text;
     el.dataset.kind = kind;
+    // An error interrupts a screen reader; anything else waits its turn.
+    el.setAttribute("role", kind === "error" ? "alert" : "status");
     el.hidden = false;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 8000 : 3500);

@@ -39,14 +39,23 @@ export class OverflowMenu {
     return b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1;
   }
 
-  /** Lays the bar out again for its size: labels, then compact, then controls into the menu. */
+  /** Lays the bar out again for its size: labels, then compact, then controls into the menu.
+   *  A control that had the keyboard keeps it where it stays in the bar (moving an element takes
+   *  its focus away); one that went into the menu hands it to the More button. */
   fit() {
+    const focused = document.activeElement;
+    this.layOut();
+    if (!focused || focused === document.activeElement || !this.bar.contains(focused) && !this.menu.contains(focused)) return;
+    (this.menu.contains(focused) ? this.button : focused).focus();
+  }
+
+  layOut() {
     this.close();
     const moved = new Set();
     const place = () => {
       for (const u of this.units) {
         if (moved.has(u)) this.menu.append(u.el);
-        else u.mark.after(u.el);
+        else if (u.mark.nextSibling !== u.el) u.mark.after(u.el);
       }
     };
     this.bar.dataset.compact = "false";

@@ -8,7 +8,7 @@
 
 import { LINE_SOURCES } from "./canvas.js";
 import { markScrollEdges } from "./scroll-edges.js";
-import { t, formatPercent } from "./i18n.js";
+import { t, formatPercent, formatList } from "./i18n.js";
 
 /** A suggestion's width over its height for a picture of width/height `aspect` (style.css sizes
  *  the button by it): wide pictures get up to twice the box, tall ones down to half. */
@@ -72,9 +72,15 @@ export class SuggestionPanel {
     this.title = guessesTitle;
     this.note = nothing;    // said beside the guesses when nothing is on its way
     this.action = null;     // what picking a picture does, for its button's title
+    this.announced = "";    // the last text said to a screen reader (announce)
     this.found = null;      // a search's {query, suggestions (null while it is on its way)}, shown instead
     markScrollEdges(this.guessesEl);
     markScrollEdges(this.stripEl);
+    // A chip or picture reached with Tab comes fully into its row (Chromium may leave it half
+    // hidden at the row's edge).
+    root.addEventListener("focusin", (e) => {
+      if (e.target.matches("#guesses button, #suggestions button")) e.target.scrollIntoView({ block: "nearest", inline: "nearest" });
+    });
     this.guessesEl.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-label]");
       if (!b) return;
@@ -154,6 +160,29 @@ export class SuggestionPanel {
     this.noteEl.textContent = found ? (pending ? t("search.searching") : "")
       : pending ? t("strip.guessing") : stale ? t("strip.stale") : this.note();
     this.noteEl.title = this.noteEl.textContent;   // in full, when it is cut short
+    this.announce(this.settled(pending, stale));
+  }
+
+  /** What a screen reader is told of the strip once it has settled (nothing while an answer is
+   *  on its way or stale, so a stroke is not followed by three announcements): the first
+   *  guesses and the note, or what a search found. */
+  settled(pending, stale) {
+    if (pending || stale) return "";
+    const found = this.found;
+    if (found) {
+      const count = found.suggestions.length;
+      return count ? t("announce.found", { count, query: found.query }) : t("search.none", { query: found.query });
+    }
+    const guesses = this.guesses.slice(0, 3).map(displayName);
+    return [guesses.length ? t("announce.guesses", { labels: formatList(guesses, "unit") }) : "", this.note()].filter(Boolean).join(" ");
+  }
+
+  /** Says `text` in the page's polite status region (#announce), once. */
+  announce(text) {
+    const region = document.getElementById("announce");
+    if (!text || !region || text === this.announced) return;
+    this.announced = text;
+    region.textContent = text;
   }
 
   /** A line in the row of pictures that says there are none. */
@@ -191,7 +220,10 @@ export class SuggestionPanel {
     this.renderState();
     if (refocus) {
       const selector = refocus.chip ? `#guesses button[data-label="${CSS.escape(refocus.label || "")}"]` : `#suggestions button[data-id="${CSS.escape(refocus.id || "")}"]`;
-      const again = this.root.querySelector(selector);
+      // A control that went (the strip now shows other guesses) gives the keyboard to the
+      // strip's first, rather than to the top of the page.
+      const gone = !this.root.contains(document.activeElement);
+      const again = this.root.querySelector(selector) || (gone ? this.root.querySelector("#guesses button, #suggestions button[data-id]") : null);
       if (again) again.focus({ preventScroll: true });
     }
   }

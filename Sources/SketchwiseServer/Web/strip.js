@@ -9,6 +9,7 @@ import * as M from "./model.js";
 import { Target, Tool, targetsObject } from "./ui-state.js";
 import { post, errorText } from "./server.js";
 import { t } from "./i18n.js";
+import { altText } from "./panel.js";
 
 const NOTHING = Object.freeze({ guesses: [], suggestions: [] });
 
@@ -67,7 +68,7 @@ export class Strip {
    *  loaded; a picture that can't be loaded is never swapped in. With nothing to replace, the
    *  picture is placed in the middle of the view. Undoable. */
   async pick(suggestion, all) {
-    const { ui, $, view, personal, editor, photos, scene, search, viewport, notices, say } = this.ctx;
+    const { ui, $, view, personal, editor, photos, scene, search, viewport, notices, say, panel } = this.ctx;
     if (ui.state.picking) return;
     const target = ui.state.target;
     if (target.kind === "scene") return scene.pick(suggestion, all);
@@ -98,6 +99,7 @@ export class Strip {
         // the next sketch takes the strip back (Recognition.recognize).
         this.showAlternatives(M.find(ui.state.doc, placed));
       }
+      panel.announce(t("announce.placed", { name: altText(suggestion) }));
       // Focus stays on the button that was used: it now stands for the placed picture.
       const again = document.querySelector(`#suggestions button[data-id="${CSS.escape(suggestion.id)}"]`);
       if (again) again.focus({ preventScroll: true });

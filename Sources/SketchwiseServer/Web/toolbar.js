@@ -5,7 +5,7 @@
 
 import * as M from "./model.js";
 import { Tool, TOOLS } from "./ui-state.js";
-import { isTyping } from "./input.js";
+import { isTyping, letGoAfterPointerChoice } from "./input.js";
 import { LOCALES, endonym, formatNumber, locale, setLocale } from "./i18n.js";
 
 /** The tool each letter key picks. */
@@ -113,6 +113,7 @@ export class Toolbar {
     language.replaceChildren(...LOCALES.map((tag) => Object.assign(new Option(endonym(tag), tag), { lang: tag })));
     language.value = locale();
     on("#language", "change", () => this.chooseLanguage(language.value));
+    letGoAfterPointerChoice(language);
 
     document.addEventListener("keydown", (e) => this.key(e));
   }
@@ -125,7 +126,6 @@ export class Toolbar {
       url.searchParams.delete("lang");
       history.replaceState(history.state, "", url);
     }
-    this.ctx.$("#language").blur();   // the single-key shortcuts work again at once
     return setLocale(tag, { keep: true });
   }
 
@@ -157,6 +157,7 @@ export class Toolbar {
     else if (key === "Escape") { input.cancel(); editor.select(null); notices.hideFirstRunIfDone(); }
     else if (key === "Enter" && selected !== null && e.target === document.body) act(() => strip.reopen());
     else if (key.startsWith("Arrow")) {
+      if (e.target instanceof HTMLInputElement) return;   // a slider's or a checkbox's own keys
       const step = e.shiftKey ? 10 : 1;
       const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
       if (selected !== null) act(() => editor.moveSelected((dx * step) / camera.zoom, (dy * step) / camera.zoom));

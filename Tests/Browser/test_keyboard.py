@@ -1,0 +1,144 @@
+"""The web app with the keyboard alone, and what a screen reader is told: found by a scripted
+keyboard-only hour. Menus keep the focus while their arrow keys choose, the width slider takes its
+arrow keys, a control that goes away hands the keyboard on instead of dropping it to the top of the
+page, and the strip's settled guesses, what a search found and what was placed are said once in a
+polite status region.
+
+Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_keyboard.py
+"""
+
+from browser_helpers import canvas_rect, click_at, draw, fit_drawing, open_app, wait_for
+
+
+def active(driver):
+    """The focused element's id (or its tag when it has none)."""
+    return driver.execute_script("const e = document.activeElement; return e.id || e.tagName.toLowerCase()")
+
+
+def key(driver, *keys):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def test_menus_keep_the_focus_while_their_arrow_keys_choose(driver, static_base):
+    from selenium.webdriver.common.keys import Keys
+
+    open_app(driver, static_base, expect_state=None)
+    camera = driver.execute_script("return window.sketchwise.camera()")
+    style = driver.find_element("id", "style")
+    driver.execute_script("arguments[0].focus()", style)
+    key(driver, Keys.ARROW_DOWN)
+    first = style.get_attribute("value")
+    assert first != "line" and active(driver) == "style", (first, active(driver))
+    key(driver, Keys.ARROW_DOWN)
+    assert style.get_attribute("value") != first and active(driver) == "style", "a second arrow chooses again"
+    assert driver.execute_script("return window.sketchwise.camera()") == camera, "the arrows did not pan the view"
+
+    language = driver.find_element("id", "language")
+    driver.execute_script("arguments[0].focus()", language)
+    key(driver, Keys.ARROW_DOWN)
+    wait_for(lambda: driver.execute_script("return document.documentElement.lang") != "en", 10, message="another language")
+    wait_for(lambda: active(driver) == "language", 5, message="the focus on the menu, not elsewhere")
+
+
+def test_the_width_slider_takes_its_arrow_keys_with_an_object_selected(driver, static_base):
+    from selenium.webdriver.common.keys import Keys
+
+    open_app(driver, static_base, expect_state=None)
+    rect = canvas_rect(driver)
+    driver.find_element("id", "tool-draw").click()
+    draw(driver, [([(200, 200), (320, 260)], [0, 200])], rect)
+    sketch = driver.execute_script("return window.sketchwise.objects()")[-1]
+    driver.execute_script("window.sketchwise.select(arguments[0])", sketch["id"])
+    width = driver.find_element("id", "width")
+    before = width.get_attribute("value")
+    driver.execute_script("arguments[0].focus()", width)
+    key(driver, Keys.ARROW_RIGHT)
+    assert width.get_attribute("value") != before, "the slider moved"
+    moved = driver.execute_script("return window.sketchwise.objects()")[-1]
+    assert (moved["x"], moved["y"]) == (sketch["x"], sketch["y"]), "the selected object stayed where it was"
+
+
+def test_a_control_that_goes_away_hands_the_keyboard_on(driver, static_base):
+    """Undo pressed until there is nothing left to undo hands the keyboard to Redo; the object
+    bar's Delete, to the tool in use; neither drops it to the top of the page."""
+    from selenium.webdriver.common.keys import Keys
+
+    open_app(driver, static_base, expect_state=None)
+    rect = canvas_rect(driver)
+    driver.find_element("id", "tool-draw").click()
+    draw(driver, [([(200, 200), (320, 260)], [0, 200])], rect)
+    undo = driver.find_element("id", "undo")
+    driver.execute_script("arguments[0].focus()", undo)
+    key(driver, Keys.ENTER)
+    wait_for(lambda: undo.get_attribute("disabled") is not None, 5, message="nothing left to undo")
+    assert active(driver) == "redo", f"the focus went to {active(driver)}"
+
+    key(driver, Keys.ENTER)   # Redo brings the stroke back
+    sketch = driver.execute_script("return window.sketchwise.objects()")[-1]
+    driver.execute_script("window.sketchwise.select(arguments[0])", sketch["id"])
+    delete = driver.find_element("id", "object-delete")
+    driver.execute_script("arguments[0].focus()", delete)
+    key(driver, Keys.ENTER)
+    wait_for(lambda: not driver.execute_script("return window.sketchwise.objects()"), 5, message="deleted")
+    assert active(driver).startswith("tool-"), f"the focus went to {active(driver)}"
+
+
+def test_the_help_dialog_starts_at_its_title_and_messages_interrupt_only_for_errors(driver, static_base):
+    from selenium.webdriver.common.keys import Keys
+
+    open_app(driver, static_base, expect_state=None)
+    driver.execute_script("document.activeElement.blur()")
+    key(driver, "?")
+    wait_for(lambda: driver.execute_script("return document.getElementById('shortcuts').open"), 5, message="the help dialog")
+    assert active(driver) == "shortcuts-title", f"the dialog starts at {active(driver)}"
+    key(driver, Keys.ESCAPE)
+    role = "return document.getElementById('message').getAttribute('role')"
+    driver.find_element("id", "tool-fill").click()
+    rect = canvas_rect(driver)
+    click_at(driver, (rect["x"] + rect["w"] / 2, rect["y"] + rect["h"] * 0.8))   # Fill on nothing: a note
+    wait_for(lambda: driver.find_element("id", "message").is_displayed(), 5, message="the note")
+    assert driver.execute_script(role) == "status"
+
+
+def test_a_screen_reader_hears_the_settled_guesses_a_search_and_a_placement_once(driver, server, known_drawing):
+    from selenium.webdriver.common.keys import Keys
+
+    _, record, _ = known_drawing
+    open_app(driver, server.base)
+    for region in ("guesses", "assist-note"):
+        assert driver.find_element("id", region).get_attribute("aria-live") is None, f"#{region} says every change"
+    driver.execute_script("""
+      window.__said = [];
+      new MutationObserver(() => window.__said.push(document.getElementById('announce').textContent))
+        .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});""")
+    rect = canvas_rect(driver)
+    draw(driver, fit_drawing(record["drawing"], rect), rect)
+    wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 60, message="pictures")
+    wait_for(lambda: any(s.startswith("Guesses: ") for s in driver.execute_script("return window.__said")), 10,
+             message="the guesses said")
+    said = driver.execute_script("return window.__said")
+    assert not any("Guessing" in s or "before its last change" in s for s in said), said
+    assert len(said) <= len(record["drawing"]) + 1, f"at most once a stroke: {said}"
+
+    # Tab to the guesses: each chip comes fully into view.
+    chips = driver.find_elements("css selector", "#guesses button[data-label]")
+    for chip in chips:
+        driver.execute_script("arguments[0].focus()", chip)
+        hit = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                    "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+                                    "return arguments[0].contains(e)", chip)
+        assert hit, f"{chip.get_attribute('data-label')} is hidden where it has the focus"
+
+    picture = driver.find_element("css selector", "#suggestions button[data-id]")
+    name = picture.find_element("tag name", "img").get_attribute("alt")
+    driver.execute_script("arguments[0].focus()", picture)
+    key(driver, Keys.ENTER)
+    wait_for(lambda: driver.execute_script("return document.getElementById('announce').textContent") == f"Placed {name}.", 30,
+             message="the placement said")
+
+    field = driver.find_element("id", "picture-search")
+    field.send_keys("cat", Keys.ENTER)
+    wait_for(lambda: "found for “cat”" in driver.execute_script("return document.getElementById('announce').textContent"), 30,
+             message="what the search found said")
