@@ -13,6 +13,10 @@ let hotLoops: [SwiftSetting] =
 let hotCLoops: [CSetting] =
     ProcessInfo.processInfo.environment["SKETCHWISE_OPTIMIZE_DEBUG"] == "1" ? [.unsafeFlags(["-O2"], .when(configuration: .debug))] : []
 
+/// The C maths library, for the targets that import no Foundation yet take square roots: an
+/// unoptimised build calls `sqrt`, and a program that links them alone would miss it on Linux.
+let mathLibrary: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "Sketchwise",
     products: [.executable(name: "sketchwise", targets: ["sketchwise"])],
@@ -32,7 +36,7 @@ let package = Package(
     targets: [
         // ---- Utilities: the sketch model, threads, digests, installed files, system libraries, HTTP hardening; no feature
         // The sketch model and its geometry. No I/O.
-        .target(name: "SketchwiseCore", swiftSettings: hotLoops),
+        .target(name: "SketchwiseCore", swiftSettings: hotLoops, linkerSettings: mathLibrary),
         // A bounded pool of threads for CPU-heavy work, with deadlines and stop signals; pools of reusable workers.
         .target(name: "SketchwiseWork"),
         // SHA-256, streaming: model files' checksums, stored token digests. SHA-1: the training split's hash rule.
@@ -113,7 +117,7 @@ let package = Package(
             swiftSettings: hotLoops
         ),
         // Personal shortcuts: an updatable k-NN over drawing embeddings, and few-shot episodes.
-        .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops),
+        .target(name: "SketchwiseShortcuts", swiftSettings: hotLoops, linkerSettings: mathLibrary),
         // Per-person state: users and tokens, shortcuts' examples and corrections (SQLite via
         // GRDB, behind the PersonalStore protocol) and the update task that teaches a shortcut.
         .target(
