@@ -236,6 +236,7 @@ let package = Package(
         // ---- Tests
         .testTarget(name: "SketchwiseCoreTests", dependencies: ["SketchwiseCore"]),
         .testTarget(name: "SketchwiseWorkTests", dependencies: ["SketchwiseWork"]),
+        .testTarget(name: "SketchwiseInstallationTests", dependencies: ["SketchwiseInstallation"]),
         .testTarget(name: "SketchwiseLocalizationTests", dependencies: ["SketchwiseLocalization"]),
         .testTarget(
             name: "SketchwisePhotosTests",

@@ -41,7 +41,8 @@ public enum InstalledResource: String, CaseIterable, Sendable {
 
     /// Where it is looked for, in order: the environment variable, `../share/sketchwise/<name>`
     /// beside the binary, then the source tree under the working folder and under the folders
-    /// above the binary (`.build/<configuration>/sketchwise`).
+    /// above the binary (`.build/<configuration>/sketchwise`), and last the source tree this
+    /// library was built from (another package's program that depends on Sketchwise).
     public var candidateFolders: [URL] {
         var folders: [URL] = []
         if let override = ProcessInfo.processInfo.environment[environmentVariable], !override.isEmpty {
@@ -55,6 +56,7 @@ public enum InstalledResource: String, CaseIterable, Sendable {
             folder = folder.deletingLastPathComponent()
             folders.append(folder.appendingPathComponent(sourceTreePath))
         }
+        folders.append(Self.builtFrom.appendingPathComponent(sourceTreePath))
         return folders
     }
 
@@ -80,6 +82,11 @@ public enum InstalledResource: String, CaseIterable, Sendable {
         if FileManager.default.fileExists(atPath: installed.path) { return installed }
         return URL(fileURLWithPath: "/usr/local/share/sketchwise").appendingPathComponent(name)
     }
+
+    /// The root of the source tree this file was compiled from (`Sources/SketchwiseInstallation/`
+    /// is two folders below it).
+    static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The installation's own folder, `PREFIX/share/sketchwise` for `PREFIX/bin/sketchwise`.
     public static var shareFolder: URL { shareFolder(besideBinaryIn: executable.deletingLastPathComponent()) }

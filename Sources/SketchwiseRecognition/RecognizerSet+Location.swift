@@ -11,7 +11,7 @@ extension RecognizerSet {
         do {
             return try load(from: try InstalledResource.models.folder(), densePrecision: densePrecision)
         } catch let missing as MissingResource {
-            throw RecognitionError("\(missing); or pass --models DIR")
+            throw RecognitionError("\(missing); or name the models folder (the CLI's --models DIR)")
         }
     }
 }
