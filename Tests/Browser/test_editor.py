@@ -166,9 +166,11 @@ def test_swap_a_placed_picture_for_another(driver, server, offered):
     assert ids == [s["id"] for s in suggestions]
     current = driver.find_element(By.CSS_SELECTOR, '#suggestions button[aria-current="true"]')
     assert current.get_attribute("data-id") == suggestions[0]["id"]
-    # Alt texts read "label — style: title".
+    # Alt texts read "label — style: title", line art naming its set (three sets draw a cat).
     alt = current.find_element(By.TAG_NAME, "img").get_attribute("alt")
-    assert alt == f'{suggestions[0]["label"]} — line art: {suggestions[0]["title"]}', alt
+    first = suggestions[0]
+    sets = {"openmoji": "OpenMoji", "lucide": "Lucide", "tabler": "Tabler"}
+    assert alt == f'{first["label"]} — line art from {sets[first["source"]]}: {first["title"]}', alt
 
     other = suggestions[1]
     driver.find_element(By.CSS_SELECTOR, f'#suggestions button[data-id="{other["id"]}"]').click()

@@ -33,8 +33,16 @@ export const displayName = (g) => g.display || g.label;
 /** The name of a picture in the person's language. */
 export const pictureTitle = (s) => s.displayTitle || s.title || displayName(s);
 
-/** The alternative text of a picture: "cat — line art: Cat face". */
-export const altText = (s) => t("picture.alt", { label: displayName(s), source: sourceName(s.source), title: pictureTitle(s) });
+/** The sets of line art, by their own names (the same in every language): three pictures of one
+ *  class from three sets would otherwise read alike. */
+const LINE_SETS = { openmoji: "OpenMoji", lucide: "Lucide", tabler: "Tabler" };
+
+/** The alternative text of a picture: "cat — line art from OpenMoji: Cat face". */
+export const altText = (s) => t("picture.alt", {
+  label: displayName(s),
+  source: LINE_SETS[s.source] ? t("source.lineArtFrom", { set: LINE_SETS[s.source] }) : sourceName(s.source),
+  title: pictureTitle(s),
+});
 
 /** The word shown on a picture that is not what the style promises: "doodle" (the last resort of
  *  a class no picture set draws), or the style of a picture offered because the chosen style has

@@ -4,7 +4,7 @@
 
 import { request, ApiError, errorText } from "./server.js";
 import { t } from "./i18n.js";
-import { displayName, pictureTitle } from "./panel.js";
+import { altText, displayName, pictureTitle } from "./panel.js";
 
 const TOKEN_KEY = "sketchwise.token";
 const EXAMPLES = 3;
@@ -207,7 +207,7 @@ export class ShortcutDialog {
       b.title = t("shortcuts.offeredPicture", { label: displayName(s), title: pictureTitle(s) });
       const img = document.createElement("img");
       img.src = s.thumbnail || s.image;
-      img.alt = pictureTitle(s);
+      img.alt = altText(s);
       b.append(img);
       return b;
     }));
