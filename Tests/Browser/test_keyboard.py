@@ -7,6 +7,8 @@ polite status region.
 Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_keyboard.py
 """
 
+import json
+
 from browser_helpers import canvas_rect, click_at, draw, fit_drawing, open_app, wait_for
 
 
@@ -83,6 +85,32 @@ def test_a_control_that_goes_away_hands_the_keyboard_on(driver, static_base):
     key(driver, Keys.ENTER)
     wait_for(lambda: not driver.execute_script("return window.sketchwise.objects()"), 5, message="deleted")
     assert active(driver).startswith("tool-"), f"the focus went to {active(driver)}"
+
+
+def test_n_selects_each_object_in_turn(driver, static_base):
+    """N selects the next object (Shift+N the one before), with the Select tool, so the object bar,
+    the arrow keys and Delete reach what a press on an object reaches."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_app(driver, static_base, expect_state=None)
+    shape = {"type": "shape", "y": 40, "w": 80, "h": 60, "rotation": 0, "color": "#111111", "width": 4, "fill": None}
+    page = {"format": "sketchwise", "version": 1,
+            "objects": [{**shape, "shape": "rectangle", "x": 40}, {**shape, "shape": "ellipse", "x": 240}]}
+    assert driver.execute_script("return window.sketchwise.openText(arguments[0], 'two.sketchwise.json')", json.dumps(page))["ok"]
+    ids = [o["id"] for o in driver.execute_script("return window.sketchwise.objects()")]
+    selected = "return window.sketchwise.selected()"
+    driver.execute_script("document.activeElement.blur()")
+    key(driver, "n")
+    assert driver.execute_script(selected) == ids[0]
+    assert driver.find_element("id", "tool-select").get_attribute("aria-pressed") == "true"
+    key(driver, "n")
+    assert driver.execute_script(selected) == ids[1]
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys("n").key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(selected) == ids[0], "Shift+N goes back"
+    assert driver.find_element("id", "object-bar").is_displayed()
+    key(driver, Keys.DELETE)
+    assert [o["id"] for o in driver.execute_script("return window.sketchwise.objects()")] == ids[1:]
 
 
 def test_the_help_dialog_starts_at_its_title_and_messages_interrupt_only_for_errors(driver, static_base):

@@ -4,7 +4,7 @@
 // placing its bar; and the object bar's actions (duplicate, delete, order, colour, fill).
 
 import * as M from "./model.js";
-import { Target } from "./ui-state.js";
+import { Target, Tool } from "./ui-state.js";
 import { corners, boundsOfPoints, isClosed } from "./geometry.js";
 import { pictureURL } from "./canvas.js";
 import { serialize } from "./document.js";
@@ -202,6 +202,18 @@ export class Editor {
     const [next, id] = M.duplicateObject(this.doc, selected);
     this.change(next);
     this.select(id);
+  }
+
+  /** Selects the object after (1) or before (-1) the selected one in drawing order, round the
+   *  page (the first or the last when none is), with the Select tool: the keyboard's way to what
+   *  a press on an object does. */
+  selectNext(step) {
+    const { objects } = this.doc;
+    if (!objects.length) return;
+    const at = objects.findIndex((o) => o.id === this.ctx.ui.state.selected);
+    const next = at < 0 ? (step > 0 ? 0 : objects.length - 1) : (at + step + objects.length) % objects.length;
+    this.ctx.toolbar.setTool(Tool.select);
+    this.select(objects[next].id);
   }
 
   deleteSelected() {

@@ -167,6 +167,7 @@ export class Toolbar {
     else if (key === "-") act(() => viewport.zoomBy(0.8));
     else if (key === "0") act(() => viewport.fit(true));
     else if (key === "o") act(() => scene.toggle());
+    else if (key === "n") act(() => editor.selectNext(e.shiftKey ? -1 : 1));
     else if (TOOL_KEYS[key]) act(() => this.setTool(TOOL_KEYS[key]));
   }
 }
