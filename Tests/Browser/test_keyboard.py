@@ -9,7 +9,7 @@ Run:  /usr/bin/python3 -m pytest -v -s Tests/Browser/test_keyboard.py
 
 import json
 
-from browser_helpers import canvas_rect, click_at, draw, fit_drawing, open_app, wait_for
+from browser_helpers import canvas_rect, click_at, draw, emulate, fit_drawing, more_menus, open_app, wait_for
 
 
 def active(driver):
@@ -111,6 +111,33 @@ def test_n_selects_each_object_in_turn(driver, static_base):
     assert driver.find_element("id", "object-bar").is_displayed()
     key(driver, Keys.DELETE)
     assert [o["id"] for o in driver.execute_script("return window.sketchwise.objects()")] == ids[1:]
+
+
+def test_tab_out_of_a_more_menu_goes_back_to_its_button(driver, static_base):
+    """On a phone the bars' "more" menus stand at the end of the page: Tab past a menu's last
+    control (Shift+Tab before its first) closes it and goes back to its More button, in the bar's
+    order, instead of to the end of the page with the menu left open."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    emulate(driver, 390, 844)
+    open_app(driver, static_base, expect_state=None)
+    menus = more_menus(driver)
+    assert menus, "a phone shows More buttons"
+    for button, menu in menus:
+        for backwards in (False, True):
+            driver.execute_script("arguments[0].focus()", driver.find_element("id", button))
+            key(driver, Keys.ENTER)
+            wait_for(lambda: driver.find_element("id", menu).is_displayed(), 5, message=f"#{menu} open")
+            controls = driver.execute_script("return [...document.getElementById(arguments[0]).querySelectorAll('button, input, select')]"
+                                             ".filter((c) => !c.disabled && c.getClientRects().length)", menu)
+            driver.execute_script("arguments[0].focus()", controls[0] if backwards else controls[-1])
+            if backwards:
+                ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+            else:
+                key(driver, Keys.TAB)
+            assert not driver.find_element("id", menu).is_displayed(), f"#{menu} closed"
+            assert active(driver) == button, f"the focus went to {active(driver)}"
 
 
 def test_the_help_dialog_starts_at_its_title_and_messages_interrupt_only_for_errors(driver, static_base):

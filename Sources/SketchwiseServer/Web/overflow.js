@@ -25,6 +25,7 @@ export class OverflowMenu {
     menu.addEventListener("click", (e) => { if (e.target.closest("button")) this.close(); });
     menu.addEventListener("change", (e) => { if (e.target.type === "color") this.close(); });
     document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.isOpen) this.close(true); });
+    menu.addEventListener("keydown", (e) => this.tabOut(e));
     document.addEventListener("pointerdown", (e) => {
       if (this.isOpen && !menu.contains(e.target) && !button.contains(e.target)) this.close();
     });
@@ -97,6 +98,17 @@ export class OverflowMenu {
     menu.style.top = `${Math.max(edge, Math.min(top, innerHeight - edge - m.height))}px`;
     const first = menu.querySelector("button, input, select");
     if (first) first.focus({ preventScroll: true });
+  }
+
+  /** Tab past the menu's last control (Shift+Tab before its first) closes it and goes back to
+   *  the More button: the menu stands at the end of the page, so the browser's own Tab would
+   *  leave the bar's order (and the menu open). */
+  tabOut(e) {
+    if (e.key !== "Tab") return;
+    const controls = [...this.menu.querySelectorAll("button, input, select")].filter((c) => !c.disabled && c.getClientRects().length);
+    if (document.activeElement !== (e.shiftKey ? controls[0] : controls[controls.length - 1])) return;
+    e.preventDefault();
+    this.close(true);
   }
 
   /** Closes the menu; `refocus`: the focus goes back to the More button. */
