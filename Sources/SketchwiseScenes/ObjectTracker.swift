@@ -7,9 +7,9 @@ import SketchwiseCore
 /// embeddings; the best pairs are taken first. An object no track matches gets a new ID; a track
 /// nothing matches ends (an erased object drawn again is a new object). An ended track's exact
 /// strokes coming back in its place (Undo then Redo, a swap undone, scene mode turned off and on)
-/// take its ID again. Embeddings are asked for only where they can change the answer: an object that holds
-/// every stroke of a track continues it (the oldest, if it holds several) whatever the embeddings
-/// say.
+/// take its ID again. Embeddings are asked for only where they can change the answer: an object
+/// that holds every stroke of a track continues it (the oldest, if it holds several) whatever the
+/// embeddings say.
 final class ObjectTracker: @unchecked Sendable {
     struct Observation {
         var frame: Rect

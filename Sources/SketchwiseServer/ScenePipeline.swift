@@ -45,8 +45,8 @@ actor ScenePipeline {
     }
 
     /// Scene detection was turned off: nothing waiting or under way is delivered, and the
-    /// detector's tracks end before the next state; the objects they followed, come back
-    /// unchanged when it is turned on again, keep their IDs (``SceneDetector/reset()``).
+    /// detector's tracks end before the next state. Objects that come back unchanged when it is
+    /// turned on again keep their IDs (``SceneDetector/reset()``).
     func reset() {
         latest = nil
         waiting = nil

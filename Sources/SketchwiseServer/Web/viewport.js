@@ -42,14 +42,18 @@ export class Viewport {
     const strip = $("#assist"), r = strip.getBoundingClientRect();
     if (strip.dataset.empty === "false") return r;
     const row = getComputedStyle($("#suggestions")).height;
-    let bottom = r.bottom + Math.max(0, (parseFloat(row) || 0) - $("#hint").offsetHeight);
-    if (row === "auto") {
-      const holder = strip.parentElement, asked = holder.style.height;
-      holder.style.height = "100000px";
-      bottom = Math.max(r.bottom, holder.getBoundingClientRect().bottom);
-      holder.style.height = asked;
-    }
+    const bottom = row === "auto" ? Math.max(r.bottom, this.tallestBottom(strip.parentElement))
+      : r.bottom + Math.max(0, (parseFloat(row) || 0) - $("#hint").offsetHeight);
     return { left: r.left, right: r.right, top: r.top, bottom, width: r.width };
+  }
+
+  /** The bottom edge `holder` reaches at its max-height: measured by asking it for more. */
+  tallestBottom(holder) {
+    const asked = holder.style.height;
+    holder.style.height = "100000px";
+    const bottom = holder.getBoundingClientRect().bottom;
+    holder.style.height = asked;
+    return bottom;
   }
 
   /** The part of the canvas that the strip floating over it leaves clear: the largest of the
