@@ -93,7 +93,8 @@ SKGemmScratch *sk_gemm_scratch(void) {
 }
 
 #define SK_TABLE(variant)                                                                                            \
-    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_lstm_update_cell_##variant,        \
+    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_sgemv_nonzero_columns_##variant,   \
+     sk_lstm_update_cell_##variant,                                                                                  \
      sk_winograd_output_##variant, sk_max_pool_2x2_bias_##variant, sk_depthwise_channel_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
@@ -116,6 +117,10 @@ void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const 
     } else {
         tables[sk_variant()].sgemv_rows(m, n, a, lda, x, y, beta);
     }
+}
+
+void sk_sgemv_nonzero_columns(long m, long n, const float *a, long lda, const float *x, float *y) {
+    tables[sk_variant()].sgemv_nonzero_columns(m, n, a, lda, x, y);
 }
 
 void sk_lstm_update_cell(const float *gates, const float *bias, float *cell, float *hidden, long count) {

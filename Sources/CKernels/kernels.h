@@ -36,6 +36,7 @@ typedef struct {
                   long ldc, float beta);
     void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
+    void (*sgemv_nonzero_columns)(long m, long n, const float *a, long lda, const float *x, float *y);
     void (*lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count);
     void (*winograd_output)(long tile, long tiles_y, long tiles_x, long out_height, long out_width, long channels,
                             long channel_stride, long plane_stride, const float *products, const float *bias,
@@ -52,6 +53,7 @@ typedef struct {
                             long ldb, float *c, long ldc, float beta);                                                \
     void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
     void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
+    void sk_sgemv_nonzero_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y);    \
     void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \
     void sk_winograd_output_##variant(long tile, long tiles_y, long tiles_x, long out_height, long out_width,      \
                                       long channels, long channel_stride, long plane_stride, const float *products, \

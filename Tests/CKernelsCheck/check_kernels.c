@@ -75,6 +75,24 @@ static void check_sgemv(long m, long n, bool transpose_a, float beta) {
     free(a), free(x), free(y), free(want);
 }
 
+/// Every other input zero, and the weight rows of those NaN: they must not be read.
+static void check_sgemv_nonzero_columns(long m, long n) {
+    float *a = random_floats(m * n), *x = random_floats(n), *y = random_floats(m);
+    float *want = malloc(sizeof(float) * (size_t)m);
+    for (long p = 0; p < n; p += 2) {
+        x[p] = 0;
+        for (long i = 0; i < m; i++) a[p * m + i] = NAN;
+    }
+    for (long i = 0; i < m; i++) {
+        double sum = 0;
+        for (long p = 1; p < n; p += 2) sum += (double)a[p * m + i] * x[p];
+        want[i] = (float)sum;
+    }
+    sk_sgemv_nonzero_columns(m, n, a, m, x, y);
+    expect_close("sk_sgemv_nonzero_columns", y, want, m, 1e-4f);
+    free(a), free(x), free(y), free(want);
+}
+
 /// `Aᵀ·x` of Winograd F(tile×tile, 3×3), from its matrix: 2 or 4 values from tile + 2.
 static void winograd_a_transpose(int tile, const float *x, long step, float *out) {
     static const float a2[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
@@ -322,6 +340,7 @@ static void check_every_kernel(void) {
         check_sgemm(sizes[s][0], sizes[s][1], sizes[s][2], true, 1);
         check_sgemv(sizes[s][0], sizes[s][2], false, 0);
         check_sgemv(sizes[s][0], sizes[s][2], true, 1);
+        check_sgemv_nonzero_columns(sizes[s][0] * 5, sizes[s][2] * 20);
         check_gemm_int8(sizes[s][0], sizes[s][1], sizes[s][2], false);
         check_gemm_int8(sizes[s][0], sizes[s][1], sizes[s][2], true);
         check_gemm_uint8(sizes[s][0], sizes[s][1], sizes[s][2]);

@@ -100,6 +100,27 @@ import Testing
         }
     }
 
+    /// Inputs two thirds zero (as after a ReLU), none, or all; more than one list of nonzero rows
+    /// (1,024) and a partial last chunk. The weight rows of the zero inputs are NaN: never read.
+    @Test(arguments: [(256, 1152), (345, 256), (768, 2500), (37, 100), (1, 5), (300, 1)])
+    func gemvOfNonzeroInputsReadsOnlyTheirRows(m: Int, n: Int) {
+        let values = randomFloats(n, seed: 84)
+        for zeros in [0, 2, 3] {
+            let x = values.enumerated().map { zeros > 0 && $0.offset % 3 < zeros ? 0 : $0.element }
+            var a = randomFloats(m * n, seed: 83)
+            for p in 0..<n where x[p] == 0 { a.replaceSubrange(p * m..<(p + 1) * m, with: repeatElement(.nan, count: m)) }
+            let read = (0..<n).filter { x[$0] != 0 }
+            let expected = (0..<m).map { i in Float(read.reduce(0.0) { $0 + Double(a[$1 * m + i]) * Double(x[$1]) }) }
+            KernelVariant.forEachSupported { variant in
+                var actual = [Float](repeating: .nan, count: m)
+                BLAS.gemvOfNonzeroInputs(m: m, n: n, transposedA: a, lda: m, x: x, y: &actual)
+                #expect(
+                    actual.allSatisfy(\.isFinite) && maxDifference(actual, expected) <= 1e-4,
+                    "\(variant) \(m)×\(n), \(zeros) in 3 inputs zero")
+            }
+        }
+    }
+
     /// The PyTorch parity fixtures (im2col and Winograd convolutions, LSTM, dense) hold with every variant.
     @Test(arguments: ["cnn", "seq"])
     func everyVariantMatchesPyTorch(model name: String) throws {

@@ -9,13 +9,17 @@ import Testing
     func run(
         _ type: String, params: JSONValue? = nil, weights: [String: ([Int], [Float])] = [:], _ inputs: (Shape, [Float])...
     ) throws -> (shape: Shape, values: [Float]) {
+        try forward(make(type, params: params, weights: weights), inputs)
+    }
+
+    /// Builds layer `type` from `params` and `weights` (role → shape and values).
+    func make(_ type: String, params: JSONValue? = nil, weights: [String: ([Int], [Float])]) throws -> any Layer {
         let url = URL(fileURLWithPath: "/layer-test.safetensors")
         let file = try SafeTensors(data: safetensorsData(weights.map { ($0.key, $0.value.0, $0.value.1) }), url: url)
         let roles = Dictionary(uniqueKeysWithValues: weights.keys.map { ($0, $0) })
-        let layer = try LayerRegistry.make(
+        return try LayerRegistry.make(
             LayerSpec(name: type, type: type, inputs: nil, params: params, weights: roles),
             weights: LayerWeights(file: file, roles: roles))
-        return try forward(layer, inputs)
     }
 
     func close(_ a: [Float], _ b: [Float]) -> Bool { maxDifference(a, b) <= 1e-5 }
@@ -133,11 +137,18 @@ import Testing
         #expect(out.shape == .vector(4) && out.values == [1, 2, 3, 4])
     }
 
+    /// As read from the spec, and as a program runs it (`SparseInputDense`: the weights transposed,
+    /// zero inputs skipped).
     @Test func dense() throws {
-        let out = try run(
+        let dense = try make(
             "dense", params: .object(["inFeatures": .integer(3), "outFeatures": .integer(2)]),
-            weights: ["weight": ([2, 3], [1, 2, 3, 0, 1, 0]), "bias": ([2], [1, -1])], (.vector(3), [1, 1, 1]))
-        #expect(out.values == [7, 0])
+            weights: ["weight": ([2, 3], [1, 2, 3, 0, 1, 0]), "bias": ([2], [1, -1])])
+        let planned = [Shape.vector(3)].withUnsafeBufferPointer { dense.planned(for: $0) }
+        #expect(planned is SparseInputDense)
+        for layer in [dense, planned] {
+            #expect(try forward(layer, [(.vector(3), [1, 1, 1])]).values == [7, 0])
+            #expect(try forward(layer, [(.vector(3), [2, 0, 1])]).values == [6, -1])
+        }
     }
 
     @Test func lstm() throws {

@@ -46,6 +46,11 @@ void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a
 /// transpose when `transpose_a`. With `beta` 0, `y` is only written.
 void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta);
 
+/// `y[m] = a[m×n]·x[n]` with `a` stored as its `n×m` transpose, summed over the `x[r]` that are not
+/// zero only: the rows of the others are never read (a zero adds nothing, even against an infinite
+/// weight). `y` is only written.
+void sk_sgemv_nonzero_columns(long m, long n, const float *a, long lda, const float *x, float *y);
+
 /// What follows a convolution inside its output pass.
 typedef enum {
     SKActivationNone = 0,

@@ -24,4 +24,12 @@ enum BLAS {
     ) {
         sk_sgemv(m, n, a, lda, transposeA, x, y, beta)
     }
+
+    /// `y[m] = a[m×n]·x[n]` with `a` stored as its `n×m` transpose, summed over the `x[p]` that are
+    /// not zero: the rows of `a` for the others are never read.
+    static func gemvOfNonzeroInputs(
+        m: Int, n: Int, transposedA a: UnsafePointer<Float>, lda: Int, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    ) {
+        sk_sgemv_nonzero_columns(m, n, a, lda, x, y)
+    }
 }

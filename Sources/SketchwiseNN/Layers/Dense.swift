@@ -1,4 +1,5 @@
-/// `dense`: `y = W·x + b` on a vector: an sgemv, four rows of `W` at a time.
+/// `dense`: `y = W·x + b` on a vector: an sgemv, four rows of `W` at a time. A program runs it
+/// as a ``SparseInputDense``, which skips the zero inputs.
 struct Dense: FoldingLayer {
     struct Params: Decodable {
         let inFeatures, outFeatures: Int
@@ -30,10 +31,17 @@ struct Dense: FoldingLayer {
     }
 
     func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {
+        try Self.outputShape(for: inputs, inFeatures: inFeatures, outFeatures: outputChannels)
+    }
+
+    /// The output shape of a dense layer, or of its int8 or sparse-input form.
+    static func outputShape(for inputs: UnsafeBufferPointer<Shape>, inFeatures: Int, outFeatures: Int) throws -> Shape {
         try inputs[0].require(rank: 1, "a vector (flatten first)")
         try inputs[0].require(axis: 0, is: inFeatures, "features")
-        return .vector(outputChannels)
+        return .vector(outFeatures)
     }
+
+    func planned(for inputs: UnsafeBufferPointer<Shape>) -> any Layer { SparseInputDense(self) }
 
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
         BLAS.gemv(m: outputChannels, n: inFeatures, a: weight.base, lda: inFeatures, x: inputs[0].data, y: output.data)

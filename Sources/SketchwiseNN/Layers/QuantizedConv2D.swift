@@ -3,19 +3,14 @@
 /// to unsigned bytes over its range and lays it out as patch rows (`Int8Conv2DKernel`), whose
 /// products `sk_gemm_uint8` sums exactly in int32 (VNNI, AVX2 or portable C, all with the same
 /// result), then adds the bias, applies the activation and pools as the float layer does.
-struct QuantizedConv2D: Layer {
-    typealias Params = NoParams
-
+struct QuantizedConv2D: DerivedLayer {
     static let typeName = "conv2d"
     /// The float layer: its geometry, bias, activation and pooling.
     let convolution: Conv2D
     /// `[k·k·C, O]`, inputs in `(i, j, c)` order.
     let products: Int8Columns
 
-    /// Never read from a spec: the layer exists only as the lowering of a `Conv2D`.
-    init(params: NoParams, weights: LayerWeights) throws {
-        throw LayerProblem(.spec, "an int8 convolution is made from a conv2d layer at load, not read from a spec")
-    }
+    static let origin = "an int8 convolution is made from a conv2d layer at load"
 
     /// `convolution` in int8, or nil where that does not pay: with fewer than 32 products per
     /// output (the first layer of an image model) the float path is faster (raster-cnn took

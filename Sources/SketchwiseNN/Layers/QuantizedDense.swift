@@ -4,9 +4,7 @@ import CKernels
 /// at load: each weight row is scaled to −127…127 and rounded; each call quantizes its input to
 /// unsigned bytes over the input's range and sums the products exactly in int32 (`CKernels`:
 /// VNNI, AVX2 or portable C, all with the same result).
-struct QuantizedDense: Layer {
-    typealias Params = NoParams
-
+struct QuantizedDense: DerivedLayer {
     static let typeName = "dense"
     let inFeatures, outFeatures: Int
     /// Bytes per weight row: `inFeatures` rounded up to 64 (the padding is zero).
@@ -19,10 +17,7 @@ struct QuantizedDense: Layer {
     let bias: FloatBuffer
     let activation: Activation
 
-    /// Never read from a spec: the layer exists only as the lowering of a `Dense`.
-    init(params: NoParams, weights: LayerWeights) throws {
-        throw LayerProblem(.spec, "an int8 dense layer is made from a dense layer at load, not read from a spec")
-    }
+    static let origin = "an int8 dense layer is made from a dense layer at load"
 
     init(_ dense: Dense) {
         (inFeatures, outFeatures, bias, activation) = (dense.inFeatures, dense.outputChannels, dense.bias, dense.activation)
@@ -40,9 +35,7 @@ struct QuantizedDense: Layer {
     }
 
     func outputShape(for inputs: UnsafeBufferPointer<Shape>) throws -> Shape {
-        try inputs[0].require(rank: 1, "a vector (flatten first)")
-        try inputs[0].require(axis: 0, is: inFeatures, "features")
-        return .vector(outFeatures)
+        try Dense.outputShape(for: inputs, inFeatures: inFeatures, outFeatures: outFeatures)
     }
 
     /// The quantized input (`rowStride` bytes), then the integer sums.
