@@ -32,6 +32,7 @@ import { PictureSearch } from "./search.js";
 import { keepAppShell } from "./offline.js";
 import { installTestHook } from "./test-hook.js";
 import { setLocale, preferredLocale, onLocaleChange, t } from "./i18n.js";
+import { kept, keep } from "./storage.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -189,12 +190,12 @@ installTestHook(ctx);
 
 // The pictures' style, kept for the next visit.
 const { styleSelect } = ctx;
-const savedStyle = (() => { try { return localStorage.getItem("sketchwise.style"); } catch { return null; } })();
+const savedStyle = kept("sketchwise.style");
 if (savedStyle && [...styleSelect.options].some((o) => o.value === savedStyle)) styleSelect.value = savedStyle;
 live.setStyle(styleSelect.value);
 panel.style = styleSelect.value;
 styleSelect.addEventListener("change", () => {
-  try { localStorage.setItem("sketchwise.style", styleSelect.value); } catch { /* private mode: not kept */ }
+  keep("sketchwise.style", styleSelect.value);
   live.setStyle(styleSelect.value);
   panel.style = styleSelect.value;
   ctx.search.refresh();

@@ -3,6 +3,7 @@
 // autosave of the current document to the browser's storage.
 
 import { t } from "./i18n.js";
+import { kept, keep, forget } from "./storage.js";
 
 export const FORMAT = "sketchwise";
 export const VERSION = 1;
@@ -220,11 +221,11 @@ export class Autosave {
 
   /** The saved text, or null. */
   static load() {
-    try { return localStorage.getItem(AUTOSAVE_KEY); } catch { return null; }
+    return kept(AUTOSAVE_KEY);
   }
 
   /** Keeps a copy that could not be restored, so that nothing is lost, and clears the slot. */
   static setAside(text) {
-    try { localStorage.setItem(`${AUTOSAVE_KEY}.unreadable`, text); localStorage.removeItem(AUTOSAVE_KEY); } catch { /* nothing more to do */ }
+    if (keep(`${AUTOSAVE_KEY}.unreadable`, text)) forget(AUTOSAVE_KEY);
   }
 }

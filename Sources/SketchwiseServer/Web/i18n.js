@@ -7,6 +7,8 @@
 // language, its base, English); localize() fills the page's data-i18n attributes. The server is
 // told the language with every request (server.js, live.js), so that its words come in it too.
 
+import { kept, keep as keepText } from "./storage.js";
+
 /** The languages the app speaks, by BCP 47 tag. */
 export const LOCALES = Object.freeze(["en", "zh-Hans", "he", "es", "fr", "de", "ja"]);
 const SOURCE = "en";
@@ -29,8 +31,7 @@ function matchLocale(tag) {
  *  supported language, else English. */
 export function preferredLocale() {
   const asked = new URLSearchParams(location.search).get("lang");
-  const kept = (() => { try { return localStorage.getItem(STORAGE_KEY); } catch { return null; } })();
-  for (const tag of [asked, kept, ...(navigator.languages || [navigator.language])]) {
+  for (const tag of [asked, kept(STORAGE_KEY), ...(navigator.languages || [navigator.language])]) {
     const found = tag && matchLocale(tag);
     if (found) return found;
   }
@@ -73,7 +74,7 @@ export async function setLocale(tag, { keep = false } = {}) {
   const chosen = matchLocale(tag) || SOURCE;
   await Promise.all(chain(chosen).map(load));
   current = chosen;
-  if (keep) { try { localStorage.setItem(STORAGE_KEY, chosen); } catch { /* private mode: this page only */ } }
+  if (keep) keepText(STORAGE_KEY, chosen);
   document.documentElement.lang = chosen;
   document.documentElement.dir = RIGHT_TO_LEFT.has(chosen) ? "rtl" : "ltr";
   // The server's manifest in this language: an install prompt speaks it too.

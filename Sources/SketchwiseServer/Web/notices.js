@@ -1,6 +1,8 @@
 // What the app tells the person outside the strip: the short message over the canvas (say), and
 // the first-run hint, shown until a first picture has been placed (kept in the browser's storage).
 
+import { kept, keep } from "./storage.js";
+
 const FIRST_RUN_KEY = "sketchwise.firstRunDone";
 
 export class Notices {
@@ -25,7 +27,7 @@ export class Notices {
 
   /** Whether the first-run hint has been dismissed (or can't be kept: then it never shows). */
   firstRunDone() {
-    try { return localStorage.getItem(FIRST_RUN_KEY) === "1"; } catch { return true; }
+    return kept(FIRST_RUN_KEY, "1") === "1";
   }
 
   /** Shows the first-run hint unless it was dismissed. */
@@ -41,6 +43,6 @@ export class Notices {
   /** Hides the hint for good. */
   finishFirstRun() {
     this.firstRun.hidden = true;
-    try { localStorage.setItem(FIRST_RUN_KEY, "1"); } catch { /* private mode */ }
+    keep(FIRST_RUN_KEY, "1");
   }
 }

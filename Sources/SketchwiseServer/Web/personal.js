@@ -5,6 +5,7 @@
 import { request, ApiError, errorText } from "./server.js";
 import { t } from "./i18n.js";
 import { altText, displayName, pictureTitle } from "./panel.js";
+import { kept, keep, forget } from "./storage.js";
 
 const TOKEN_KEY = "sketchwise.token";
 const EXAMPLES = 3;
@@ -33,7 +34,7 @@ export class PersonalClient {
     this.shortcuts = [];      // [{label, examples}]
   }
 
-  get token() { try { return localStorage.getItem(TOKEN_KEY); } catch { return null; } }
+  get token() { return kept(TOKEN_KEY); }
 
   /** Calls the API with the token (made on first need); a token the server no longer knows is replaced once. */
   async call(method, path, body, { create = true, retried = false, keepalive = false } = {}) {
@@ -46,7 +47,7 @@ export class PersonalClient {
       return await request(method, path, { body: body || null, headers: { Authorization: `Bearer ${token}` }, keepalive });
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 401) || retried || !create) throw e;
-      try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+      forget(TOKEN_KEY);
       return this.call(method, path, body, { create, retried: true, keepalive });
     }
   }
@@ -54,7 +55,7 @@ export class PersonalClient {
   async newToken() {
     const body = await request("POST", "/api/users");
     if (!body || !body.token) throw new ApiError(200, null);
-    try { localStorage.setItem(TOKEN_KEY, body.token); } catch { /* private mode: this page only */ }
+    keep(TOKEN_KEY, body.token);
     return body.token;
   }
 

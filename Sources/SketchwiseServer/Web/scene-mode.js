@@ -9,6 +9,7 @@ import { Target, EMPTY_SCENE } from "./ui-state.js";
 import { post, errorText } from "./server.js";
 import { objectAt } from "./canvas.js";
 import { t, formatPercent, formatList } from "./i18n.js";
+import { kept, keep } from "./storage.js";
 
 /** A scene object's label in the person's language. */
 const labelName = (l) => l.display || l.text;
@@ -40,7 +41,7 @@ export class SceneMode {
     // The strip leaves a scene object's pictures for the current sketch's guesses.
     const target = ui.state.target.kind === "scene" ? Target.sketch : ui.state.target;
     ui.commit({ sceneMode: Boolean(on), scene: EMPTY_SCENE, target });
-    try { localStorage.setItem(STORAGE_KEY, on ? "on" : "off"); } catch { /* private mode: this page only */ }
+    keep(STORAGE_KEY, on ? "on" : "off");
     // The page first, so that the server's first state in the new mode is the whole page.
     editor.change(on ? M.joinRecognizedSketches(doc) : sketch ? M.splitSketch(doc, sketch.id, groups) : doc, { record: false });
     live.setScene(Boolean(on));
@@ -50,8 +51,7 @@ export class SceneMode {
 
   /** Turns scene mode back on if it was on when the page was last left. */
   restore() {
-    const kept = (() => { try { return localStorage.getItem(STORAGE_KEY) === "on"; } catch { return false; } })();
-    if (kept) this.set(true);
+    if (kept(STORAGE_KEY) === "on") this.set(true);
   }
 
   /** What the Select tool takes at `p` (document coordinates). In scene mode the page's sketch
