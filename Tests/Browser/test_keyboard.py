@@ -113,6 +113,38 @@ def test_n_selects_each_object_in_turn(driver, static_base):
     assert [o["id"] for o in driver.execute_script("return window.sketchwise.objects()")] == ids[1:]
 
 
+def test_single_key_shortcuts_can_be_turned_off_and_stay_off(driver, static_base):
+    """WCAG 2.1.4: letters, +, −, 0 and ? can be turned off in the help dialog (kept for the next
+    visit); named keys (Escape here) still work."""
+    from selenium.webdriver.common.keys import Keys
+
+    def pressed(tool):
+        return driver.find_element("id", f"tool-{tool}").get_attribute("aria-pressed") == "true"
+
+    open_app(driver, static_base, expect_state=None)
+    driver.execute_script("document.activeElement.blur()")
+    key(driver, "v")
+    assert pressed("select"), "V picks Select while single keys are on"
+    key(driver, "?")
+    driver.find_element("id", "single-keys").click()
+    key(driver, Keys.ESCAPE)
+    wait_for(lambda: not driver.execute_script("return document.querySelector('dialog[open]')"), 5, message="help closed")
+    driver.execute_script("document.activeElement.blur()")
+    camera = driver.execute_script("return window.sketchwise.camera()")
+    key(driver, "d")
+    key(driver, "+")
+    key(driver, "?")
+    assert pressed("select"), "D did nothing"
+    assert driver.execute_script("return window.sketchwise.camera()") == camera, "+ did not zoom"
+    assert not driver.execute_script("return document.querySelector('dialog[open]')"), "? opened nothing"
+    driver.refresh()
+    wait_for(lambda: driver.execute_script("return Boolean(window.sketchwise)"), 10, message="the app again")
+    assert not driver.find_element("id", "single-keys").is_selected(), "the choice is kept"
+    driver.execute_script("document.activeElement.blur()")
+    key(driver, "v")
+    assert not pressed("select"), "still off after a reload"
+
+
 def test_tab_out_of_a_more_menu_goes_back_to_its_button(driver, static_base):
     """On a phone the bars' "more" menus stand at the end of the page: Tab past a menu's last
     control (Shift+Tab before its first) closes it and goes back to its More button, in the bar's

@@ -7,6 +7,10 @@ import * as M from "./model.js";
 import { Tool, TOOLS } from "./ui-state.js";
 import { isTyping, letGoAfterPointerChoice } from "./input.js";
 import { LOCALES, endonym, formatNumber, locale, setLocale } from "./i18n.js";
+import { kept, keep } from "./storage.js";
+
+/** Where the person's choice of single-key shortcuts is kept ("off": turned off). */
+const SINGLE_KEYS_KEY = "sketchwise.singleKeys";
 
 /** The tool each letter key picks. */
 const TOOL_KEYS = { v: Tool.select, a: Tool.autodraw, d: Tool.draw, s: Tool.shape, t: Tool.text, f: Tool.fill };
@@ -115,6 +119,12 @@ export class Toolbar {
     on("#language", "change", () => this.chooseLanguage(language.value));
     letGoAfterPointerChoice(language);
 
+    // Shortcuts of one character (V, O, +, ?…) can be turned off (WCAG 2.1.4): speech input and
+    // stray key presses would otherwise switch tools and modes.
+    const singleKeys = $("#single-keys");
+    singleKeys.checked = kept(SINGLE_KEYS_KEY) !== "off";
+    on("#single-keys", "change", () => keep(SINGLE_KEYS_KEY, singleKeys.checked ? "on" : "off"));
+
     document.addEventListener("keydown", (e) => this.key(e));
   }
 
@@ -152,6 +162,7 @@ export class Toolbar {
     else if (mod && key === "]") act(() => editor.reorderSelected(1));
     else if (mod && key === "[") act(() => editor.reorderSelected(-1));
     else if (mod || e.altKey) return;
+    else if (key.length === 1 && !$("#single-keys").checked) return;
     else if ((key === "Delete" || key === "Backspace") && selected !== null) act(() => editor.deleteSelected());
     else if (key === "Backspace" && e.target === document.body) act(() => editor.eraseLast());
     else if (key === "Escape") { input.cancel(); editor.select(null); notices.hideFirstRunIfDone(); }
