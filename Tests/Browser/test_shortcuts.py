@@ -329,6 +329,45 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
     driver.find_element("id", "my-shortcuts-close").click()
 
 
+
+def test_a_picture_on_offer_becomes_a_shortcut_under_its_name(driver, server, known_drawing):
+    """Picked among the pictures on offer (the strip's), a picture shows in the label field by its
+    name, not its library id, is marked as chosen, and is saved under its id."""
+    from selenium.webdriver.common.keys import Keys
+
+    from browser_helpers import canvas_rect, draw, fit_drawing, open_app, wait_for
+    _, record, _ = known_drawing
+    open_app(driver, server.base)
+    driver.execute_script("localStorage.removeItem('sketchwise.token')")
+    rect = canvas_rect(driver)
+    draw(driver, fit_drawing(record["drawing"], rect), rect)
+    wait_for(lambda: driver.find_elements("css selector", "#suggestions button[data-id]"), 60, message="pictures in the strip")
+    driver.find_element("id", "my-shortcuts").click()
+    wait_for(lambda: driver.find_elements("css selector", "#shortcut-pictures button[data-id]"), 10, message="pictures on offer")
+    offered = driver.find_elements("css selector", "#shortcut-pictures button[data-id]")[-1]
+    picture_id, name = offered.get_attribute("data-id"), offered.get_attribute("data-name")
+    offered.click()
+    label = driver.find_element("id", "shortcut-label")
+    assert label.get_attribute("value") == name and name != picture_id, (label.get_attribute("value"), picture_id)
+    assert offered.get_attribute("aria-pressed") == "true"
+    label.send_keys("x")   # typed over, the field's text is the label: the picture is no longer chosen
+    assert offered.get_attribute("aria-pressed") == "false"
+    label.send_keys(Keys.BACKSPACE)
+    assert offered.get_attribute("aria-pressed") == "true", "its name again"
+    for k, pad in enumerate(driver.find_elements("css selector", "canvas.example-pad")):
+        r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); "
+                                  "return {x: r.left, y: r.top, w: r.width, h: r.height};", pad)
+        draw(driver, fit_drawing(spiral(60 + k), r, fill=0.8), r)
+    save = driver.find_element("id", "shortcut-save")
+    wait_for(lambda: save.is_enabled(), 10, message="Save enabled")
+    save.click()
+    wait_for(lambda: driver.execute_script("return window.sketchwise.shortcuts().length") == 1, 30, message="the shortcut is saved")
+    assert driver.execute_script("return window.sketchwise.shortcuts()")[0]["label"] == picture_id
+    status = driver.execute_script("return document.getElementById('shortcut-status').textContent")
+    assert name in status and picture_id not in status, status
+    assert offered.get_attribute("aria-pressed") == "false", "the next shortcut starts afresh"
+    driver.find_element("id", "my-shortcuts-close").click()
+
 def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(driver, server):
     """Taught from three real stars, the ⭐ shortcut. The figures: how often the question the app
     asks once a drawing rests (POST /api/shortcuts/predict) answers ⭐ for the committed sample's

@@ -162,6 +162,7 @@ export class ShortcutDialog {
     this.dialog = dialog;
     this.client = client;
     this.offered = offered;
+    this.chosen = null;       // {id, name}: the picture on offer picked last
     const $ = (sel) => dialog.querySelector(sel);
     this.list = $("#shortcut-list");
     this.label = $("#shortcut-label");
@@ -171,7 +172,7 @@ export class ShortcutDialog {
     this.keep = $("#keep-corrections");
     this.pads = [...dialog.querySelectorAll("canvas.example-pad")].map((c) => new ExamplePad(c, () => this.update()));
     dialog.querySelectorAll("button[data-clear-pad]").forEach((b) => b.addEventListener("click", () => this.pads[Number(b.dataset.clearPad)].clear()));
-    this.label.addEventListener("input", () => this.update());
+    this.label.addEventListener("input", () => { this.showChoice(); this.update(); });
     $("#shortcut-form").addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     this.list.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-remove]");
@@ -179,15 +180,15 @@ export class ShortcutDialog {
     });
     this.pictures.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-id]");
-      if (!b) return;
-      this.label.value = b.dataset.id;
-      this.update();
+      if (b) this.choose(b);
     });
     this.keep.addEventListener("change", () => this.client.setKeepCorrections(this.keep.checked).catch((err) => this.say(errorText(err), "error")));
   }
 
   async open() {
     this.say("");
+    if (this.chosen) this.label.value = "";   // the pictures on offer have changed
+    this.chosen = null;
     this.showOffered();
     this.dialog.showModal();
     try {
@@ -205,6 +206,8 @@ export class ShortcutDialog {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.id = s.id;
+      b.dataset.name = displayName(s);
+      b.setAttribute("aria-pressed", "false");
       b.title = t("shortcuts.offeredPicture", { label: displayName(s), title: pictureTitle(s) });
       const img = document.createElement("img");
       img.src = s.thumbnail || s.image;
@@ -244,10 +247,32 @@ export class ShortcutDialog {
     this.list.replaceChildren(...items);
   }
 
+  /** Picks a picture on offer: the field shows its name ("cat", not the id "lucide:cat"), and
+   *  its id is what is saved while the field still shows that name. */
+  choose(button) {
+    this.chosen = { id: button.dataset.id, name: button.dataset.name };
+    this.label.value = this.chosen.name;
+    this.showChoice();
+    this.update();
+  }
+
+  /** The shortcut's label: the chosen picture's id while the field shows its name, else what was
+   *  typed (an emoji, or a picture id). */
+  labelToSave() {
+    const typed = this.label.value.trim();
+    return this.chosen && typed === this.chosen.name ? this.chosen.id : typed;
+  }
+
+  /** Marks the picture on offer that the label stands for as pressed. */
+  showChoice() {
+    const id = this.labelToSave();
+    for (const b of this.pictures.querySelectorAll("button[data-id]")) b.setAttribute("aria-pressed", String(b.dataset.id === id));
+  }
+
   /** Enables Save when the label and the three drawings are there, and says what is missing;
    *  `keepMessage` leaves the last message (a "Saved" stays until the next action). */
   update(keepMessage = false) {
-    const label = this.label.value.trim();
+    const label = this.labelToSave();
     const ready = this.pads.every((p) => p.strokes.length > 0);
     const picture = label && pictureIdFor(label);
     this.save.disabled = !ready || !picture;
@@ -258,7 +283,7 @@ export class ShortcutDialog {
   }
 
   async submit() {
-    const label = this.label.value.trim();
+    const label = this.labelToSave(), name = this.label.value.trim();
     this.save.disabled = true;
     this.say(t("shortcuts.learning"));
     try {
@@ -266,7 +291,9 @@ export class ShortcutDialog {
       this.renderList();
       this.pads.forEach((p) => p.clear());
       this.label.value = "";
-      this.say(t("shortcuts.saved", { name: label }));
+      this.chosen = null;
+      this.showChoice();
+      this.say(t("shortcuts.saved", { name }));
     } catch (e) {
       this.say(t("shortcuts.notSaved", { reason: errorText(e) }), "error");
     }
