@@ -93,8 +93,7 @@ SKGemmScratch *sk_gemm_scratch(void) {
 }
 
 #define SK_TABLE(variant)                                                                                            \
-    {sk_sgemm_##variant, sk_sgemv_rows_##variant, sk_sgemv_columns_##variant, sk_sgemv_nonzero_columns_##variant,   \
-     sk_lstm_update_cell_##variant,                                                                                  \
+    {sk_sgemm_##variant, sk_sgemv_columns_##variant, sk_sgemv_nonzero_columns_##variant, sk_lstm_update_cell_##variant, \
      sk_winograd_output_##variant, sk_max_pool_2x2_bias_##variant, sk_depthwise_channel_##variant}
 
 /// The kernels of each variant, indexed by SKVariant.
@@ -111,12 +110,8 @@ void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a
     tables[sk_variant()].sgemm(m, n, k, a, lda, transpose_a, b, ldb, c, ldc, beta);
 }
 
-void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta) {
-    if (transpose_a) {
-        tables[sk_variant()].sgemv_columns(m, n, a, lda, x, y, beta);
-    } else {
-        tables[sk_variant()].sgemv_rows(m, n, a, lda, x, y, beta);
-    }
+void sk_sgemv_columns(long m, long n, const float *a, long lda, const float *x, float *y, float beta) {
+    tables[sk_variant()].sgemv_columns(m, n, a, lda, x, y, beta);
 }
 
 void sk_sgemv_nonzero_columns(long m, long n, const float *a, long lda, const float *x, float *y) {

@@ -1,6 +1,5 @@
-// One instruction set's sgemv, both lay-outs, included by kernels_<variant>.c after vector.h.
+// One instruction set's sgemv of a transposed matrix, included by kernels_<variant>.c after vector.h.
 //
-// `sk_sgemv_rows`: y[i] = Σ_p a[i][p]·x[p], four rows at a time, each a running vector sum.
 // `sk_sgemv_columns`: y[j] = Σ_r x[r]·a[r][j], a chunk of y (16 vectors) held in registers while
 // every row of `a` is added into it (the LSTM's recurrent product: 64 rows of 256 gates).
 // `sk_sgemv_nonzero_columns`: the same over the rows whose x[r] is not zero (a dense layer after a
@@ -10,36 +9,6 @@
 #define SK_CHUNK (SK_LANES * SK_CHUNK_VECTORS)
 /// Rows of `x` listed at a time by `sk_sgemv_nonzero_columns` (the list: 8 KB, in L1).
 #define SK_LISTED_ROWS 1024
-
-/// `y[i] = a[i][·]·x (+ beta·y[i])` for `rows` (1…4) rows.
-SK_TARGET static inline __attribute__((always_inline)) void SK_NAME(dot_rows)(int rows, long n, const float *a, long lda,
-                                                                               const float *x, float *y, float beta) {
-    // Two sums per row, so that eight multiply-adds are in flight.
-    SK_VECTOR sum[4][2] = {{{0}, {0}}, {{0}, {0}}, {{0}, {0}}, {{0}, {0}}};
-    long p = 0;
-    for (; p + 2 * SK_LANES <= n; p += 2 * SK_LANES) {
-        const SK_VECTOR low = SK_NAME(load)(x + p), high = SK_NAME(load)(x + p + SK_LANES);
-        for (int r = 0; r < rows; r++) {
-            sum[r][0] += SK_NAME(load)(a + r * lda + p) * low;
-            sum[r][1] += SK_NAME(load)(a + r * lda + p + SK_LANES) * high;
-        }
-    }
-    for (; p + SK_LANES <= n; p += SK_LANES) {
-        const SK_VECTOR v = SK_NAME(load)(x + p);
-        for (int r = 0; r < rows; r++) sum[r][0] += SK_NAME(load)(a + r * lda + p) * v;
-    }
-    for (int r = 0; r < rows; r++) {
-        float total = SK_NAME(lane_sum)(sum[r][0] + sum[r][1]);
-        for (long q = p; q < n; q++) total += a[r * lda + q] * x[q];
-        y[r] = beta == 0 ? total : total + beta * y[r];
-    }
-}
-
-SK_TARGET void SK_NAME(sk_sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta) {
-    long i = 0;
-    for (; i + 4 <= m; i += 4) SK_NAME(dot_rows)(4, n, a + i * lda, lda, x, y + i, beta);
-    if (i < m) SK_NAME(dot_rows)((int)(m - i), n, a + i * lda, lda, x, y + i, beta);
-}
 
 /// `y[j] = Σ_q x[r_q]·a[r_q][j] + beta·y[j]` for the `count` rows `r_q = rows[q]`, or `r_q = q`
 /// when `rows` is NULL.

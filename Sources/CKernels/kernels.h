@@ -34,7 +34,6 @@ SKGemmScratch *sk_gemm_scratch(void);
 typedef struct {
     void (*sgemm)(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b, long ldb, float *c,
                   long ldc, float beta);
-    void (*sgemv_rows)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_columns)(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
     void (*sgemv_nonzero_columns)(long m, long n, const float *a, long lda, const float *x, float *y);
     void (*lstm_update_cell)(const float *gates, const float *bias, float *cell, float *hidden, long count);
@@ -51,7 +50,6 @@ typedef struct {
 #define SK_DECLARE_VARIANT(variant)                                                                                   \
     void sk_sgemm_##variant(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b,        \
                             long ldb, float *c, long ldc, float beta);                                                \
-    void sk_sgemv_rows_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta);    \
     void sk_sgemv_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y, float beta); \
     void sk_sgemv_nonzero_columns_##variant(long m, long n, const float *a, long lda, const float *x, float *y);    \
     void sk_lstm_update_cell_##variant(const float *gates, const float *bias, float *cell, float *hidden, long count); \

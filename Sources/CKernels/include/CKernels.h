@@ -42,9 +42,9 @@ void sk_release_thread_variant(void);
 void sk_sgemm(long m, long n, long k, const float *a, long lda, bool transpose_a, const float *b, long ldb, float *c,
               long ldc, float beta);
 
-/// `y[m] = a[m×n]·x[n] + beta·y`, row-major, single-threaded; `a` is stored as its `n×m`
-/// transpose when `transpose_a`. With `beta` 0, `y` is only written.
-void sk_sgemv(long m, long n, const float *a, long lda, bool transpose_a, const float *x, float *y, float beta);
+/// `y[m] = a[m×n]·x[n] + beta·y`, single-threaded, with `a` stored as its `n×m` transpose
+/// (row-major). With `beta` 0, `y` is only written.
+void sk_sgemv_columns(long m, long n, const float *a, long lda, const float *x, float *y, float beta);
 
 /// `y[m] = a[m×n]·x[n]` with `a` stored as its `n×m` transpose, summed over the `x[r]` that are not
 /// zero only: the rows of the others are never read (a zero adds nothing, even against an infinite

@@ -17,12 +17,12 @@ enum BLAS {
         sk_sgemm(m, n, k, a, lda, transposeA, b, ldb, c, ldc, beta)
     }
 
-    /// `y[m] = a[m×n]·x[n] + beta·y`; with `transposeA`, `a` is stored as its `n×m` transpose.
+    /// `y[m] = a[m×n]·x[n] + beta·y` with `a` stored as its `n×m` transpose.
     static func gemv(
-        m: Int, n: Int, a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
-        x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>, beta: Float = 0
+        m: Int, n: Int, transposedA a: UnsafePointer<Float>, lda: Int, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>,
+        beta: Float = 0
     ) {
-        sk_sgemv(m, n, a, lda, transposeA, x, y, beta)
+        sk_sgemv_columns(m, n, a, lda, x, y, beta)
     }
 
     /// `y[m] = a[m×n]·x[n]` with `a` stored as its `n×m` transpose, summed over the `x[p]` that are

@@ -136,7 +136,7 @@ enum LSTMKernel {
                             let rows = min(partRows, h - first)
                             let start = step & 1 == 0 ? first : h - first - rows
                             BLAS.gemv(
-                                m: g, n: rows, a: recurrent + start * g, lda: g, transposeA: true, x: previous + start, y: gates, beta: 1)
+                                m: g, n: rows, transposedA: recurrent + start * g, lda: g, x: previous + start, y: gates, beta: 1)
                             first += rows
                         }
                     }

@@ -1,5 +1,5 @@
-/// `dense`: `y = W·x + b` on a vector: an sgemv, four rows of `W` at a time. A program runs it
-/// as a ``SparseInputDense``, which skips the zero inputs.
+/// `dense`: `y = W·x + b` on a vector. A program runs it as a ``SparseInputDense``, which skips
+/// the zero inputs.
 struct Dense: FoldingLayer {
     struct Params: Decodable {
         let inFeatures, outFeatures: Int
@@ -43,8 +43,14 @@ struct Dense: FoldingLayer {
 
     func planned(for inputs: UnsafeBufferPointer<Shape>) -> any Layer { SparseInputDense(self) }
 
+    /// One output at a time: only a layer outside a program runs this (the reference in tests).
     func forward(_ inputs: UnsafeBufferPointer<Tensor>, into output: Tensor, scratch: UnsafeMutablePointer<Float>) {
-        BLAS.gemv(m: outputChannels, n: inFeatures, a: weight.base, lda: inFeatures, x: inputs[0].data, y: output.data)
+        let (w, x) = (weight.base, inputs[0].data)
+        for o in 0..<outputChannels {
+            var sum: Float = 0
+            for p in 0..<inFeatures { sum += w[o * inFeatures + p] * x[p] }
+            output.data[o] = sum
+        }
         Epilogue.biasPerColumn(output.data, rows: 1, columns: outputChannels, bias: bias.base, activation: activation)
     }
 }
