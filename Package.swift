@@ -290,8 +290,8 @@ let package = Package(
         .testTarget(
             name: "SketchwiseLibraryTests",
             dependencies: [
-                "SketchwiseLibrary", "SketchwiseCore", "SketchwiseNN", "SketchwiseRaster", "SketchwiseRecognition", "SketchwiseTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SketchwiseLibrary", "SketchwiseCore", "SketchwiseLocalization", "SketchwiseNN", "SketchwiseRaster",
+                "SketchwiseRecognition", "SketchwiseTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import SketchwiseCore
 import SketchwiseFormats
+import SketchwiseLibrary
+import SketchwiseLocalization
 import SketchwiseModels
 import SketchwisePersonal
 import SketchwiseServing
@@ -24,11 +26,16 @@ struct PersonalRoutes: Sendable {
     let userCreation: ClientRateLimiter
     /// Where the A/B counts are stored, in order (nil when no test runs).
     let recorder: ExperimentRecorder?
+    /// The library, whose pictures name the shortcuts that stand for them.
+    let serving: ServingModels
+    let localizer: Localizer
 
-    init(shortcuts: PersonalShortcuts, limits: ServerLimits, experiment: ModelExperiment?) {
+    init(shortcuts: PersonalShortcuts, limits: ServerLimits, experiment: ModelExperiment?, serving: ServingModels, localizer: Localizer) {
         self.shortcuts = shortcuts
         self.limits = limits
         self.experiment = experiment
+        self.serving = serving
+        self.localizer = localizer
         userCreation = ClientRateLimiter(perMinute: limits.usersPerClientPerMinute, maximumClients: limits.maximumRateLimitedClients)
         recorder = experiment.map { ExperimentRecorder(store: shortcuts.store, experiment: $0.name) }
     }
@@ -68,9 +75,12 @@ struct PersonalRoutes: Sendable {
             return try json(UserBody(user: user.name, keepCorrections: keep, experiments: experiments(of: user)))
         }
         api.get("shortcuts") { request, _ in
+            let names = try LocalizedNames(localizer: localizer, request: request)
             let user = try await user(request)
             let labels = try await shortcuts.labels(user: user.id)
-            return try json(ShortcutListBody(shortcuts: labels.map { .init(label: $0.label, examples: $0.examples) }))
+            let pictureNames = self.pictureNames(labels.map(\.label), names)
+            return try json(
+                ShortcutListBody(shortcuts: labels.map { .init(label: $0.label, display: pictureNames[$0.label], examples: $0.examples) }))
         }
         api.post("shortcuts") { request, _ in try await teach(request) }
         api.post("shortcuts/predict") { request, _ in
@@ -156,6 +166,13 @@ struct PersonalRoutes: Sendable {
         return try json(MisfireBody(label: label.precomposedStringWithCanonicalMapping, version: version), status: .created)
     }
 
+    /// The names of the labels that are library pictures (`lucide:cat`), in the request's locale;
+    /// none while the library is not loaded, or when it cannot be read (the list then shows labels).
+    private func pictureNames(_ labels: [String], _ names: LocalizedNames) -> [String: String] {
+        guard let database = try? serving.snapshot.database else { return [:] }
+        return (try? database.pictureNames(ids: labels, localizer: localizer, in: names.locale)) ?? [:]
+    }
+
     /// Runs an update task (its embedding on the work queue); a request that goes away cancels it.
     private func update(_ task: ShortcutUpdateTask) async throws -> Int64 {
         try await countingRefusals {
@@ -230,7 +247,9 @@ struct PersonalRoutes: Sendable {
 struct UserCreatedBody: Encodable { let token: String; let user: String }
 struct UserBody: Encodable { let user: String; let keepCorrections: Bool; let experiments: [String: ModelExperiment.Arm]? }
 struct ShortcutListBody: Encodable {
-    struct Item: Encodable { let label: String; let examples: Int }
+    /// A shortcut: its `label`, the name of the picture it stands for when that is a library
+    /// picture (`display`, in the request's locale), and how many drawings taught it.
+    struct Item: Encodable { let label: String; let display: String?; let examples: Int }
     let shortcuts: [Item]
 }
 struct ShortcutChangedBody: Encodable { let label: String; let examples: Int; let version: Int64 }

@@ -214,7 +214,8 @@ public struct SketchwiseServer: Sendable {
         let localizer = configuration.localizer ?? bundledLocalizer()
         APIRoutes(
             serving: serving, limits: limits, openAPI: configuration.webFolder.appendingPathComponent("openapi.yaml"), work: work,
-            personal: PersonalRoutes(shortcuts: shortcuts, limits: limits, experiment: configuration.experiment),
+            personal: PersonalRoutes(
+                shortcuts: shortcuts, limits: limits, experiment: configuration.experiment, serving: serving, localizer: localizer),
             photos: PhotoRoutes(photos: loadPhotoModel(), serving: serving, limits: limits, work: work, localizer: localizer),
             metrics: configuration.metrics, localizer: localizer
         ).add(to: router)

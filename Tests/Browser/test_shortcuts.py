@@ -98,6 +98,23 @@ def test_one_person_can_neither_read_nor_change_anothers_shortcuts(server):
     assert body["label"] is None
 
 
+def test_a_shortcut_of_a_library_picture_is_listed_by_its_name_in_the_persons_language(server):
+    token = new_user(server)
+    examples = [spiral(s) for s in (31, 32, 33)]
+    for label in ("emoji:U+1F300", SPIRAL):
+        status, _, _, raw = server.post_json("/api/shortcuts", {"label": label, "examples": examples}, headers=auth(token))
+        assert status == 201, raw
+    status, _, listing = server.get("/api/shortcuts", headers=auth(token))
+    assert status == 200 and json.loads(listing)["shortcuts"] == [
+        {"label": "emoji:U+1F300", "display": "cyclone", "examples": 3}, {"label": SPIRAL, "examples": 3}], listing
+    status, _, listing = server.get("/api/shortcuts?lang=de", headers=auth(token))
+    assert status == 200 and json.loads(listing)["shortcuts"][0]["display"] == "Wirbel", listing
+    status, _, listing = server.get("/api/shortcuts", headers={**auth(token), "Accept-Language": "fr-CA"})
+    assert status == 200 and json.loads(listing)["shortcuts"][0]["display"] == "cyclone", listing
+    status, _, raw = server.get("/api/shortcuts?lang=" + "x" * 40, headers=auth(token))
+    assert status == 400 and b"language tag" in raw, raw
+
+
 def test_a_spiral_is_nearer_its_shortcut_than_other_drawings(server):
     token = new_user(server)
     status, _, _, raw = server.post_json("/api/shortcuts", {"label": SPIRAL, "examples": [spiral(s) for s in (11, 12, 13)]},
@@ -366,6 +383,10 @@ def test_a_picture_on_offer_becomes_a_shortcut_under_its_name(driver, server, kn
     status = driver.execute_script("return document.getElementById('shortcut-status').textContent")
     assert name in status and picture_id not in status, status
     assert offered.get_attribute("aria-pressed") == "false", "the next shortcut starts afresh"
+    # The list names it as the strip does, in the page's language.
+    title = next(s["displayTitle"] for s in driver.execute_script("return window.sketchwise.suggestions()") if s["id"] == picture_id)
+    listed = driver.find_element("css selector", "#shortcut-list li").text
+    assert title in listed and picture_id not in listed, (listed, title)
     driver.find_element("id", "my-shortcuts-close").click()
 
 def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(driver, server):
