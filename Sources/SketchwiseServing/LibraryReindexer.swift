@@ -85,23 +85,54 @@ package struct LibraryReindexer: Sendable {
             let data = handle.availableData
             if !data.isEmpty { consume(data) }
         }
+        let child = CancellableChild(process)
         let status: Int32 = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
                 do {
-                    try process.run()
+                    guard try child.start() else { throw CancellationError() }
                 } catch {
                     process.terminationHandler = nil
                     continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
-            if process.isRunning { process.terminate() }
+            child.cancel()
         }
         // What the child wrote just before it ended may not have reached the handler yet.
         errors.fileHandleForReading.readabilityHandler = nil
         consume(errors.fileHandleForReading.readDataToEndOfFile())
         try Task.checkCancellation()
         return (status, process.terminationReason, lastLines)
+    }
+}
+
+/// A child process whose task may be cancelled before it starts as well as while it runs:
+/// cancelled first, it never starts (a server that cannot listen would otherwise wait for a
+/// whole index build to end); cancelled later, it is terminated.
+private final class CancellableChild: @unchecked Sendable {
+    private let lock = NSLock()
+    private let process: Process
+    private var cancelled = false
+
+    init(_ process: Process) {
+        self.process = process
+    }
+
+    /// Starts the process, unless it was cancelled already (then false).
+    func start() throws -> Bool {
+        try lock.withLock {
+            guard !cancelled else { return false }
+            try process.run()
+            return true
+        }
+    }
+
+    /// Terminates the process if it runs, and keeps it from starting if it does not yet.
+    func cancel() {
+        lock.withLock {
+            cancelled = true
+            if process.isRunning { process.terminate() }
+        }
     }
 }

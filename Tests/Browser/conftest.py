@@ -161,7 +161,7 @@ def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
             proc.wait()
             log.close()
             pytest.fail(f"GET /api/ready not 200 after {timeout:.0f}s; log:\n{srv.log_tail(200)}")
-        time.sleep(1)
+        time.sleep(0.2)
     print(f"[{name}] ready in {time.monotonic() - started:.1f}s: {body.decode(errors='replace')}", file=sys.stderr)
     return srv
 

@@ -8,7 +8,8 @@ import Testing
 @testable import SketchwiseServing
 
 /// The child index build as the server runs it, with a script in place of `sketchwise`: a child
-/// that crashes once is run again, one that keeps crashing or fails is reported with its reason.
+/// that crashes once is run again, one that keeps crashing or fails is reported with its reason,
+/// and a cancelled build stops its child or never starts it.
 @Suite struct LibraryReindexerTests {
     let folder = TemporaryFolder()
     let models = RecognizerSet(folder: SharedData.packageRoot.appendingPathComponent("Models"))
@@ -66,6 +67,31 @@ import Testing
         let message = try #require(error).description
         #expect(message.contains("exited with 3") && message.contains("no such model"), "\(message)")
         #expect(try runCount(runs) == 1)
+    }
+
+    @Test func aBuildCancelledBeforeItsChildStartsNeverStartsIt() async throws {
+        let (reindexer, runs) = try reindexer("sleep 30")
+        let build = Task {
+            // Cancelled while it waits here, before the child is started.
+            while !Task.isCancelled { await Task.yield() }
+            try await reindexer.build(at: database, recognizers: models) { _, _ in }
+        }
+        build.cancel()
+        let start = ContinuousClock.now
+        await #expect(throws: CancellationError.self) { try await build.value }
+        #expect(ContinuousClock.now - start < .seconds(10), "it waited for the child")
+        #expect(!FileManager.default.fileExists(atPath: runs.path), "the child ran")
+    }
+
+    @Test func aBuildCancelledWhileItsChildRunsStopsIt() async throws {
+        let started = folder.url.appendingPathComponent("started").path
+        let (reindexer, _) = try reindexer("touch '\(started)'\nexec sleep 30")
+        let build = Task { try await reindexer.build(at: database, recognizers: models) { _, _ in } }
+        while !FileManager.default.fileExists(atPath: started) { try await Task.sleep(for: .milliseconds(10)) }
+        let start = ContinuousClock.now
+        build.cancel()
+        await #expect(throws: CancellationError.self) { try await build.value }
+        #expect(ContinuousClock.now - start < .seconds(10), "it waited for the child")
     }
 }
 
