@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -286,7 +287,12 @@ def new_driver(download_dir):
         "safebrowsing.enabled": False,
     })
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    # Chromium leaves a temporary folder behind at each run (its singleton socket): made in a
+    # folder of the driver's own, removed with it (short: a socket's path has at most 107 bytes).
+    scratch = tempfile.mkdtemp(prefix="sketchwise-chromium-")
+    service = Service(executable_path=CHROMEDRIVER, env={**os.environ, "TMPDIR": scratch})
+    drv = webdriver.Chrome(service=service, options=opts)
+    drv.scratch = scratch
     drv.set_window_size(1280, 900)
     try:
         drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
@@ -305,6 +311,7 @@ def quit_driver(drv):
     except Exception:
         pass
     drv.quit()
+    shutil.rmtree(drv.scratch, ignore_errors=True)
 
 
 @pytest.fixture
