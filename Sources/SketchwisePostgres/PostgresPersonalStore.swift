@@ -194,7 +194,7 @@ public struct PostgresPersonalStore: PersonalStore {
 
     public func setKeepsCorrections(_ keeps: Bool, user: Int64) async throws {
         try await bounded {
-            try await client.query("UPDATE personal_user SET keeps_corrections = \(keeps) WHERE id = \(user)", logger: logger)
+            _ = try await client.query("UPDATE personal_user SET keeps_corrections = \(keeps) WHERE id = \(user)", logger: logger)
         }
     }
 
