@@ -51,13 +51,14 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from sketchwise_data import quickdraw as qd
-from sketchwise_data import raster
+from sketchwise_data import raster, tensor_raster
 from sketchwise_data.augment import AugmentConfig, augment_strokes, mirror
 from sketchwise_data.tensor_augment import bitmap_augment
 
 from . import MODELS, pseudo_labels
 from .export import write_safetensors, FORMAT
 from .models import conv_block_layers
+from .train_on_device import pick_device
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
@@ -200,9 +201,18 @@ def augmented(strokes, rng, cfg: AugmentConfig, warp_amplitude: float = 7.0):
     return augment_strokes(strokes, rng, cfg)
 
 
-def render(drawings) -> torch.Tensor:
+#: How training drawings are rendered: by cairo one at a time on the CPU (the recipe the shipped
+#: embedding was trained with), or as tensor operations on the training device (``tensor_raster``:
+#: within 0.01 of cairo's pixels on average, and the only way to keep a GPU fed).
+RENDERERS = ("cairo", "tensor")
+
+
+def render(drawings, renderer: str = "cairo", device="cpu") -> torch.Tensor:
+    """Drawings as ``[B, 1, 28, 28]`` images (ink 1) on ``device``."""
+    if renderer == "tensor":
+        return tensor_raster.render_strokes(drawings, device=device)
     x = np.stack([raster.render(d) for d in drawings]).astype(np.float32) / 255.0
-    return torch.from_numpy(x).unsqueeze(1)
+    return torch.from_numpy(x).unsqueeze(1).to(device)
 
 
 #: The symmetry slot of a training item: a pseudo-class item, turned by one of its eight each
@@ -210,17 +220,20 @@ def render(drawings) -> torch.Tensor:
 ANY_SYMMETRY, BITMAP = -1, -2
 
 
-def training_images(batch, rng, gen: torch.Generator, warp_amplitude: float) -> torch.Tensor:
+def training_images(batch, rng, gen: torch.Generator, warp_amplitude: float, renderer: str = "cairo",
+                    device="cpu") -> torch.Tensor:
     """The images of a batch of training items ``(class, strokes or bitmap, symmetry, augmentation)``
-    in their order: strokes warped, augmented and rendered; bitmaps under a small random affine."""
-    images = torch.zeros(len(batch), 1, 28, 28)
+    in their order, on ``device``: strokes warped, augmented and rendered; bitmaps under a small
+    random affine."""
+    images = torch.zeros(len(batch), 1, 28, 28, device=device)
     drawn = [i for i, item in enumerate(batch) if item[2] != BITMAP]
     bitmaps = [i for i, item in enumerate(batch) if item[2] == BITMAP]
     if drawn:
-        images[drawn] = render([augmented(dihedral(batch[i][1], batch[i][2]), rng, batch[i][3], warp_amplitude) for i in drawn])
+        strokes = [augmented(dihedral(batch[i][1], batch[i][2]), rng, batch[i][3], warp_amplitude) for i in drawn]
+        images[drawn] = render(strokes, renderer, device)
     if bitmaps:
         raw = torch.from_numpy(np.stack([batch[i][1] for i in bitmaps]).astype(np.float32) / 255.0)
-        images[bitmaps] = bitmap_augment(raw.reshape(-1, 1, 28, 28), gen)
+        images[bitmaps] = bitmap_augment(raw.reshape(-1, 1, 28, 28), gen).to(device)
     return images
 
 
@@ -348,12 +361,15 @@ def rotated(strokes, degrees: float):
 
 @torch.no_grad()
 def embed(model, drawings, batch: int = 512, views=(0.0,)) -> torch.Tensor:
-    """Embeddings of drawings; with several ``views`` (rotations in degrees) their normalised mean."""
+    """Embeddings of drawings (rendered by cairo, as the runtime draws them; run on the model's
+    device, returned on the CPU); with several ``views`` (rotations in degrees) their normalised mean."""
     model.eval()
+    device = next(model.parameters()).device
     total = 0
     for degrees in views:
         turned = drawings if degrees == 0 else [rotated(d, degrees) for d in drawings]
-        total = total + torch.cat([model(render(turned[i:i + batch])) for i in range(0, len(turned), batch)])
+        total = total + torch.cat([model(render(turned[i:i + batch], device=device)).float().cpu()
+                                   for i in range(0, len(turned), batch)])
     return F.normalize(total, dim=1) if len(views) > 1 else total
 
 
@@ -515,16 +531,17 @@ def write_fixture(models_dir: Path, name: str, out: Path):
 
 
 # ------------------------------------------------------------------ training
-def pseudo_items(args, unseen_omni, classes: dict) -> list:
+def pseudo_items(args, unseen_omni, classes: dict, device=torch.device("cpu")) -> list:
     """Training items of the pseudo-classes clustered from ``args.unlabelled`` (each cluster in
     its eight symmetries: the item's class is the base of eight, its symmetry drawn per batch),
-    without possible copies of the ``unseen_omni`` drawings (evaluation and validation)."""
+    without possible copies of the ``unseen_omni`` drawings (evaluation and validation). The
+    clustering embedding runs on ``device``."""
     t0 = time.time()
     drawings, dropped = pseudo_labels.load_unlabelled(args.data / "omniglot" / args.unlabelled, [d for _, d in unseen_omni],
                                                       limit=1000 if args.smoke else None)
     total = len(drawings) + dropped
     drawings = [s for s in (qd.simplify_strokes(d) for d in drawings) if s]
-    teacher = load_embedding(args.cluster_model.parent, args.cluster_model.name)
+    teacher = load_embedding(args.cluster_model.parent, args.cluster_model.name).to(device)
     labels = pseudo_labels.pseudo_classes(embed(teacher, drawings, views=(0.0, -10.0, 10.0)))
     base = {}
     for c in sorted(set(labels) - {-1}):
@@ -592,6 +609,11 @@ def parser() -> argparse.ArgumentParser:
                    help="also learn pseudo-classes clustered from this Omniglot stroke-3 file (in the data's omniglot folder)")
     t.add_argument("--cluster-model", type=Path, default=MODELS / "sketch-embedding",
                    metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
+    t.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="where to train (auto: CUDA when present; bf16 autocast there)")
+    t.add_argument("--renderer", choices=("auto",) + RENDERERS, default="auto",
+                   help="how training drawings are rendered: cairo on the CPU, or tensor operations on the device "
+                        "(auto: tensor on CUDA, cairo on the CPU)")
     t.add_argument("--smoke", action="store_true", help="a tiny run on a few classes (tests)")
     t.add_argument("--seed", type=int, default=1)
 
@@ -662,7 +684,8 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
     for label, strokes in train_qd:
         items.append((classes.setdefault(label, len(classes)), strokes, 0, QD_AUG))
     items += [(classes.setdefault(label, len(classes)), bitmap, BITMAP, None) for label, bitmap in train_bitmaps]
-    pseudo = pseudo_items(args, eval_omni + validation, classes) if args.unlabelled else []
+    device = pick_device(args.device)
+    pseudo = pseudo_items(args, eval_omni + validation, classes, device) if args.unlabelled else []
     items += pseudo
     print(f"training: {len(train_omni)} Omniglot drawings ({len(trained_alphabets)} alphabets, x8 symmetries), "
           f"{len(train_qd)} Quick, Draw! drawings, {len(train_bitmaps)} Quick, Draw! bitmaps; {len(classes)} classes, "
@@ -673,8 +696,12 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
         print(f"validation: {len(validation)} Omniglot drawings of {len({l for l, _ in validation})} characters "
               f"({', '.join(validation_alphabets)}), kept out of training", flush=True)
 
-    model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout)
-    head = CosFaceHead(model.proj_dim, len(classes))
+    renderer = args.renderer if args.renderer != "auto" else ("tensor" if device.type == "cuda" else "cairo")
+    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
+        (lambda: torch.autocast("cpu", enabled=False))
+    print(f"device {device}, training drawings rendered by {renderer}", flush=True)
+    model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout).to(device)
+    head = CosFaceHead(model.proj_dim, len(classes)).to(device)
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=args.weight_decay)
     per_epoch = len(items)
@@ -693,13 +720,14 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
         for b in range(0, per_epoch, args.batch):
             batch = [items[i] for i in order[b:b + args.batch]]
             batch = [with_symmetry(item, rng) for item in batch]
-            x = training_images(batch, rng, gen, args.warp)
-            y = torch.tensor([c for c, _, _, _ in batch])
+            x = training_images(batch, rng, gen, args.warp, renderer, device)
+            y = torch.tensor([c for c, _, _, _ in batch], device=device)
             if total_steps:
                 lr = args.lr * 0.5 * (1 + math.cos(math.pi * min(step / total_steps, 1.0)))
                 for g in opt.param_groups:
                     g["lr"] = lr
-            loss = F.cross_entropy(head(model.project(x), y), y)
+            with autocast():
+                loss = F.cross_entropy(head(model.project(x), y).float(), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -720,6 +748,7 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
         if epoch >= total_epochs:
             break
     rotations = tuple(float(v) for v in args.embedding_rotations.split(","))
+    model.cpu()
     model.pool_blocks(pooled_blocks)
     single = evaluate(model, eval_sets, args.episodes)
     results = evaluate(model, eval_sets, args.episodes, rotations)
@@ -728,7 +757,9 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
     pseudo_note = (f"; {len({c for c, _, _, _ in pseudo})} pseudo-classes (x8 symmetries) clustered from {args.unlabelled} "
                    f"by {args.cluster_model.name}, without the drawings that may be copies of evaluation drawings"
                    if pseudo else "")
-    notes = (f"Trained by sketchwise_training.embedding for {epoch} epochs ({minutes:.1f} min on {args.threads} CPU thread(s)): "
+    where = f"{torch.cuda.get_device_name(device)}" if device.type == "cuda" else f"{args.threads} CPU thread(s)"
+    notes = (f"Trained by sketchwise_training.embedding for {epoch} epochs ({minutes:.1f} min on {where}; drawings "
+             f"rendered by {renderer}): "
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "
              f"{args.weight_decay:g}, warp {args.warp:g}) over {len(classes)} classes (Omniglot {', '.join(trained_alphabets)} "
              f"from {args.train_zip}, each character in its eight symmetries (quarter turns, mirrored or not); "

@@ -118,3 +118,20 @@ def test_pooled_blocks_join_the_embedding_and_survive_export(tmp_path):
         assert torch.allclose(loaded(x), ensemble(x), atol=1e-6)
     with pytest.raises(ValueError, match=r"1\.\.3"):  # the last block is the projection's input
         model.pool_blocks([4])
+
+
+def test_training_drawings_render_alike_on_cairo_and_as_tensor_operations():
+    """The renderer a GPU run uses draws the same augmented drawings as cairo does, within the
+    tensor rasteriser's tolerance (tests/test_tensor_raster.py), bitmaps untouched by the choice."""
+    rng = np.random.default_rng(5)
+    def wobbly(n):  # a hand-drawn-looking stroke of n points in the 0..255 frame
+        return [np.cumsum(rng.normal(0, 12, n)) + 128, np.cumsum(rng.normal(0, 12, n)) + 128]
+    items = [(0, [wobbly(30), wobbly(12)], k % 8, E.QD_AUG if k % 2 else E.OMNIGLOT_AUG) for k in range(12)]
+    items.append((1, rng.integers(0, 256, 784, dtype=np.uint8), E.BITMAP, None))
+    images = {}
+    for renderer in E.RENDERERS:
+        images[renderer] = E.training_images(items, np.random.default_rng(9), torch.Generator().manual_seed(9), 7.0, renderer)
+    cairo, tensor = images["cairo"][:12].flatten(), images["tensor"][:12].flatten()
+    assert torch.corrcoef(torch.stack([cairo, tensor]))[0, 1] > 0.99
+    assert (cairo - tensor).abs().mean() < 0.01
+    assert torch.equal(images["cairo"][12], images["tensor"][12])

@@ -49,15 +49,9 @@ torch.save(ck, sys.argv[2])
 PY
 }
 
-pids=()
-names=()
-while read -r name options; do
-  # shellcheck disable=SC2086  # the options are words
-  (train "$name" $options --minutes "$MINUTES" --eval-every 500 ${EXTRA:-} >"$OUT/$name.log" 2>&1; slim "$name") &
-  pids+=($!)
-  names+=("$name")
-done <<<"$STUDENTS"
-status=0
-for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for name in "${names[@]}"; do tail -n 2 "$OUT/$name.log"; done
-exit $status
+student() {  # name options...: trains for $MINUTES, then hands the checkpoint back
+  # shellcheck disable=SC2086  # EXTRA: options, split into words
+  train "$@" --minutes "$MINUTES" --eval-every 500 ${EXTRA:-} && slim "$1"
+}
+source "$(dirname "$0")/side_by_side.sh"
+run_side_by_side student "$STUDENTS"
