@@ -58,7 +58,7 @@ from sketchwise_data.tensor_augment import bitmap_augment
 from . import MODELS, pseudo_labels
 from .export import write_safetensors, FORMAT
 from .models import conv_block_layers
-from .train_on_device import pick_device
+from .train_on_device import autocast_on, pick_device
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
@@ -368,7 +368,7 @@ def embed(model, drawings, batch: int = 512, views=(0.0,)) -> torch.Tensor:
     total = 0
     for degrees in views:
         turned = drawings if degrees == 0 else [rotated(d, degrees) for d in drawings]
-        total = total + torch.cat([model(render(turned[i:i + batch], device=device)).float().cpu()
+        total = total + torch.cat([model(render(turned[i:i + batch], device=device)).cpu()
                                    for i in range(0, len(turned), batch)])
     return F.normalize(total, dim=1) if len(views) > 1 else total
 
@@ -531,7 +531,7 @@ def write_fixture(models_dir: Path, name: str, out: Path):
 
 
 # ------------------------------------------------------------------ training
-def pseudo_items(args, unseen_omni, classes: dict, device=torch.device("cpu")) -> list:
+def pseudo_items(args, unseen_omni, classes: dict, device: torch.device) -> list:
     """Training items of the pseudo-classes clustered from ``args.unlabelled`` (each cluster in
     its eight symmetries: the item's class is the base of eight, its symmetry drawn per batch),
     without possible copies of the ``unseen_omni`` drawings (evaluation and validation). The
@@ -697,8 +697,7 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
               f"({', '.join(validation_alphabets)}), kept out of training", flush=True)
 
     renderer = args.renderer if args.renderer != "auto" else ("tensor" if device.type == "cuda" else "cairo")
-    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
-        (lambda: torch.autocast("cpu", enabled=False))
+    autocast = autocast_on(device)
     print(f"device {device}, training drawings rendered by {renderer}", flush=True)
     model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout).to(device)
     head = CosFaceHead(model.proj_dim, len(classes)).to(device)
@@ -757,7 +756,7 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
     pseudo_note = (f"; {len({c for c, _, _, _ in pseudo})} pseudo-classes (x8 symmetries) clustered from {args.unlabelled} "
                    f"by {args.cluster_model.name}, without the drawings that may be copies of evaluation drawings"
                    if pseudo else "")
-    where = f"{torch.cuda.get_device_name(device)}" if device.type == "cuda" else f"{args.threads} CPU thread(s)"
+    where = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{args.threads} CPU thread(s)"
     notes = (f"Trained by sketchwise_training.embedding for {epoch} epochs ({minutes:.1f} min on {where}; drawings "
              f"rendered by {renderer}): "
              f"cosine softmax (scale {head.scale:g}, margin {head.margin:g}; dropout {args.dropout:g}, weight decay "

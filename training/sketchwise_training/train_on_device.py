@@ -226,6 +226,13 @@ def pick_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def autocast_on(device: torch.device):
+    """A maker of the training steps' autocast context: bf16 on CUDA, none on the CPU."""
+    if device.type == "cuda":
+        return lambda: torch.autocast("cuda", dtype=torch.bfloat16)
+    return lambda: torch.autocast("cpu", enabled=False)
+
+
 def train(args):
     world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
     device = pick_device(args.device)
@@ -273,8 +280,7 @@ def train(args):
             reschedule(state, args.steps)
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
-    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else \
-        (lambda: torch.autocast("cpu", enabled=False))
+    autocast = autocast_on(device)
     val_inputs = validation_inputs(index, device, args.val_limit, sequences) if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
     n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers and not sequences else 0
