@@ -19,7 +19,8 @@ drawings). AdamW, linear warm-up, cosine; bf16 autocast on CUDA.
 The schedule is fixed in steps (``--steps``, or ``--minutes`` converted after timing the first
 steps), so a run is the same whether it ran in one sitting or several: checkpoints are written
 every ``--checkpoint-minutes`` and on SIGTERM, and ``--resume`` restores weights, optimiser,
-step, every random generator (each rank's) and the history.
+step, every random generator (each rank's) and the history; the last sitting's device, threads,
+checkpoint and validation settings hold unless given again.
 """
 from __future__ import annotations
 
@@ -233,8 +234,37 @@ def autocast_on(device: torch.device):
     return lambda: torch.autocast("cpu", enabled=False)
 
 
+RUN_SETTINGS = ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
+                "bitmap_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
+"""What a run is: fixed at its start, whatever a resuming command line says."""
+SITTING_DEFAULTS = {"device": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500, "val_limit": 20000}
+"""How one sitting runs, with the defaults of a new run: a resumed run keeps its last sitting's unless told otherwise."""
+
+
+def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
+    """Fills ``args`` for this sitting: a resumed run's own settings from its run.json, the
+    sitting's from the command line where given, else from the last sitting, else the defaults
+    (a run started with ``--threads 1`` beside other work must not resume on every core). Rank 0
+    records them in run.json."""
+    saved = json.loads((run_dir / "run.json").read_text()) if resuming else {}
+    for key in RUN_SETTINGS if resuming else ():
+        setattr(args, key, saved[key])
+    for key, default in SITTING_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, saved.get(key, default))
+    if rank == 0:
+        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args)
+        partial = run_dir / "run.json.partial"  # replaced whole: other ranks may be reading it
+        partial.write_text(json.dumps(record, indent=1) + "\n")
+        partial.replace(run_dir / "run.json")
+
+
 def train(args):
     world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    run_dir = Path(args.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    resuming = args.resume and (run_dir / "ckpt.pt").exists()
+    settle_settings(args, run_dir, resuming, rank)
     device = pick_device(args.device)
     if device.type == "cuda":
         device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
@@ -245,16 +275,6 @@ def train(args):
         torch.set_num_threads(args.threads)
     if world > 1:
         dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-    run_dir = Path(args.run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    resuming = args.resume and (run_dir / "ckpt.pt").exists()
-    if resuming:  # the run's own settings, whatever this command line says
-        saved = json.loads((run_dir / "run.json").read_text())
-        for key in ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed", "bitmap_share",
-                    "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index"):
-            setattr(args, key, saved[key])
-    elif rank == 0:
-        (run_dir / "run.json").write_text(json.dumps(vars(args), indent=1) + "\n")
     torch.manual_seed(args.seed + rank)
     gen = torch.Generator().manual_seed(args.seed * 1000 + rank)
     index = DrawingIndex(Path(args.index))
@@ -406,11 +426,12 @@ def main(argv=None):
     k = sub.add_parser("pack", help="an index as one compressed file, to carry to a training machine")
     k.add_argument("index", type=Path)
     k.add_argument("file", type=Path)
+    LAST_SITTING = "; on --resume, the last sitting's"
     t = sub.add_parser("train", help="train a raster student (torchrun for several processes)")
     t.add_argument("--index", required=False, help="index folder or packed .npz")
     t.add_argument("--run-dir", required=True)
     t.add_argument("--resume", action="store_true", help="continue the run in --run-dir where it stopped")
-    t.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    t.add_argument("--device", choices=("auto", "cpu", "cuda"), help="default auto (CUDA when present)" + LAST_SITTING)
     t.add_argument("--model", choices=("raster", "strokes"), default="raster")
     t.add_argument("--widths", default="32,64,128", help="raster: channels of the conv blocks")
     t.add_argument("--fc", type=int, default=256, help="raster: width of the embedding layer")
@@ -427,7 +448,7 @@ def main(argv=None):
     budget.add_argument("--minutes", type=float, default=10.0, help="a budget in time, converted to steps as the pace is measured")
     t.add_argument("--timing-steps", type=int, default=100,
                    help="with --minutes: re-measure the pace after this many steps (or a twentieth of the budget)")
-    t.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    t.add_argument("--checkpoint-minutes", type=float, help="default 5" + LAST_SITTING)
     t.add_argument("--stop-at-step", type=int, help="stop (with a checkpoint) at this step")
     t.add_argument("--warm-start", default=None,
                    help="start from these weights: an exported model's NAME.json or a run's ckpt.pt (same layers)")
@@ -438,9 +459,9 @@ def main(argv=None):
     t.add_argument("--teacher-dir", default="Models")
     t.add_argument("--alpha", type=float, default=0.7)
     t.add_argument("--temperature", type=float, default=3.0)
-    t.add_argument("--eval-every", type=int, default=500)
-    t.add_argument("--val-limit", type=int, default=20000, help="validation drawings per part, at most")
-    t.add_argument("--threads", type=int)
+    t.add_argument("--eval-every", type=int, help="steps between validations, 0 for none; default 500" + LAST_SITTING)
+    t.add_argument("--val-limit", type=int, help="validation drawings per part, at most; default 20000" + LAST_SITTING)
+    t.add_argument("--threads", type=int, help="CPU threads; default all" + LAST_SITTING)
     e = sub.add_parser("export", help="a run's weights as model files")
     e.add_argument("--run-dir", required=True)
     e.add_argument("--name", required=True)

@@ -190,6 +190,21 @@ def test_a_resumed_run_can_be_given_a_new_length(shapes_index, tmp_path):
     assert len(shorter["state"]["losses"]) == 10, "and continued from step 6"
 
 
+def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(shapes_index, tmp_path):
+    run_dir = tmp_path / "run"
+    run_in_process(train_args(shapes_index, run_dir, "--steps", "20", "--stop-at-step", "3"))  # cpu, 1 thread, no validation
+    torch.set_num_threads(2)
+    run_in_process(["train", "--run-dir", str(run_dir), "--resume", "--stop-at-step", "5", "--checkpoint-minutes", "2"])
+    assert torch.get_num_threads() == 1, "the first sitting's --threads 1, not every core"
+    settings = json.loads((run_dir / "run.json").read_text())
+    assert (settings["device"], settings["threads"], settings["eval_every"], settings["checkpoint_minutes"]) == ("cpu", 1, 0, 2)
+    assert settings["widths"] == "8,16,16" and settings["steps"] == 20, "the run's own settings are kept"
+    ck = run_in_process(["train", "--run-dir", str(run_dir), "--resume", "--stop-at-step", "6", "--threads", "2"])
+    assert torch.get_num_threads() == 2 and ck["state"]["step"] == 6
+    assert json.loads((run_dir / "run.json").read_text())["checkpoint_minutes"] == 2, "carried from the sitting before"
+    torch.set_num_threads(1)
+
+
 def test_a_time_budget_ends_the_run_though_the_pace_is_never_measured_by_steps(shapes_index, tmp_path):
     # --timing-steps beyond any run: only the budget's own clock (a twentieth of it) can set the length
     ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--minutes", "0.01", "--timing-steps", "1000000"))
