@@ -20,20 +20,28 @@ import Testing
         func release() { open.store(true, ordering: .relaxed) }
     }
 
+    /// Starts the flooder's first job, which holds `queue`'s one thread until `gate` opens, and
+    /// returns once it runs: the jobs added next wait.
+    func occupyTheThread(
+        of queue: WorkQueue, in group: inout ThrowingTaskGroup<Void, any Error>, until gate: Gate, recordingIn order: StartOrder
+    ) async throws {
+        group.addTask {
+            try await WorkQueue.$client.withValue("flooder") {
+                try await queue.run {
+                    order.record("flooder-0"); gate.pass()
+                }
+            }
+        }
+        while order.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+    }
+
     @Test func anotherClientsJobRunsBeforeTheRestOfAFloodingClients() async throws {
         let queue = WorkQueue(threads: 1, queueLimit: 64)
         defer { queue.close() }
         let order = StartOrder()
         let gate = Gate()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await WorkQueue.$client.withValue("flooder") {
-                    try await queue.run {
-                        order.record("flooder-0"); gate.pass()
-                    }
-                }
-            }
-            while order.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+            try await occupyTheThread(of: queue, in: &group, until: gate, recordingIn: order)
             for index in 1...8 {
                 group.addTask {
                     try await WorkQueue.$client.withValue("flooder") { try await queue.run { order.record("flooder-\(index)") } }
@@ -55,14 +63,7 @@ import Testing
         let gate = Gate()
         let order = StartOrder()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await WorkQueue.$client.withValue("flooder") {
-                    try await queue.run {
-                        order.record("flooder-0"); gate.pass()
-                    }
-                }
-            }
-            while order.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+            try await occupyTheThread(of: queue, in: &group, until: gate, recordingIn: order)
             for _ in 1...2 {
                 group.addTask { try await WorkQueue.$client.withValue("flooder") { try await queue.run {} } }
             }
