@@ -35,6 +35,9 @@ deb: deps
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
 # scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
 # (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
+# The Python tests run on several processes (pytest-xdist, a test file to each): two for the
+# training tests, three for the browser tests, whose single one left a core mostly idle while it
+# waited on Chromium and the server (each worker has its own session server; conftest.py).
 # The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
 # hotLoops): the Swift tests take about a minute instead of five, the test server's library
 # index is built several times faster.
@@ -54,8 +57,8 @@ test: deps-test
 	scripts/install-doodles.sh .build/debug/sketchwise
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
-	python3 -m pytest -q training/tests
-	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs --durations=10 Tests/Browser
+	python3 -m pytest -q -n 2 --dist loadfile training/tests
+	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs --durations=10 -n 3 --dist loadfile Tests/Browser
 	env -u SKETCHWISE_OPTIMIZE_DEBUG scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 # The Swift code against .swift-format (swift format lint --strict; see the script).

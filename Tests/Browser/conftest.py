@@ -10,8 +10,12 @@ Environment:
   SKETCHWISE_STARTUP_TIMEOUT seconds to wait for GET /api/ready (default 600)
 
 Run with Debian's Python, which has python3-selenium:  /usr/bin/python3 -m pytest Tests/Browser
+Under pytest-xdist (python3-pytest-xdist; `-n 3 --dist loadfile`, as `make test` runs them) each
+worker's session server has a folder of its own (its own personal.sqlite) under the data dir,
+with a copy of the library index that the first worker builds there.
 """
 
+import fcntl
 import functools
 import http.client
 import http.server
@@ -20,6 +24,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -189,9 +194,28 @@ def data_dir_for(tmp_path_factory):
     return os.environ.get("SKETCHWISE_TEST_DATA_DIR") or str(tmp_path_factory.getbasetemp() / "sketchwise-data")
 
 
+def session_data_dir(tmp_path_factory):
+    """The session server's --data-dir: the data dir itself, or under pytest-xdist a folder of the
+    worker's own beside it, so that no two workers share a personal store. The library index is
+    built (or checked) once in the shared folder, by one worker at a time, and copied."""
+    shared = Path(data_dir_for(tmp_path_factory))
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return shared
+    own = shared / worker
+    own.mkdir(parents=True, exist_ok=True)
+    with open(shared / ".index-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        indexer = start_server(tmp_path_factory, shared, name=f"indexer-{worker}")
+        stop_server(indexer)
+        with sqlite3.connect(shared / "library.sqlite") as source, sqlite3.connect(own / "library.sqlite") as copy:
+            source.backup(copy)
+    return own
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    srv = start_server(tmp_path_factory, data_dir_for(tmp_path_factory))
+    srv = start_server(tmp_path_factory, session_data_dir(tmp_path_factory))
     yield srv
     stop_server(srv)
 
