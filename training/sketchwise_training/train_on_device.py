@@ -253,10 +253,14 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
     if rank == 0:
-        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args)
-        partial = run_dir / "run.json.partial"  # replaced whole: other ranks may be reading it
-        partial.write_text(json.dumps(record, indent=1) + "\n")
-        partial.replace(run_dir / "run.json")
+        write_run_record(run_dir, {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args))
+
+
+def write_run_record(run_dir: Path, record: dict):
+    """Replaces run.json whole (other ranks may be reading it)."""
+    partial = run_dir / "run.json.partial"
+    partial.write_text(json.dumps(record, indent=1) + "\n")
+    partial.replace(run_dir / "run.json")
 
 
 def train(args):
@@ -298,6 +302,8 @@ def train(args):
         log(f"resumed {run_dir} at step {state['step']}/{state['total_steps']}")
         if args.steps and args.steps != state["total_steps"]:
             reschedule(state, args.steps)
+            if rank == 0:  # run.json says the length the run now has
+                write_run_record(run_dir, json.loads((run_dir / "run.json").read_text()) | {"steps": args.steps})
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
     autocast = autocast_on(device)

@@ -188,6 +188,7 @@ def test_a_resumed_run_can_be_given_a_new_length(shapes_index, tmp_path):
     shorter = run_in_process([*resume, "--steps", "10"])
     assert shorter["state"]["step"] == shorter["state"]["total_steps"] == 10, "the run ends at its new length"
     assert len(shorter["state"]["losses"]) == 10, "and continued from step 6"
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["steps"] == 10, "run.json says the new length"
 
 
 def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(shapes_index, tmp_path):
