@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make run   — install what is needed, build (release) and run the main job: the server
 #   make test  — install what is needed and run every test
-.PHONY: run test deps deps-test build install deb format-check
+.PHONY: run test fuzz deps deps-test build install deb format-check
 
 deps:
 	scripts/install-deps.sh
@@ -33,15 +33,16 @@ deb: deps
 # personal store's suite also against a throwaway PostgreSQL, scripts/postgres.sh), the training
 # tests (PyTorch), then the server's API and browser tests against the debug binary
 # (Debian's Python has Selenium; its index is kept in out/test-server; test_cluster.py runs
-# scripts/cluster.sh: PostgreSQL, two replicas, nginx), then every fuzz target for a short while
-# (FUZZ_SECONDS each; scripts/fuzz.sh for longer runs).
+# scripts/cluster.sh: PostgreSQL, two replicas, nginx). The inputs that once crashed a parser are
+# replayed by the Swift tests (FuzzRegressionTests); fuzzing itself is `make fuzz`, apart: its
+# sanitised second build of the package took about 1,200 CPU-seconds of a CI run that must end
+# within 30 minutes on two cores.
 # The Python tests run on several processes (pytest-xdist, a test file to each): two for the
 # training tests, three for the browser tests, whose single one left a core mostly idle while it
 # waited on Chromium and the server (each worker has its own session server; conftest.py).
 # The debug build of the tests compiles the targets with hot loops with -O (Package.swift,
 # hotLoops): the Swift tests take about a minute instead of five, the test server's library
 # index is built several times faster.
-FUZZ_SECONDS ?= 3
 TEST_POSTGRES_DIR ?= /tmp/sketchwise-test-postgres
 test: export SKETCHWISE_OPTIMIZE_DEBUG = 1
 test: deps-test
@@ -51,15 +52,18 @@ test: deps-test
 	scripts/check-map.py
 	scripts/check-arm64-kernels.sh
 	swift build --build-tests
-	@# The fuzz harness (a second, sanitised build) compiles meanwhile on the CPU time the tests
-	@# leave idle; scripts/fuzz.sh below waits for it (SwiftPM's lock on .build-fuzz).
-	mkdir -p out && (env -u SKETCHWISE_OPTIMIZE_DEBUG nice -n 19 scripts/fuzz.sh build > out/fuzz-build.log 2>&1 &)
+	mkdir -p out
 	scripts/install-doodles.sh .build/debug/sketchwise
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)
 	python3 -m pytest -q -n 2 --dist loadfile training/tests
 	SKETCHWISE_TEST_DATA_DIR=out/test-server /usr/bin/python3 -m pytest -q -rs --durations=10 -n 3 --dist loadfile Tests/Browser
-	env -u SKETCHWISE_OPTIMIZE_DEBUG scripts/fuzz.sh all $(FUZZ_SECONDS)
+
+# Every fuzz target for FUZZ_SECONDS under libFuzzer and AddressSanitizer (scripts/fuzz.sh: the
+# harness in Fuzz/, built into .build-fuzz; scripts/fuzz.sh all 600 for a real run).
+FUZZ_SECONDS ?= 3
+fuzz: deps-test
+	scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 # The Swift code against .swift-format (swift format lint --strict; see the script).
 format-check:

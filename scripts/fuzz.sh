@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS        # TARGET: json ndjson quickdraw-bin npy npz stroke3 omniglot safetensors model-spec svg-metadata photo
 #   scripts/fuzz.sh all SECONDS           # every target in turn, SECONDS each
-#   scripts/fuzz.sh build                 # only build the harness (make test starts this early, niced)
+#   scripts/fuzz.sh build                 # only build the harness
 #
 # The harness (Fuzz/) is built once into .build-fuzz with -sanitize=fuzzer,address. Seeds come
 # from ../shared/data, Models and the installed pictures (Fuzz/make_seeds.py), plus every input
