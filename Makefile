@@ -52,7 +52,6 @@ test: deps-test
 	scripts/check-map.py
 	scripts/check-arm64-kernels.sh
 	swift build --build-tests
-	mkdir -p out
 	scripts/install-doodles.sh .build/debug/sketchwise
 	url=$$(scripts/postgres.sh start $(TEST_POSTGRES_DIR)) && SKETCHWISE_TEST_POSTGRES_URL=$$url swift test --skip-build
 	scripts/postgres.sh stop $(TEST_POSTGRES_DIR)

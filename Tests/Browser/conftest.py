@@ -208,9 +208,15 @@ def session_data_dir(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         indexer = start_server(tmp_path_factory, shared, name=f"indexer-{worker}")
         stop_server(indexer)
-        with sqlite3.connect(shared / "library.sqlite") as source, sqlite3.connect(own / "library.sqlite") as copy:
-            source.backup(copy)
+        copy_library_index(shared, own)
     return own
+
+
+def copy_library_index(data_dir, folder):
+    """Copies the library index of a server's data dir into `folder`, so that a server started
+    there only checks it (a first start builds it, which takes minutes with a debug build)."""
+    with sqlite3.connect(Path(data_dir) / "library.sqlite") as source, sqlite3.connect(Path(folder) / "library.sqlite") as copy:
+        source.backup(copy)
 
 
 @pytest.fixture(scope="session")

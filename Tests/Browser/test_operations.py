@@ -5,12 +5,10 @@ import json
 import os
 import re
 import socket
-import sqlite3
 import subprocess
 import time
-from pathlib import Path
 
-from conftest import REPO, Server, _free_port, sketchwise_binary
+from conftest import REPO, Server, _free_port, copy_library_index, sketchwise_binary
 
 
 def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
@@ -18,8 +16,7 @@ def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
     file), whose /api/health answers while /api/ready says 503 starting, until the index is checked."""
     data = tmp_path / "data"
     data.mkdir()
-    with sqlite3.connect(Path(server.data_dir) / "library.sqlite") as source, sqlite3.connect(data / "library.sqlite") as copy:
-        source.backup(copy)
+    copy_library_index(server.data_dir, data)
     port = _free_port()
     settings = tmp_path / "sketchwise.conf"
     # As systemd's EnvironmentFile= reads it: comments with # or ;, values quoted or not.

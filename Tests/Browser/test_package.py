@@ -10,7 +10,6 @@ statically to it."""
 
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Server, _free_port, sketchwise_binary
+from conftest import REPO, Server, _free_port, copy_library_index, sketchwise_binary
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("apt-get") or not shutil.which("dpkg-deb"),
@@ -41,11 +40,9 @@ def installed_package(server):
     deb = REPO / run([REPO / "scripts" / "make-deb.sh"], env=environment, cwd=REPO).stdout.strip().splitlines()[-1]
     print(f"[package] built {deb} ({deb.stat().st_size / 1e6:.1f} MB) in {time.monotonic() - started:.0f}s", file=sys.stderr)
     run(["apt-get", "install", "-y", "-q", str(deb)], env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-    # The index the session server built, so that the installed server only checks it (a first
-    # start builds it, which takes minutes with a debug build).
+    # The index the session server built, so that the installed server only checks it.
     STATE.mkdir(exist_ok=True)
-    with sqlite3.connect(Path(server.data_dir) / "library.sqlite") as source, sqlite3.connect(STATE / "library.sqlite") as copy:
-        source.backup(copy)
+    copy_library_index(server.data_dir, STATE)
     run(["chown", "-R", "sketchwise:sketchwise", str(STATE)])
     yield deb
     run(["apt-get", "purge", "-y", "-q", "sketchwise"], env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
