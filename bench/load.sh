@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load benchmark of `sketchwise serve` (dev-only, not a test): wrk on 127.0.0.1 against
-# POST /api/suggest with real Quick, Draw! drawings, at 1, 8 and 64 connections; then the server's
+# POST /api/suggest with real Quick, Draw! drawings, at 1, 8 and 64 connections; then the same
+# with an empty sketch, the ceiling of the machine and wrk in the same run; then the server's
 # resident memory after a minute of load. `--model` is the server's default model (`serve
 # --model`: ensemble, raster, strokes or a model's name); `--dense-precision int8` serves with int8
 # products (`serve --dense-precision`); `--workers N` serves with N job threads (`serve --workers`;
@@ -105,6 +106,11 @@ for connections in 1 8 64; do
   echo "== $connections connections, $threads threads, ${duration}s"
   wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep -E "RESULT|Non-2xx|Socket errors" || true
 done
+# The ceiling of this machine and wrk: the same requests with an empty sketch, which the server
+# answers without recognition or pictures (HTTP, routing, JSON in and out only).
+echo "== the HTTP stack alone (an empty sketch), 64 connections, 2 threads, ${duration}s"
+sed -e 's|^bodies = .*|bodies = {[==[{"strokes": []}]==]}|' "$work/suggest.lua" > "$work/empty.lua"
+wrk -t2 -c64 -d"${duration}s" --latency -s "$work/empty.lua" "http://127.0.0.1:$port" | grep -E "RESULT|Non-2xx|Socket errors" || true
 [ "$minute" = yes ] || exit 0
 echo "== a minute at 64 connections, then resident memory"
 wrk -t2 -c64 -d60s -s "$work/suggest.lua" "http://127.0.0.1:$port" | grep RESULT || true
