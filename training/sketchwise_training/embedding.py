@@ -58,6 +58,7 @@ from sketchwise_data.tensor_augment import bitmap_augment
 from . import MODELS, pseudo_labels
 from .export import write_safetensors, FORMAT
 from .models import conv_block_layers
+from .torch_version import warn_if_torch_differs
 from .train_on_device import autocast_on, pick_device
 
 EMBEDDING = 128
@@ -631,6 +632,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    warn_if_torch_differs()
     if args.command == "fixture":
         return write_fixture(args.models, args.name, args.folder)
     torch.set_num_threads(args.threads)

@@ -38,6 +38,7 @@ from . import REPO as ROOT
 from . import export as ex
 from . import pipeline as pl
 from .models import load_exported
+from .torch_version import warn_if_torch_differs
 
 
 def _normalise(strokes):
@@ -166,6 +167,7 @@ def fixture_command(argv, doc, write, models, models_help, folder):
     out = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / folder
     ap.add_argument("--out", type=Path, default=out, help=f"the fixture folder (default {out.relative_to(ROOT)})")
     a = ap.parse_args(argv)
+    warn_if_torch_differs()
     for p in write(a.models, a.out):
         print(p, p.stat().st_size)
 

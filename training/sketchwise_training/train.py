@@ -40,6 +40,7 @@ from . import export as ex
 from . import pipeline as pl
 from .distill import Teacher, distillation_loss
 from .models import RasterCNN, StrokeRNN, warm_start
+from .torch_version import warn_if_torch_differs
 
 FIXTURES = ROOT / "Tests" / "SketchwiseNNTests" / "Fixtures" / "parity"
 
@@ -386,6 +387,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None):
     ap = parser()
     args = ap.parse_args(argv)
+    warn_if_torch_differs()
     if args.threads is None:
         args.threads = 1 if args.smoke else 2
     torch.set_num_threads(args.threads)

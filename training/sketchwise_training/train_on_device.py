@@ -49,6 +49,7 @@ from . import export as ex
 from .distill import Teacher, distillation_loss
 from .models import RasterCNN, StrokeRNN, warm_start
 from .pipeline import MAX_LENGTH, lr_at
+from .torch_version import warn_if_torch_differs
 
 VALIDATION_PARTS = ("val-raw", "val-simplified", "val-npz", "val-extra", "bitmaps-val")
 
@@ -245,7 +246,7 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
     """Fills ``args`` for this sitting: a resumed run's own settings from its run.json, the
     sitting's from the command line where given, else from the last sitting, else the defaults
     (a run started with ``--threads 1`` beside other work must not resume on every core). Rank 0
-    records them in run.json."""
+    records them in run.json, with the sitting's PyTorch version."""
     saved = json.loads((run_dir / "run.json").read_text()) if resuming else {}
     for key in RUN_SETTINGS if resuming else ():
         setattr(args, key, saved[key])
@@ -253,7 +254,10 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
     if rank == 0:
-        write_run_record(run_dir, {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args))
+        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else dict(vars(args))
+        if resuming and saved.get("torch", torch.__version__) != torch.__version__:
+            log(f"warning: the run's last sitting ran PyTorch {saved['torch']}, this one {torch.__version__}")
+        write_run_record(run_dir, record | {"torch": torch.__version__})
 
 
 def write_run_record(run_dir: Path, record: dict):
@@ -268,6 +272,8 @@ def train(args):
     run_dir = Path(args.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     resuming = args.resume and (run_dir / "ckpt.pt").exists()
+    if rank == 0:
+        warn_if_torch_differs()
     settle_settings(args, run_dir, resuming, rank)
     device = pick_device(args.device)
     if device.type == "cuda":

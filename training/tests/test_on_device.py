@@ -203,6 +203,7 @@ def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(sh
     ck = run_in_process(["train", "--run-dir", str(run_dir), "--resume", "--stop-at-step", "6", "--threads", "2"])
     assert torch.get_num_threads() == 2 and ck["state"]["step"] == 6
     assert json.loads((run_dir / "run.json").read_text())["checkpoint_minutes"] == 2, "carried from the sitting before"
+    assert settings["torch"] == torch.__version__, "run.json names the sitting's PyTorch"
     torch.set_num_threads(1)
 
 
