@@ -209,18 +209,21 @@ def test_a_screen_reader_hears_the_settled_guesses_a_search_and_a_placement_once
     assert not any("Guessing" in s or "before its last change" in s for s in said), said
     assert len(said) <= len(record["drawing"]) + 1, f"at most once a stroke: {said}"
 
-    # Tab to the guesses: each chip comes fully into view.
-    chips = driver.find_elements("css selector", "#guesses button[data-label]")
-    for chip in chips:
-        driver.execute_script("arguments[0].focus()", chip)
-        hit = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
-                                    "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
-                                    "return arguments[0].contains(e)", chip)
-        assert hit, f"{chip.get_attribute('data-label')} is hidden where it has the focus"
+    # Tab to the guesses: each chip comes fully into view. Focused and checked in one script, as
+    # are the pictures below: a late answer may redraw the rows between two WebDriver calls.
+    chips, hidden = driver.execute_script("""
+      const chips = [...document.querySelectorAll('#guesses button[data-label]')];
+      return [chips.length, chips.filter((chip) => {
+        chip.focus();
+        const r = chip.getBoundingClientRect();
+        return !chip.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+      }).map((chip) => chip.dataset.label)];""")
+    assert chips > 0 and hidden == [], f"of {chips} guesses, hidden where they have the focus: {hidden}"
 
-    picture = driver.find_element("css selector", "#suggestions button[data-id]")
-    name = picture.find_element("tag name", "img").get_attribute("alt")
-    driver.execute_script("arguments[0].focus()", picture)
+    name = driver.execute_script("""
+      const picture = document.querySelector('#suggestions button[data-id]');
+      picture.focus();
+      return picture.querySelector('img').alt;""")
     key(driver, Keys.ENTER)
     wait_for(lambda: driver.execute_script("return document.getElementById('announce').textContent") == f"Placed {name}.", 30,
              message="the placement said")
