@@ -254,7 +254,7 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
     if rank == 0:
-        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else dict(vars(args))
+        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args)
         if resuming and saved.get("torch", torch.__version__) != torch.__version__:
             log(f"warning: the run's last sitting ran PyTorch {saved['torch']}, this one {torch.__version__}")
         write_run_record(run_dir, record | {"torch": torch.__version__})
