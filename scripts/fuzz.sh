@@ -14,6 +14,9 @@
 # Swift tests (FuzzRegressionTests) replay it on every `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The sanitised harness is built without make test's -O for the hot loops (Package.swift), whoever
+# calls this script (make fuzz, or a shell where make test's setting was exported).
+unset SKETCHWISE_OPTIMIZE_DEBUG
 [ $# -eq 2 ] || [ "$*" = build ] || { sed -n '2,5p' "$0" >&2; exit 2; }
 target=$1
 seconds=${2:-0}
