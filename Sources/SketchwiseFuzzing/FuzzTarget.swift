@@ -89,7 +89,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .connection:
             let bytes = Array(bytes)
             let split = bytes.first.map { Int($0) * max(1, bytes.count - 1) / 255 } ?? 0
-            let answer = ConnectionFuzzing.feed(Array(bytes.dropFirst()), split: split)
+            let answer = ConnectionFuzzing.feed(Array(bytes.dropFirst()), splits: [split])
             if answer.written.isEmpty { outcome.errors.append("nothing written") } else { outcome.read += 1 }
         case .photo:
             attempt { _ = try PhotoDecoder.decodeSquare(Array(bytes), side: Self.photoSide) }

@@ -8,7 +8,8 @@ import NIOWebSocket
 /// HTTP/1 pipeline with a WebSocket upgrader for ``webSocketPath``, and the checks behind the decoder),
 /// on an embedded channel that arbitrary bytes are fed to: the fuzz target of the handshake path
 /// (`scripts/fuzz.sh connection`). A WebSocket handshake is upgraded like the server's; other
-/// requests end at the pipeline's tail. Whatever the bytes, nothing may trap.
+/// requests are refused `415` as soon as their head is in, before their body, as the server
+/// refuses a body of the wrong type. Whatever the bytes, nothing may trap.
 package enum ConnectionFuzzing {
     /// What the server wrote back and whether it closed the connection.
     package struct Outcome: Sendable {
@@ -24,9 +25,9 @@ package enum ConnectionFuzzing {
         headerTimeout: .seconds(10), bodyTimeout: .seconds(30), requestTimeout: .seconds(10), idleTimeout: .seconds(30),
         maximumConnectionsPerClient: 128)
 
-    /// Feeds `bytes` in two reads split at `split` (clamped), as a client whose packets arrive
-    /// apart, then half-closes the input and closes the channel.
-    package static func feed(_ bytes: [UInt8], split: Int) -> Outcome {
+    /// Feeds `bytes` in reads cut at `splits` (clamped, in order), as a client whose packets
+    /// arrive apart, then closes the channel.
+    package static func feed(_ bytes: [UInt8], splits: [Int]) -> Outcome {
         let channel = EmbeddedChannel()
         var outcome = Outcome()
         let logger = Logger(label: "sketchwise-fuzz") { _ in SwiftLogNoOpLogHandler() }
@@ -38,14 +39,17 @@ package enum ConnectionFuzzing {
                 shouldUpgrade: { channel, head in
                     channel.eventLoop.makeSucceededFuture(head.uri.hasPrefix(webSocketPath) ? HTTPHeaders() : nil)
                 },
-                upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededFuture(true) })
+                upgradePipelineHandler: { channel, _ in channel.pipeline.removeHandler(name: EarlyRefusal.name).map { true } })
             let configuration = NIOUpgradableHTTPServerPipelineConfiguration<Bool>(
                 upgradeConfiguration: .init(upgraders: [upgrader]) { channel in channel.eventLoop.makeSucceededFuture(false) })
             _ = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
             try channel.pipeline.syncOperations.addRequestChecks(
                 connectionGuard: connectionGuard, webSocket: WebSocketEndpoint(path: webSocketPath))
-            let cut = min(max(0, split), bytes.count)
-            for part in [bytes[..<cut], bytes[cut...]] where !part.isEmpty {
+            try channel.pipeline.syncOperations.addHandler(EarlyRefusal(), name: EarlyRefusal.name)
+            var cuts = splits.map { min(max(0, $0), bytes.count) }.sorted()
+            cuts = [0] + cuts + [bytes.count]
+            for (start, end) in zip(cuts, cuts.dropFirst()) where start < end {
+                let part = bytes[start..<end]
                 try channel.writeInbound(channel.allocator.buffer(bytes: part))
                 channel.embeddedEventLoop.run()
             }
@@ -56,5 +60,21 @@ package enum ConnectionFuzzing {
         outcome.closed = !channel.isActive
         _ = try? channel.finish(acceptAlreadyClosed: true)
         return outcome
+    }
+}
+
+/// Answers every request `415` at its head, before its body: the early answer whose body's rest
+/// the ``ConnectionGuard`` must never take for a new request. An upgrade removes it.
+private final class EarlyRefusal: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    static let name = "early-refusal"
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head = unwrapInboundIn(data) else { return }
+        let head = HTTPResponseHead(version: .http1_1, status: .unsupportedMediaType, headers: ["Content-Length": "0"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -16,6 +16,10 @@ import NIOCore
 ///   refusing it): ``ConnectionLimits/bodyTimeout`` for the rest of that body, which the server reads
 ///   and drops. Its bytes are never taken for a new request: the ``RequestProgressObserver`` behind
 ///   the decoder says where each request ends.
+///
+/// A first line without an HTTP version is refused only where the guard knows that a read starts
+/// a request: the decoder may hold the start of the next request from bytes the guard let through
+/// unscanned (the rest of a body, a request pipelined behind it).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -26,8 +30,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         /// No request under way (a new connection, or an answer started).
         case waiting
         /// Request bytes came; `matched` bytes of `CRLF CRLF` are seen at the end of what came;
-        /// `requestLine` follows the first line until its end.
-        case readingHeaders(matched: Int, requestLine: RequestLineScan?)
+        /// `requestLine` follows the first line until its end; `fromRequestStart`: the scan began at
+        /// the request's first byte.
+        case readingHeaders(matched: Int, requestLine: RequestLineScan?, fromRequestStart: Bool)
         /// The headers are in; the body and the work follow.
         case awaitingAnswer
         /// The answer started before the request's body had all come: the rest of it is read and
@@ -48,6 +53,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var client: String?
     /// Requests whose head the decoder has passed on but whose end it has not yet.
     private var unendedRequests = 0
+    /// Whether the next read starts a request: true on a new connection and after a head the guard
+    /// scanned from its first byte that ended its read; false once bytes went to the decoder unscanned.
+    private var nextReadStartsARequest = true
 
     init(limits: ConnectionLimits, clients: ClientConnections, proxies: TrustedProxies, logger: Logger) {
         self.limits = limits
@@ -97,6 +105,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .waiting, .readingHeaders: break
         case .awaitingAnswer, .readingBodyAfterAnswer, .passThrough: return
         }
+        // The guard did not see where this head ended, so neither where the next request starts.
+        nextReadStartsARequest = false
         state = .awaitingAnswer
         arm(limits.bodyTimeout + limits.requestTimeout, "its request body and answer", context: context)
     }
@@ -130,12 +140,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let bytes = unwrapInboundIn(data)
         switch state {
         case .waiting:
-            state = .readingHeaders(matched: 0, requestLine: RequestLineScan())
+            let fromRequestStart = nextReadStartsARequest
+            state = .readingHeaders(matched: 0, requestLine: fromRequestStart ? RequestLineScan() : nil, fromRequestStart: fromRequestStart)
             arm(limits.headerTimeout, "its request headers", context: context)
             scanHeaders(bytes, context: context)
         case .readingHeaders:
             scanHeaders(bytes, context: context)
         case .awaitingAnswer, .readingBodyAfterAnswer, .passThrough:
+            nextReadStartsARequest = false
             return context.fireChannelRead(data)
         }
         // A request refused while its headers were read goes no further.
@@ -207,14 +219,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// line without an HTTP version (an HTTP/0.9 request, which the decoder would wait on until
     /// the header timeout) is answered `400` and the connection closed.
     private func scanHeaders(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        guard case .readingHeaders(var matched, var requestLine) = state else { return }
+        guard case .readingHeaders(var matched, var requestLine, let fromRequestStart) = state else { return }
         let terminator: [UInt8] = [13, 10, 13, 10]
-        for byte in bytes.readableBytesView {
+        for (offset, byte) in bytes.readableBytesView.enumerated() {
             if var line = requestLine {
                 if line.add(byte) {
                     requestLine = nil
                     guard line.hasVersion else {
-                        state = .readingHeaders(matched: matched, requestLine: nil)
+                        state = .readingHeaders(matched: matched, requestLine: nil, fromRequestStart: fromRequestStart)
                         return refuseUnparsableRequest()
                     }
                 } else {
@@ -227,12 +239,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 matched = byte == 13 ? 1 : 0
             }
             if matched == 4 {
+                // Bytes behind the head (a body, or the next request) go to the decoder unscanned.
+                nextReadStartsARequest = fromRequestStart && offset == bytes.readableBytes - 1
                 state = .awaitingAnswer
                 arm(limits.bodyTimeout + limits.requestTimeout, "its request body and answer", context: context)
                 return
             }
         }
-        state = .readingHeaders(matched: matched, requestLine: requestLine)
+        state = .readingHeaders(matched: matched, requestLine: requestLine, fromRequestStart: fromRequestStart)
     }
 
     private func arm(_ delay: Duration, _ waitingFor: String, context: ChannelHandlerContext) {
