@@ -340,8 +340,10 @@ def test_add_a_shortcut_from_three_drawings_then_draw_it_and_see_the_sticker(dri
 
     # Deleting it from the list.
     driver.find_element("id", "my-shortcuts").click()
-    wait_for(lambda: driver.find_elements("css selector", "#shortcut-list button[data-remove]"), 10, message="the list")
-    driver.find_element("css selector", "#shortcut-list button[data-remove]").click()
+    # The list from before is redrawn once the server's comes: the list is busy until then.
+    loaded = "#shortcut-list:not([aria-busy]) button[data-remove]"
+    wait_for(lambda: driver.find_elements("css selector", loaded), 10, message="the list, loaded")
+    driver.find_element("css selector", loaded).click()
     wait_for(lambda: driver.execute_script("return window.sketchwise.shortcuts().length") == 0, 15, message="the shortcut is deleted")
     driver.find_element("id", "my-shortcuts-close").click()
 

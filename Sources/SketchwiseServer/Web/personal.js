@@ -191,12 +191,16 @@ export class ShortcutDialog {
     this.chosen = null;
     this.showOffered();
     this.dialog.showModal();
+    // The list shown is the last one loaded until the server's comes (then it is redrawn).
+    this.list.setAttribute("aria-busy", "true");
     try {
       await this.client.refresh();
       this.renderList();
       if (this.client.token) this.keep.checked = (await this.client.settings()).keepCorrections;
     } catch (e) {
       this.say(t("shortcuts.loadFailed", { reason: errorText(e) }));
+    } finally {
+      this.list.removeAttribute("aria-busy");
     }
     this.update();
   }
