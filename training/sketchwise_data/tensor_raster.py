@@ -14,7 +14,9 @@ A batch of drawings is ``points [B, P, 2]`` (float, any coordinate space, y down
    segments are cut into pieces of at most 1 px, and each piece is measured only against the
    few pixels it can reach (a 5x5 window), so the work grows with the ink, not with the image;
 4. a stroke covers a pixel by the maximum over its segments; strokes are composited like cairo's
-   OVER: ``1 - prod(1 - coverage)``.
+   OVER: ``1 - prod(1 - coverage)``; in the ``order`` channel each stroke's coverage is first
+   scaled by its opacity (``raster.order_opacity``: 1 for the first stroke, 0.25 for the last,
+   counting the strokes that have points).
 
 Against cairo's renders of real drawings: correlation above 0.995, mean absolute difference
 below 0.01 (``tests/test_tensor_raster.py``).
@@ -24,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .raster import EXTENT, FRAME, LINE_WIDTH, TOTAL_PADDING, VIEW
+from .raster import CHANNELS, EXTENT, FRAME, LINE_WIDTH, TOTAL_PADDING, VIEW
 
 HALF_LINE = LINE_WIDTH / 2.0
 PIECE = 1.0  # px: segments are cut into pieces this long at most, each rendered in a small window
@@ -81,14 +83,19 @@ def fit_to_frame(points: torch.Tensor, strokes: torch.Tensor) -> torch.Tensor:
 
 
 def render(points: torch.Tensor, strokes: torch.Tensor, size: int = 28, line_scale=None,
-           chunk: int = 256) -> torch.Tensor:
-    """A batch of drawings -> ink ``[B, 1, size, size]`` in 0..1 (cairo's byte / 255).
+           chunk: int = 256, channels=("ink",)) -> torch.Tensor:
+    """A batch of drawings -> ``[B, len(channels), size, size]`` in 0..1 (cairo's byte / 255): one
+    plane per raster channel (``ink``, ``order``), all from one pass over the segments.
     ``line_scale`` (a number or ``[B]``) widens or narrows the line, 1 by default."""
+    unknown = [c for c in channels if c not in CHANNELS]
+    if unknown or not channels:
+        raise ValueError(f"unknown raster channels {unknown or channels!r} ({', '.join(CHANNELS)})")
     outs = []
     for start in range(0, points.shape[0], chunk):
         scale = line_scale if line_scale is None or not torch.is_tensor(line_scale) else line_scale[start:start + chunk]
-        outs.append(_render_chunk(points[start:start + chunk], strokes[start:start + chunk], size, scale))
-    return torch.cat(outs) if outs else points.new_zeros((0, 1, size, size))
+        outs.append(_render_chunk(points[start:start + chunk], strokes[start:start + chunk], size, scale,
+                                  tuple(channels)))
+    return torch.cat(outs) if outs else points.new_zeros((0, len(channels), size, size))
 
 
 def compact(points: torch.Tensor, strokes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -100,7 +107,19 @@ def compact(points: torch.Tensor, strokes: torch.Tensor) -> tuple[torch.Tensor, 
     return torch.gather(points, 1, order[..., None].expand(-1, -1, 2)), torch.gather(strokes, 1, order)
 
 
-def _render_chunk(points, strokes, size, line_scale):
+def stroke_opacities(strokes: torch.Tensor, count: int) -> torch.Tensor:
+    """``[B, count]``: each stroke number's opacity in the ``order`` channel, ``raster.order_opacity``
+    of its rank among the drawing's strokes that have points (numbers left unused by dropped
+    strokes are skipped)."""
+    present = strokes.new_zeros((strokes.shape[0], count + 1), dtype=torch.float64)
+    present.scatter_(1, strokes.clamp_min(-1) + 1, 1.0)  # padding (-1) lands in column 0
+    present = present[:, 1:]
+    rank = torch.cumsum(present, 1) - 1
+    total = present.sum(1, keepdim=True)
+    return 1.0 - 0.75 * rank / (total - 1).clamp_min(1)
+
+
+def _render_chunk(points, strokes, size, line_scale, channels):
     points, strokes = compact(points, strokes)
     n = points.shape[0]
     device, dtype = points.device, points.dtype
@@ -141,11 +160,15 @@ def _render_chunk(points, strokes, size, line_scale):
     slot = ((piece_drawing * count + piece_stroke) * area)[:, None, None] + iy * size + ix
     slot = torch.where(inside, slot, torch.full_like(slot, n * count * area))  # outside: a spare slot
     per_stroke = coverage.new_zeros(n * count * area + 1).scatter_reduce(0, slot.flatten(), coverage.flatten(), "amax")
-    ink = 1.0 - torch.prod(1.0 - per_stroke[:-1].view(n, count, area), dim=1)
-    return ink.reshape(n, 1, size, size)
+    per_stroke = per_stroke[:-1].view(n, count, area)
+    planes = []
+    for channel in channels:
+        cover = per_stroke if channel == "ink" else per_stroke * stroke_opacities(strokes, count).to(dtype)[..., None]
+        planes.append(1.0 - torch.prod(1.0 - cover, dim=1))
+    return torch.stack(planes, 1).reshape(n, len(channels), size, size)
 
 
-def render_strokes(drawings, size: int = 28, device="cpu") -> torch.Tensor:
-    """Convenience: drawings in Google's stroke format -> ``[B, 1, size, size]``."""
+def render_strokes(drawings, size: int = 28, device="cpu", channels=("ink",)) -> torch.Tensor:
+    """Convenience: drawings in Google's stroke format -> ``[B, len(channels), size, size]``."""
     points, strokes = batch_from_strokes(drawings, device)
-    return render(points, strokes, size)
+    return render(points, strokes, size, channels=channels)

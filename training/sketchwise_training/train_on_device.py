@@ -40,6 +40,7 @@ import torch.nn.functional as F
 
 from sketchwise_data import quickdraw as qd
 from sketchwise_data.index import DrawingIndex, build_index, pack
+from sketchwise_data.raster import CHANNELS
 from sketchwise_data.tensor_augment import TensorAugment, augment, bitmap_augment
 from sketchwise_data.tensor_raster import batch_from_index, render
 from sketchwise_data.tensor_sequence import encode as encode_rows
@@ -87,14 +88,15 @@ class BalancedSampler:
 
 # ------------------------------------------------------------------ one step
 def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: int, gen, device, cfg: TensorAugment,
-               sequences: bool = False):
-    """-> (images [B, 1, 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap,
-    and with ``sequences`` the drawings' stroke-model rows and lengths, else None)."""
+               sequences: bool = False, channels=("ink",)):
+    """-> (images [B, len(channels), 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap,
+    and with ``sequences`` the drawings' stroke-model rows and lengths, else None). A bitmap has
+    no stroke order: its ``order`` plane is empty, as no drawing's is."""
     ids, labels = samplers["train"].draw(n_drawings, gen)
     points, strokes = batch_from_index(index["train"], ids.tolist(), device=device)
     points, strokes, mixed, line_scale = augment(points, strokes, gen, cfg)
     rows = encode_rows(points, strokes, MAX_LENGTH) if sequences else None
-    images = [render(points, strokes, 28, line_scale)]
+    images = [render(points, strokes, 28, line_scale, channels=channels)]
     kinds = [mixed.long()]
     all_labels = [labels]
     if n_bitmaps:
@@ -102,20 +104,27 @@ def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: 
         raw = torch.from_numpy(np.asarray(index["bitmaps-train"].images[np.sort(ids.numpy())]))
         order = torch.argsort(torch.argsort(ids))  # rows back in draw order (sorted reads are faster)
         bitmaps = raw[order].to(device, torch.float32).reshape(-1, 1, 28, 28) / 255.0
-        images.append(bitmap_augment(bitmaps, gen))
+        images.append(bitmap_planes(bitmap_augment(bitmaps, gen), channels))
         kinds.append(torch.full((n_bitmaps,), 2, device=device))
         all_labels.append(bitmap_labels)
     return torch.cat(images), torch.cat(all_labels).to(device), torch.cat(kinds), rows
 
 
-def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, temperature: float):
+def bitmap_planes(bitmaps: torch.Tensor, channels) -> torch.Tensor:
+    """Google's bitmaps ``[N, 1, 28, 28]`` as a raster model's input: the ink plane, every other plane empty."""
+    return torch.cat([bitmaps if c == "ink" else torch.zeros_like(bitmaps) for c in channels], 1)
+
+
+def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, temperature: float, teacher_planes=None):
     """Per drawing ``(1 - a) CE + a KD`` (a = alpha, 1 on mixed drawings), CE alone on bitmaps;
-    a stroke student reads ``rows`` (rows, lengths), the teacher the images."""
+    a stroke student reads ``rows`` (rows, lengths), the teacher the images (the planes
+    ``teacher_planes`` of them, all by default)."""
     logits, _ = model(*rows) if rows is not None else model(images)
     loss = F.cross_entropy(logits.float(), labels, label_smoothing=0.1, reduction="none")
     if teacher is not None:
         drawn = kinds < 2
-        kd = distillation_loss(logits[drawn].float(), teacher.log_probs(images[drawn], None, None).float(), temperature,
+        seen = images[drawn] if teacher_planes is None else images[drawn][:, teacher_planes]
+        kd = distillation_loss(logits[drawn].float(), teacher.log_probs(seen, None, None).float(), temperature,
                                reduction="none")
         a = torch.where(kinds[drawn] == 1, 1.0, alpha)
         loss = torch.cat([(1 - a) * loss[drawn] + a * kd, loss[~drawn]])
@@ -124,7 +133,8 @@ def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, tempera
 
 # ------------------------------------------------------------------ validation
 @torch.no_grad()
-def validation_inputs(index: DrawingIndex, device, limit: int | None = None, sequences: bool = False) -> dict:
+def validation_inputs(index: DrawingIndex, device, limit: int | None = None, sequences: bool = False,
+                      channels=("ink",)) -> dict:
     """Each validation part rendered once (no augmentation), at most ``limit`` drawings of each spread
     evenly over it: name -> (model inputs in batches, labels); ``sequences``: a stroke model's rows."""
     out = {}
@@ -139,10 +149,11 @@ def validation_inputs(index: DrawingIndex, device, limit: int | None = None, seq
             if sequences:
                 continue  # a stroke model reads no bitmaps
             images = torch.from_numpy(np.array(part.images[rows])).to(device, torch.float32).reshape(-1, 1, 28, 28) / 255
+            images = bitmap_planes(images, channels)
             out[name.removeprefix("val-")] = [(images[a:a + 2048],) for a in range(0, len(images), 2048)], labels
             continue
         batches = [batch_from_index(part, rows[a:a + 512].tolist(), device=device) for a in range(0, len(rows), 512)]
-        inputs = [encode_rows(*b, MAX_LENGTH) if sequences else (render(*b),) for b in batches]
+        inputs = [encode_rows(*b, MAX_LENGTH) if sequences else (render(*b, channels=channels),) for b in batches]
         out[name.removeprefix("val-")] = (inputs, labels)
     return out
 
@@ -217,7 +228,15 @@ def build_student(settings: dict, classes: int):
         return StrokeRNN(classes, **cfg), cfg
     cfg = {"widths": [int(w) for w in str(settings["widths"]).split(",")], "fc": int(settings["fc"]),
            "dropout": float(settings["dropout"]), "input_dropout": 0.0}
+    channels = raster_channels(settings)
+    if channels != ("ink",):
+        cfg["channels"] = list(channels)
     return RasterCNN(classes, **cfg), cfg
+
+
+def raster_channels(settings: dict) -> tuple[str, ...]:
+    """The raster planes a run's student reads (runs from before ``--channels`` read the ink alone)."""
+    return tuple(str(settings.get("channels") or "ink").split(","))
 
 
 def pick_device(name: str) -> torch.device:
@@ -235,7 +254,7 @@ def autocast_on(device: torch.device):
     return lambda: torch.autocast("cpu", enabled=False)
 
 
-RUN_SETTINGS = ("model", "widths", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
+RUN_SETTINGS = ("model", "widths", "channels", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
                 "bitmap_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
 """What a run is: fixed at its start, whatever a resuming command line says."""
 SITTING_DEFAULTS = {"device": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500, "val_limit": 20000}
@@ -249,7 +268,7 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
     records them in run.json, with the sitting's PyTorch version."""
     saved = json.loads((run_dir / "run.json").read_text()) if resuming else {}
     for key in RUN_SETTINGS if resuming else ():
-        setattr(args, key, saved[key])
+        setattr(args, key, saved.get(key))
     for key, default in SITTING_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
@@ -291,18 +310,24 @@ def train(args):
     samplers = {p: BalancedSampler(np.asarray(index[p].class_offsets), rank, world, args.boost_cap)
                 for p in ("train", "bitmaps-train") if len(index[p])}
     model, cfg = build_student(vars(args), len(index.classes))
+    sequences = args.model == "strokes"
     if args.warm_start and not resuming:
         warm_start(model, args.warm_start)
     model = model.to(device)
-    sequences = args.model == "strokes"
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     state = {"step": 0, "total_steps": args.steps, "seconds": 0.0, "samples": 0, "history": [],
              "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "world": world}
-    teacher = None  # built before the generators are restored: building it draws random numbers
+    channels = raster_channels(vars(args))
+    teacher, teacher_planes = None, None  # built before the generators are restored: building it draws random numbers
     if args.teacher:
         teacher = Teacher(Path(args.teacher_dir), args.teacher).to(device)
         if teacher.labels != index.classes:
             sys.exit("--teacher: its labels are not the index's classes in the same order")
+        if not sequences:
+            missing = [c for c in teacher.raster_channels if c not in channels]
+            if missing:
+                sys.exit(f"--teacher reads raster planes the student is not given: {', '.join(missing)}")
+            teacher_planes = [channels.index(c) for c in teacher.raster_channels]
     if resuming:
         state = load_checkpoint(run_dir, model, opt, gen, rank, device)
         log(f"resumed {run_dir} at step {state['step']}/{state['total_steps']}")
@@ -313,7 +338,8 @@ def train(args):
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
     autocast = autocast_on(device)
-    val_inputs = validation_inputs(index, device, args.val_limit, sequences) if rank == 0 and args.eval_every else {}
+    val_inputs = validation_inputs(index, device, args.val_limit, sequences, channels) \
+        if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
     n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers and not sequences else 0
     aug = TensorAugment()
@@ -350,9 +376,10 @@ def train(args):
         lr = lr_at(state["step"], state["total_steps"] or 10 ** 9, args.warmup, args.lr)
         for g in opt.param_groups:
             g["lr"] = lr
-        images, labels, kinds, rows = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug, sequences)
+        images, labels, kinds, rows = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug,
+                                                 sequences, channels)
         with autocast():
-            loss = step_loss(model, teacher, images, rows, labels, kinds, args.alpha, args.temperature)
+            loss = step_loss(model, teacher, images, rows, labels, kinds, args.alpha, args.temperature, teacher_planes)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -391,6 +418,14 @@ def train(args):
 
 
 # ------------------------------------------------------------------ export
+def channel_list(text: str) -> str:
+    """``ink,order`` -> itself, once checked: raster channels, each named once."""
+    channels = [c.strip() for c in text.split(",")]
+    if len(set(channels)) != len(channels) or not set(channels) <= set(CHANNELS):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected raster channels ({', '.join(CHANNELS)}), comma-separated")
+    return ",".join(channels)
+
+
 def views_list(text: str) -> tuple[str, ...]:
     """``original,mirrored`` -> its views, each named once and known to the model format."""
     views = tuple(v.strip() for v in text.split(","))
@@ -447,6 +482,8 @@ def main(argv=None):
     t.add_argument("--model", choices=("raster", "strokes"), default="raster")
     t.add_argument("--widths", default="32,64,128", help="raster: channels of the conv blocks")
     t.add_argument("--fc", type=int, default=256, help="raster: width of the embedding layer")
+    t.add_argument("--channels", default="ink", type=channel_list,
+                   help="raster: the planes the student reads, comma-separated: ink, order (stroke-order shading)")
     t.add_argument("--convs", default="48:5,64:5,96:3", help="strokes: conv1d layers, channels:kernel")
     t.add_argument("--hidden", type=int, default=128, help="strokes: LSTM width")
     t.add_argument("--lstm-layers", type=int, default=3)

@@ -74,12 +74,36 @@ def test_tensor_rasteriser_matches_cairo_on_real_drawings():
     drawings = []
     for cname in qd.load_categories(qdir)[::23]:
         drawings += [strokes for _, _, _, strokes in iter_class_drawings(qdir, cname, per_class_limit=20)]
-    ours = render_strokes(drawings).numpy()[:, 0]
-    cairo = np.stack([raster.render(d) for d in drawings]) / 255.0
-    corr, mad = np.corrcoef(ours.ravel(), cairo.ravel())[0, 1], np.abs(ours - cairo).mean()
-    print(f"{len(drawings)} real drawings: correlation {corr:.4f}, mean absolute difference {mad:.4f}")
     assert len(drawings) >= 300
-    assert corr >= 0.995 and mad <= 0.01
+    ours = render_strokes(drawings, channels=raster.CHANNELS).numpy()
+    for plane, channel in enumerate(raster.CHANNELS):
+        cairo = np.stack([raster.render(d, 28, channel) for d in drawings]) / 255.0
+        corr, mad = np.corrcoef(ours[:, plane].ravel(), cairo.ravel())[0, 1], np.abs(ours[:, plane] - cairo).mean()
+        print(f"{len(drawings)} real drawings, {channel}: correlation {corr:.4f}, mean absolute difference {mad:.4f}")
+        assert corr >= 0.995 and mad <= 0.01, channel
+
+
+def test_tensor_order_plane_matches_cairo_and_the_ink_plane_is_unchanged():
+    rng = np.random.default_rng(3)
+    drawings = [shape_drawing(rng, s) for s in SHAPES for _ in range(5)]
+    planes = render_strokes(drawings, channels=("ink", "order")).numpy()
+    assert np.array_equal(planes[:, 0], render_strokes(drawings).numpy()[:, 0])
+    cairo = np.stack([raster.render(d, 28, "order") for d in drawings]) / 255.0
+    assert np.corrcoef(planes[:, 1].ravel(), cairo.ravel())[0, 1] >= 0.995
+    assert np.abs(planes[:, 1] - cairo).mean() <= 0.01
+    ink, order = render_strokes([[[[0, 255], [0, 0]], [[0, 255], [255, 255]]]], channels=("ink", "order"))[0].numpy()
+    np.testing.assert_allclose(order[:14], ink[:14], atol=1e-6, err_msg="the first stroke is opaque")
+    np.testing.assert_allclose(order[14:], 0.25 * ink[14:], atol=1e-6, err_msg="the last at opacity 0.25")
+
+
+def test_order_opacities_count_only_the_strokes_left_after_dropping():
+    from sketchwise_data.tensor_raster import stroke_opacities
+    strokes = torch.tensor([[0, 0, 2, 2, 5, -1], [0, 1, 1, -1, -1, -1]])  # strokes 1, 3, 4 of the first dropped
+    opacity = stroke_opacities(strokes, 6)
+    assert torch.allclose(opacity[0, [0, 2, 5]], torch.tensor([1.0, 0.625, 0.25], dtype=torch.float64))
+    assert torch.allclose(opacity[1, [0, 1]], torch.tensor([1.0, 0.25], dtype=torch.float64))
+    with pytest.raises(ValueError, match="unknown raster channels"):
+        render_strokes([[[[1, 2], [3, 4]]]], channels=("ink", "depth"))
 
 
 def test_tensor_rows_equal_the_sequence_encoder():
@@ -266,6 +290,32 @@ def test_a_stroke_student_trains_and_exports(shapes_index, teacher_dir, tmp_path
     module, _ = train_on_device.build_student(ck["run"], 3)
     module.load_state_dict(ck["model"])
     assert torch.allclose(model(rows, lengths)[0], module.eval()(rows, lengths)[0], atol=1e-5)
+
+
+def test_an_order_plane_student_learns_from_an_ink_teacher_and_exports_its_planes(shapes_index, teacher_dir, tmp_path):
+    from sketchwise_training import train_on_device
+    from sketchwise_training.models import load_exported
+    index = DrawingIndex(shapes_index)
+    samplers = {p: train_on_device.BalancedSampler(np.asarray(index[p].class_offsets)) for p in ("train", "bitmaps-train")}
+    images, _, kinds, _ = train_on_device.make_batch(index, samplers, 8, 24, torch.Generator().manual_seed(0), "cpu",
+                                                     train_on_device.TensorAugment(), channels=("ink", "order"))
+    assert images.shape == (32, 2, 28, 28)
+    assert not images[kinds == 2, 1].any() and images[kinds == 2, 0].any(), "a bitmap's order plane is empty"
+    assert (images[kinds < 2, 1] <= images[kinds < 2, 0] + 1e-6).all(), "stroke-order shading never adds ink"
+    ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--widths", "4,8,8", "--fc", "16", "--channels",
+                                   "ink,order", "--steps", "4", "--teacher", "teacher", "--teacher-dir", str(teacher_dir),
+                                   "--warm-start", str(teacher_dir / "teacher.json")))
+    assert ck["model"]["conv1.weight"].shape[1] == 2 and ck["run"]["channels"] == "ink,order"
+    train_on_device.main(["export", "--run-dir", str(tmp_path / "run"), "--name", "order", "--out", str(tmp_path / "out")])
+    spec = json.loads((tmp_path / "out" / "order.json").read_text())
+    assert spec["input"]["raster"]["channels"] == ["ink", "order"] and spec["input"]["shape"] == [2, 28, 28]
+    drawings = [shape_drawing(np.random.default_rng(5), s) for s in SHAPES]
+    planes = render_strokes(drawings, channels=("ink", "order"))
+    module, _ = train_on_device.build_student(ck["run"], 3)
+    module.load_state_dict(ck["model"])
+    assert torch.allclose(load_exported(tmp_path / "out", "order")(planes)[0], module.eval()(planes)[0], atol=1e-5)
+    with pytest.raises(SystemExit):
+        train_on_device.main(train_args(shapes_index, tmp_path / "bad", "--channels", "ink,depth", "--steps", "1"))
 
 
 def test_sigterm_leaves_a_checkpoint_that_resumes(shapes_index, tmp_path):
