@@ -8,13 +8,14 @@
 #   scripts/postgres.sh stop [DIR]           stops it (the data stays; remove DIR to forget it)
 #   scripts/postgres.sh url [DIR]            prints the URL of a started cluster
 #
-# DIR defaults to $SKETCHWISE_POSTGRES_DIR or /tmp/sketchwise-postgres, PORT to 55432. PostgreSQL
+# DIR defaults to $SKETCHWISE_POSTGRES_DIR or /tmp/sketchwise-postgres; PORT to the first of 55432,
+# 55433, … that no other program listens on (another checkout's cluster, say). PostgreSQL
 # refuses to run as root, so under root (CI) the server runs as the `postgres` user.
 set -euo pipefail
 
 command=${1:-}
 dir=${2:-${SKETCHWISE_POSTGRES_DIR:-/tmp/sketchwise-postgres}}
-port=${3:-55432}
+port=${3:-}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$bin" ]; then
   echo "postgres.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2
@@ -24,6 +25,23 @@ fi
 # as_owner CMD…: runs CMD as the cluster's owner (postgres under root, else the current user).
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# free_port: the first port from 55432 on that 127.0.0.1 can still be bound to.
+free_port() {
+  python3 - <<'PY'
+import socket
+for port in range(55432, 55632):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        print(port)
+        break
+else:
+    raise SystemExit("postgres.sh: no free port in 55432-55631")
+PY
 }
 
 url() {
@@ -49,6 +67,7 @@ case "$command" in
       # Already running: on the port it was started with, whatever PORT says.
       port=$(cat "$dir/port")
     else
+      port=${port:-$(free_port)}
       echo "$port" > "$dir/port"
       as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200" start >/dev/null \
