@@ -268,7 +268,7 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
     records them in run.json, with the sitting's PyTorch version."""
     saved = json.loads((run_dir / "run.json").read_text()) if resuming else {}
     for key in RUN_SETTINGS if resuming else ():
-        setattr(args, key, saved.get(key))
+        setattr(args, key, saved.get(key) if key == "channels" else saved[key])  # runs from before --channels lack it
     for key, default in SITTING_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
