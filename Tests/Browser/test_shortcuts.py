@@ -409,12 +409,17 @@ def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(dr
     status, _, _, raw = server.post_json("/api/shortcuts", {"label": "⭐", "examples": stars[:3]}, headers=auth(token))
     assert status == 201, raw
 
-    def answers(drawing):
+    def match(drawing):
+        """The server's answer for `drawing`: {label, distance}."""
         status, body, _, raw = server.post_json("/api/shortcuts/predict", {"strokes": drawing}, headers=auth(token))
         assert status == 200, raw
-        return body["label"] == "⭐"
+        return body
 
-    on_stars = [answers(d) for d in stars[3:]]
+    def answers(drawing):
+        return match(drawing)["label"] == "⭐"
+
+    star_matches = [match(d) for d in stars[3:]]
+    on_stars = [m["label"] == "⭐" for m in star_matches]
     on_others = [answers(d) for d in others]
     print(f"\n[shortcut ⭐, taught from 3 real stars] fires on {sum(on_stars)} of {len(on_stars)} other stars, "
           f"on {sum(on_others)} of {len(on_others)} drawings of 9 other classes", file=sys.stderr)
@@ -428,25 +433,35 @@ def test_a_shortcut_taught_from_real_drawings_fires_at_rest_on_its_shape_only(dr
     rect = canvas_rect(driver)
     predicted = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/shortcuts/predict')).length"
 
-    def fires(drawing):
+    def stars_placed():
+        return [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+2B50"]
+
+    def fires(drawing, patience):
         """Draws `drawing` stroke after stroke (quicker than the rest), lets the pen rest until the
-        app has asked about it, and says whether the shortcut replaced it: asked once, never
-        before the last stroke, never twice."""
+        app has asked about it, waits up to `patience` seconds for the picture (its image loads
+        first), and says whether the shortcut replaced it: asked once, never before the last
+        stroke, never twice."""
         driver.execute_script("window.sketchwise.clear()")
         asked = driver.execute_script(predicted)
         draw(driver, fit_drawing(drawing, rect, fill=0.5), rect, min_step=8, max_dt_ms=12, gaps=[0.1] * len(drawing))
         wait_for(lambda: driver.execute_script(predicted) > asked, 10, message="the app asks about the drawing at rest")
-        time.sleep(0.5)   # the picture placed, if it fired
-        placed = [p for p in driver.execute_script("return window.sketchwise.pictures()") if p["id"] == "emoji:U+2B50"]
+        deadline = time.monotonic() + patience
+        while not stars_placed() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        placed = stars_placed()
         assert len(placed) <= 1, f"the shortcut fired {len(placed)} times on one drawing"
         assert driver.execute_script(predicted) == asked + 1, "asked once, at rest"
         if placed:
             assert attr_int(driver, "data-stroke-count") == 0, "it fired before the drawing's last stroke"
         return bool(placed)
 
-    star = next(d for d, fired in zip(stars[3:], on_stars) if fired)
-    assert fires(star), "a star the shortcut answers is replaced when drawn"
-    assert not fires(sample("house")[0]), "a house is left alone"
+    # The star the shortcut answers most surely: drawn through the mouse, its points move a little.
+    star, _ = min(((d, m["distance"]) for d, m in zip(stars[3:], star_matches) if m["label"] == "⭐"), key=lambda dm: dm[1])
+    if not fires(star, patience=10):
+        drawn = driver.execute_script("return window.sketchwise.currentSketch()")
+        raise AssertionError(f"a star the shortcut answers is not replaced when drawn; for the strokes drawn "
+                             f"the server answers {match(drawn)}")
+    assert not fires(sample("house")[0], patience=1), "a house is left alone"
 
 
 def spiral_shortcut_in_the_app(driver, server):
