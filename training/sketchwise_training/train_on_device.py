@@ -14,7 +14,7 @@ Each step draws a class-balanced batch (each rank from its own shard of every cl
 its stroke drawings after augmentation (``sketchwise_data.tensor_augment``), fills a share of
 the batch with Google's bitmaps (labels only, a small affine) and minimises
 ``(1 - a) CE(labels, smoothing 0.1) + a T^2 KL(teacher || student)`` (``a`` 1 on mixed
-drawings). AdamW, linear warm-up, cosine; bf16 autocast on CUDA.
+drawings). AdamW, linear warm-up, cosine; bf16 autocast on CUDA and on CPUs that have bf16 in hardware.
 
 The schedule is fixed in steps (``--steps``, or ``--minutes`` converted after timing the first
 steps), so a run is the same whether it ran in one sitting or several: checkpoints are written
@@ -160,7 +160,7 @@ def validation_inputs(index: DrawingIndex, device, limit: int | None = None, seq
 
 @torch.no_grad()
 def evaluate(model, inputs: dict, autocast) -> dict:
-    """Top-1 per validation part (bf16 on CUDA; the exported model's figures come from ``sketchwise eval``)."""
+    """Top-1 per validation part (in the training's precision; the exported model's figures come from ``sketchwise eval``)."""
     model.eval()
     result = {}
     for name, (batches, labels) in inputs.items():
@@ -247,17 +247,33 @@ def pick_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def autocast_on(device: torch.device):
-    """A maker of the training steps' autocast context: bf16 on CUDA, none on the CPU."""
-    if device.type == "cuda":
-        return lambda: torch.autocast("cuda", dtype=torch.bfloat16)
-    return lambda: torch.autocast("cpu", enabled=False)
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def cpu_has_native_bf16() -> bool:
+    """Whether this CPU multiplies bf16 in hardware (AVX-512 BF16 or AMX): there bf16 convolutions
+    run about twice as fast as fp32 ones; elsewhere PyTorch emulates them, slower than fp32."""
+    return torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
+
+
+def resolve_precision(device: torch.device, precision: str = "auto") -> str:
+    """``auto`` as bf16 on CUDA and on a CPU with native bf16, fp32 on any other CPU; the others as given."""
+    if precision != "auto":
+        return precision
+    return "bf16" if device.type == "cuda" or cpu_has_native_bf16() else "fp32"
+
+
+def autocast_on(device: torch.device, precision: str = "auto"):
+    """A maker of the training steps' autocast context: bf16 or none, as ``resolve_precision`` says."""
+    enabled = resolve_precision(device, precision) == "bf16"
+    return lambda: torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
 
 
 RUN_SETTINGS = ("model", "widths", "channels", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
                 "bitmap_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
 """What a run is: fixed at its start, whatever a resuming command line says."""
-SITTING_DEFAULTS = {"device": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500, "val_limit": 20000}
+SITTING_DEFAULTS = {"device": "auto", "precision": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500,
+                    "val_limit": 20000}
 """How one sitting runs, with the defaults of a new run: a resumed run keeps its last sitting's unless told otherwise."""
 
 
@@ -337,7 +353,7 @@ def train(args):
                 write_run_record(run_dir, json.loads((run_dir / "run.json").read_text()) | {"steps": args.steps})
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
-    autocast = autocast_on(device)
+    autocast = autocast_on(device, args.precision)
     val_inputs = validation_inputs(index, device, args.val_limit, sequences, channels) \
         if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
@@ -348,7 +364,8 @@ def train(args):
     module = model.module if hasattr(model, "module") else model
     macs = f"{module.macs():,} MACs" if not sequences else f"{module.macs_per_step():,} MACs per step"
     log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {macs}, {cfg}; "
-        f"{world} process(es) on {state['device']}, batch {args.batch} ({n_bitmaps * world} bitmaps)"
+        f"{world} process(es) on {state['device']} ({resolve_precision(device, args.precision)}), "
+        f"batch {args.batch} ({n_bitmaps * world} bitmaps)"
         + (f"; teacher {teacher.description}" if teacher else "")
         + (f"; weights from {args.warm_start}" if args.warm_start and not resuming else ""))
     started, last_save, window, window_seconds = time.time(), time.time(), [], 0.0  # the losses and step time since the last log
@@ -479,6 +496,8 @@ def main(argv=None):
     t.add_argument("--run-dir", required=True)
     t.add_argument("--resume", action="store_true", help="continue the run in --run-dir where it stopped")
     t.add_argument("--device", choices=("auto", "cpu", "cuda"), help="default auto (CUDA when present)" + LAST_SITTING)
+    t.add_argument("--precision", choices=PRECISIONS, help="the training steps' arithmetic; default auto: bf16 on CUDA "
+                   "and on CPUs with native bf16 (AVX-512 BF16, AMX), else fp32" + LAST_SITTING)
     t.add_argument("--model", choices=("raster", "strokes"), default="raster")
     t.add_argument("--widths", default="32,64,128", help="raster: channels of the conv blocks")
     t.add_argument("--fc", type=int, default=256, help="raster: width of the embedding layer")

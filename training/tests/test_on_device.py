@@ -231,6 +231,21 @@ def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(sh
     torch.set_num_threads(1)
 
 
+def test_the_precision_is_bf16_where_the_hardware_multiplies_it_and_a_bf16_run_learns(shapes_index, tmp_path):
+    from sketchwise_training.train_on_device import cpu_has_native_bf16, resolve_precision
+    cpu, cuda = torch.device("cpu"), torch.device("cuda")
+    assert resolve_precision(cuda) == "bf16" and resolve_precision(cpu, "fp32") == "fp32"
+    assert resolve_precision(cpu) == ("bf16" if cpu_has_native_bf16() else "fp32")
+    run_dir = tmp_path / "run"
+    ck = run_in_process(train_args(shapes_index, run_dir, "--steps", "30", "--lr", "0.01", "--precision", "bf16",
+                                   "--stop-at-step", "25"))
+    losses = np.array(ck["state"]["losses"])
+    assert np.isfinite(losses).all() and losses[-5:].mean() < 0.8 * losses[:5].mean(), "a bf16 run learns"
+    assert all(t.dtype == torch.float32 for t in ck["model"].values() if t.is_floating_point()), "its weights stay fp32"
+    ck = run_in_process(["train", "--run-dir", str(run_dir), "--resume"])
+    assert ck["state"]["step"] == 30 and json.loads((run_dir / "run.json").read_text())["precision"] == "bf16"
+
+
 def test_a_time_budget_ends_the_run_though_the_pace_is_never_measured_by_steps(shapes_index, tmp_path):
     # --timing-steps beyond any run: only the budget's own clock (a twentieth of it) can set the length
     ck = run_in_process(train_args(shapes_index, tmp_path / "run", "--minutes", "0.01", "--timing-steps", "1000000"))
