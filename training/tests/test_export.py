@@ -118,6 +118,22 @@ def test_ensemble_weights_favour_the_better_member():
     assert len(table) == 15 and abs(sum(w) - 1) < 1e-9 and w[1] >= 0.5
 
 
+def test_ensemble_weights_score_every_combination_as_the_class_balanced_measure_does():
+    from sketchwise_training import train
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 12, 300)
+    members = {m: ex.log_softmax_np(rng.normal(size=(300, 12)) + 2.0 * (np.arange(12) == y[:, None])) for m in "abc"}
+    lps = {"raw": ({m: lp[:100] for m, lp in members.items()}, y[:100]),
+           "simplified": ({m: lp[100:] for m, lp in members.items()}, y[100:])}
+    w, table = train.choose_weights(lps, list("abc"), step=0.1)
+    assert len(table) == 66 and w in [list(k) for k in table]
+    for weights, scored in table.items():
+        mixed = sum(wi * members[m] for wi, m in zip(weights, "abc"))
+        expected = pl.class_balanced_topk(torch.from_numpy(mixed), y)
+        assert all(abs(scored[k] - expected[k]) < 1e-6 for k in expected), weights
+    assert max(table.values(), key=lambda r: (r["top1"], r["top5"])) == table[tuple(w)]
+
+
 def test_ensemble_weights_count_every_class_once():
     """A member right only on the one class that fills most of the pool loses to one right on
     every other class: each class counts once, not each drawing."""
