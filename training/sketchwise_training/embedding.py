@@ -59,7 +59,7 @@ from . import MODELS, pseudo_labels
 from .export import write_safetensors, FORMAT
 from .models import conv_block_layers
 from .torch_version import warn_if_torch_differs
-from .train_on_device import PRECISIONS, autocast_on, pick_device, resolve_precision
+from .train_on_device import PRECISION_HELP, PRECISIONS, autocast_on, pick_device, resolve_precision
 
 EMBEDDING = 128
 HELD_OUT_QD_FRACTION = 0.2
@@ -612,8 +612,7 @@ def parser() -> argparse.ArgumentParser:
                    metavar="PATH", help="the exported embedding (PATH.json/.safetensors) that clusters --unlabelled")
     t.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="where to train (auto: CUDA when present)")
-    t.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="the training steps' arithmetic (auto: bf16 on CUDA and on CPUs with native bf16, else fp32)")
+    t.add_argument("--precision", choices=PRECISIONS, default="auto", help=PRECISION_HELP)
     t.add_argument("--renderer", choices=("auto",) + RENDERERS, default="auto",
                    help="how training drawings are rendered: cairo on the CPU, or tensor operations on the device "
                         "(auto: tensor on CUDA, cairo on the CPU)")
@@ -701,8 +700,9 @@ def train(args, started: float, train_omni, validation, validation_alphabets, tr
               f"({', '.join(validation_alphabets)}), kept out of training", flush=True)
 
     renderer = args.renderer if args.renderer != "auto" else ("tensor" if device.type == "cuda" else "cairo")
-    autocast = autocast_on(device, args.precision)
-    print(f"device {device} ({resolve_precision(device, args.precision)}), training drawings rendered by {renderer}", flush=True)
+    precision = resolve_precision(device, args.precision)
+    autocast = autocast_on(device, precision)
+    print(f"device {device} ({precision}), training drawings rendered by {renderer}", flush=True)
     model = SketchEmbedding(tuple(int(w) for w in args.widths.split(",")), dropout=args.dropout).to(device)
     head = CosFaceHead(model.proj_dim, len(classes)).to(device)
     params = list(model.parameters()) + list(head.parameters())

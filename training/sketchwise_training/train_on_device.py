@@ -248,6 +248,7 @@ def pick_device(name: str) -> torch.device:
 
 
 PRECISIONS = ("auto", "fp32", "bf16")
+PRECISION_HELP = "the training steps' arithmetic; default auto: bf16 on CUDA and on CPUs with native bf16 (AVX-512 BF16, AMX), else fp32"
 
 
 def cpu_has_native_bf16() -> bool:
@@ -353,7 +354,8 @@ def train(args):
                 write_run_record(run_dir, json.loads((run_dir / "run.json").read_text()) | {"steps": args.steps})
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
-    autocast = autocast_on(device, args.precision)
+    precision = resolve_precision(device, args.precision)
+    autocast = autocast_on(device, precision)
     val_inputs = validation_inputs(index, device, args.val_limit, sequences, channels) \
         if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
@@ -364,7 +366,7 @@ def train(args):
     module = model.module if hasattr(model, "module") else model
     macs = f"{module.macs():,} MACs" if not sequences else f"{module.macs_per_step():,} MACs per step"
     log(f"{sum(p.numel() for p in module.parameters()):,} parameters, {macs}, {cfg}; "
-        f"{world} process(es) on {state['device']} ({resolve_precision(device, args.precision)}), "
+        f"{world} process(es) on {state['device']} ({precision}), "
         f"batch {args.batch} ({n_bitmaps * world} bitmaps)"
         + (f"; teacher {teacher.description}" if teacher else "")
         + (f"; weights from {args.warm_start}" if args.warm_start and not resuming else ""))
@@ -496,8 +498,7 @@ def main(argv=None):
     t.add_argument("--run-dir", required=True)
     t.add_argument("--resume", action="store_true", help="continue the run in --run-dir where it stopped")
     t.add_argument("--device", choices=("auto", "cpu", "cuda"), help="default auto (CUDA when present)" + LAST_SITTING)
-    t.add_argument("--precision", choices=PRECISIONS, help="the training steps' arithmetic; default auto: bf16 on CUDA "
-                   "and on CPUs with native bf16 (AVX-512 BF16, AMX), else fp32" + LAST_SITTING)
+    t.add_argument("--precision", choices=PRECISIONS, help=PRECISION_HELP + LAST_SITTING)
     t.add_argument("--model", choices=("raster", "strokes"), default="raster")
     t.add_argument("--widths", default="32,64,128", help="raster: channels of the conv blocks")
     t.add_argument("--fc", type=int, default=256, help="raster: width of the embedding layer")
