@@ -66,6 +66,14 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def ended_with_the_tests(command):
+    """``command`` run so that the kernel stops it (SIGTERM) when the test process that started it
+    dies, also when that process is killed: an interrupted run leaves no server behind
+    (util-linux's setpriv, Linux's parent-death signal; as given where setpriv is missing)."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", "--", *map(str, command)] if setpriv else list(map(str, command))
+
+
 class Server:
     """A running `sketchwise serve` and small HTTP helpers against it."""
 
@@ -147,7 +155,7 @@ def start_server(tmp_path_factory, data_dir, extra_args=(), name="server"):
     cmd = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir), *extra_args]
     print(f"\n[{name}] {' '.join(cmd)}  (log: {log_path})", file=sys.stderr)
     log = open(log_path, "wb")
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(ended_with_the_tests(cmd), cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     srv = Server(proc, port, log_path, data_dir)
     srv.log = log
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, RAW, start_server, stop_server, sketchwise_binary as binary
+from conftest import REPO, RAW, ended_with_the_tests, start_server, stop_server, sketchwise_binary as binary
 
 MODELS = REPO / "Models"
 NAME = "raster-cnn"
@@ -653,7 +653,8 @@ def test_server_listens_at_once_although_the_manifest_host_is_stuck(tmp_path_fac
     args = ["serve", "--host", "127.0.0.1", "--port", port, "--data-dir", data, "--sources", "lucide",
             "--model-updates", "latest", "--manifest", stuck.url, "--model-start-timeout", "2"]
     started = time.monotonic()
-    proc = subprocess.Popen([str(binary()), *map(str, args)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(ended_with_the_tests([binary(), *args]), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
     srv = Server(proc, port, log_path, data)
     srv.log = log
     try:

@@ -8,7 +8,7 @@ import socket
 import subprocess
 import time
 
-from conftest import REPO, Server, _free_port, copy_library_index, sketchwise_binary
+from conftest import REPO, Server, _free_port, copy_library_index, ended_with_the_tests, sketchwise_binary
 
 
 def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
@@ -25,7 +25,7 @@ def test_settings_file_environment_readiness_and_json_logs(server, tmp_path):
     env["SKETCHWISE_LOG_FORMAT"] = "json"  # the environment wins over the file
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen([str(sketchwise_binary()), "serve", "--config", str(settings)], cwd=tmp_path, env=env,
+        proc = subprocess.Popen(ended_with_the_tests([sketchwise_binary(), "serve", "--config", settings]), cwd=tmp_path, env=env,
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     srv = Server(proc, port, log_path, str(data))
     try:
