@@ -246,9 +246,22 @@ def export_trained(mode, model, state, cfg, corpus, out_dir: Path, args):
 
 
 # ------------------------------------------------------------------ ensemble
-def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simplified", "npz")):
+#: The shares of each drawing's strokes the ensemble's weights are also chosen on: the app guesses
+#: after every stroke, and `sketchwise eval --prefixes` scores these.
+PREFIX_SHARES = (0.5, 0.75)
+
+
+def strokes_kept(share: float, count: int) -> int:
+    """How many of ``count`` strokes a prefix of ``share`` keeps: ceil(share x count), at least one
+    (Swift's ``EvaluationReport.PrefixScore.strokesKept``)."""
+    return min(count, max(1, math.ceil(share * count - 1e-9)))
+
+
+def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simplified", "npz"),
+                        prefixed=("raw", "simplified"), shares=PREFIX_SHARES):
     """Answers of the exported members (run from the files, views averaged) on the stroke
-    validation subsets -> {subset: ({member: log-probabilities}, labels)}."""
+    validation subsets, and on those of ``prefixed`` cut to each share of their strokes ->
+    {subset or "subset@share": ({member: log-probabilities}, labels)}."""
     from .evaluate import member_log_probs
     models = {m: ex.SpecModel(models_dir, m) for m in members}
     out = {}
@@ -256,7 +269,11 @@ def stroke_val_logprobs(models_dir: Path, corpus, members, subsets=("raw", "simp
         labels, drawings = corpus.val[name]
         if len(labels) == 0:
             continue
-        out[name] = ({m: member_log_probs(model, drawings) for m, model in models.items()}, np.asarray(labels))
+        cuts = {name: drawings}
+        if name in prefixed:
+            cuts |= {f"{name}@{share}": [d[:strokes_kept(share, len(d))] for d in drawings] for share in shares}
+        for key, cut in cuts.items():
+            out[key] = ({m: member_log_probs(model, cut) for m, model in models.items()}, np.asarray(labels))
     return out
 
 
@@ -318,8 +335,9 @@ def bitmap_val_logprobs(models_dir: Path, corpus, members):
 
 
 def run_ensemble(models_dir: Path, corpus, members):
-    """Writes ensemble.json: drawing weights chosen on the pooled stroke validation sets, and
-    bitmap weights (over the members that read bitmaps) on the bitmap validation set."""
+    """Writes ensemble.json: drawing weights chosen on the pooled stroke validation sets, whole and
+    cut to their first strokes (``PREFIX_SHARES``), and bitmap weights (over the members that read
+    bitmaps) on the bitmap validation set."""
     torch.set_num_threads(1)  # one drawing at a time: more threads only add overhead
     lps = stroke_val_logprobs(models_dir, corpus, members)
     w, table = choose_weights(lps, members)

@@ -150,3 +150,13 @@ def test_ensemble_weights_count_every_class_once():
     w, table = train.choose_weights({"simplified": ({"crowd": crowd, "rest": rest}, y)}, ["crowd", "rest"], step=0.5)
     assert w == [0.0, 1.0]
     assert abs(table[(1.0, 0.0)]["top1"] - 0.1) < 1e-6 and abs(table[(0.0, 1.0)]["top1"] - 0.9) < 1e-6
+
+
+def test_prefixes_keep_the_strokes_that_sketchwise_eval_keeps():
+    """ceil(share x count), at least one stroke, a whole product not rounded up (Swift's
+    PrefixScore.strokesKept)."""
+    from sketchwise_training import train
+    kept = {(share, n): train.strokes_kept(share, n) for share in (0.25, 0.5, 0.75, 1.0) for n in (1, 2, 3, 4, 7)}
+    assert kept[(0.25, 1)] == 1 and kept[(0.25, 7)] == 2 and kept[(0.5, 3)] == 2 and kept[(0.5, 4)] == 2
+    assert kept[(0.75, 4)] == 3 and kept[(0.75, 7)] == 6 and all(kept[(1.0, n)] == n for n in (1, 2, 3, 4, 7))
+    assert train.strokes_kept(0.1 * 3, 10) == 3  # 3.0000000000000004 strokes: not rounded up to 4
