@@ -3,8 +3,8 @@
 # POST /api/suggest with real Quick, Draw! drawings, at 1, 8 and 64 connections; then the same
 # with an empty sketch, the ceiling of the machine and wrk in the same run; then the server's
 # resident memory after a minute of load. `--model` is the server's default model (`serve
-# --model`: ensemble, raster, strokes or a model's name); `--dense-precision int8` serves with int8
-# products (`serve --dense-precision`); `--workers N` serves with N job threads (`serve --workers`;
+# --model`: ensemble, raster, strokes or a model's name); `--dense-precision int8|float32` serves with those
+# products (`serve --dense-precision`; default auto, the server's own); `--workers N` serves with N job threads (`serve --workers`;
 # default: the server's own, one per core and one more); `--minute no` skips the minute;
 # `--binary PATH` serves with that build instead of building `.build/release/sketchwise`.
 #
@@ -13,7 +13,7 @@
 # with a mix of 70 % POST /api/suggest, 20 % POST /api/classify and 10 % POST /api/corrections
 # (a write to PostgreSQL, as one user).
 #
-#   bench/load.sh [--model ensemble] [--dense-precision float32] [--workers N] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH] [--cluster yes]
+#   bench/load.sh [--model ensemble] [--dense-precision auto|float32|int8] [--workers N] [--duration 20] [--drawings 200] [--data-dir out/bench-server] [--minute no] [--binary PATH] [--cluster yes]
 #
 # Needs wrk (Debian package `wrk`) and a release build; builds the index on first use.
 set -euo pipefail
@@ -22,7 +22,7 @@ duration=20
 drawings=200
 data_dir=out/bench-server
 model=ensemble
-precision=float32
+precision=auto
 workers=()
 minute=yes
 binary=

@@ -25,16 +25,16 @@ public final class Model: Sendable {
     /// Size of the embedding vector, if the model declares one.
     public var embeddingCount: Int? { program.embedding.map { program.shapes[$0].count } }
 
-    /// How its products compute (dense layers, convolutions, LSTMs).
+    /// How its products compute (dense layers, convolutions, LSTMs): `float32` or `int8`.
     public let densePrecision: DensePrecision
 
     /// Loads `<name>.json` at `url` and `<name>.safetensors` beside it, validating both; its dense
-    /// layers compute in `densePrecision`.
+    /// layers compute in `densePrecision` (`auto` resolved for this CPU).
     public init(contentsOf url: URL, densePrecision: DensePrecision = .float32) throws(ModelError) {
         self.url = url
-        self.densePrecision = densePrecision
+        self.densePrecision = densePrecision.resolved
         weightsURL = url.deletingPathExtension().appendingPathExtension("safetensors")
-        (spec, program) = try Self.load(url: url, weightsURL: weightsURL, densePrecision: densePrecision)
+        (spec, program) = try Self.load(url: url, weightsURL: weightsURL, densePrecision: self.densePrecision)
     }
 
     /// A new session: its own workspace for one request at a time.

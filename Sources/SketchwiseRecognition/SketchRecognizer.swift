@@ -221,6 +221,16 @@ public final class RecognizerSet: @unchecked Sendable {
         return try model(named: name, for: kind)
     }
 
+    /// Models whose embeddings are compared with ones stored in float32: the raster model's with the
+    /// picture index, the shortcut embedding's with the drawings people taught.
+    static let storedEmbeddingModels: Set = [rasterModel, shortcutEmbeddingModel]
+
+    /// How model `name` computes: ``densePrecision``, except that `auto` keeps the models of
+    /// ``storedEmbeddingModels`` in float32.
+    func precision(of name: String) -> DensePrecision {
+        densePrecision == .auto && Self.storedEmbeddingModels.contains(name) ? .float32 : densePrecision
+    }
+
     private func model(named name: String, for kind: RecognizerKind) throws -> ModelRecognizer {
         try lock.withLock {
             if let model = models[name] { return model }
@@ -229,7 +239,7 @@ public final class RecognizerSet: @unchecked Sendable {
             let modified = modificationDates(of: name)
             if let failure = failures[name], failure.modified == modified { throw failure.error }
             do {
-                let model = ModelRecognizer(model: try Model(contentsOf: url, densePrecision: densePrecision))
+                let model = ModelRecognizer(model: try Model(contentsOf: url, densePrecision: precision(of: name)))
                 models[name] = model
                 failures[name] = nil
                 return model

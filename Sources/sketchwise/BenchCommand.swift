@@ -108,9 +108,13 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// "float32 products", or "int8 products (VNNI)".
+    /// "float32 products", "int8 products (VNNI)", or what auto chose on this CPU.
     private static func products(_ precision: DensePrecision, vnni: Bool) -> String {
-        "\(precision.rawValue) products" + (precision == .int8 && vnni ? " (VNNI)" : "")
+        switch precision {
+        case .auto: "auto products (" + (vnni ? "int8 with VNNI; raster-cnn and sketch-embedding float32)" : "float32: no VNNI)")
+        case .int8: "int8 products" + (vnni ? " (VNNI)" : "")
+        case .float32: "float32 products"
+        }
     }
 
     private func benchmark(_ model: Model) throws {

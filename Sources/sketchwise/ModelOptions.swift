@@ -57,9 +57,9 @@ struct ModelOptions: ParsableArguments {
 
     @Option(
         help:
-            "How the models' products compute (dense layers, convolutions, LSTMs): float32 (as trained) or int8 (a quarter of their weights' memory and faster; see docs/runtime.md)."
+            "How the models' products compute (dense layers, convolutions, LSTMs): float32 (as trained), int8 (a quarter of their weights' memory and faster), or auto: int8 on CPUs with VNNI, except raster-cnn and sketch-embedding, whose embeddings are compared with stored ones (see docs/runtime.md)."
     )
-    var densePrecision: DensePrecision = .float32
+    var densePrecision: DensePrecision = .auto
 
     /// `--models`.
     var models: String? { folders.models }

@@ -1,5 +1,6 @@
 import Foundation
 import SketchwiseFormats
+import SketchwiseNN
 import SketchwiseTestSupport
 import Testing
 
@@ -190,15 +191,19 @@ struct CLI {
         #expect(FileManager.default.fileExists(atPath: folder.path("doodles/ATTRIBUTION.txt")))
     }
 
-    /// `--dense-precision int8` reaches the model (the benchmark says how its products ran); an
-    /// unknown precision is refused with the values there are.
+    /// `--dense-precision int8` reaches the model (the benchmark says how its products ran), so
+    /// does float32, and the default, auto, is int8 on a CPU with VNNI; an unknown precision is
+    /// refused with the values there are.
     @Test func densePrecisionIsPassedToTheModel() async throws {
         let model = SharedData.packageRoot.appendingPathComponent("Models/raster-cnn.json").path
         let int8 = try await CLI.run(["bench", "--model-file", model, "--rounds", "1", "--dense-precision", "int8", "--json"])
         #expect(int8.status == 0, "\(int8.stderr)")
         #expect(int8.stdout.contains(#""densePrecision":"int8""#), "\(int8.stdout)")
-        let float = try await CLI.run(["bench", "--model-file", model, "--rounds", "1"])
+        let float = try await CLI.run(["bench", "--model-file", model, "--rounds", "1", "--dense-precision", "float32"])
         #expect(float.status == 0 && float.stdout.contains("float32 products"), "\(float.stdout)")
+        let auto = try await CLI.run(["bench", "--model-file", model, "--rounds", "1", "--json"])
+        let chosen = KernelVariant.int8UsesVNNI ? "int8" : "float32"
+        #expect(auto.status == 0 && auto.stdout.contains(#""densePrecision":"\#(chosen)""#), "\(auto.stdout)")
         let unknown = try await CLI.run(["bench", "--model-file", model, "--dense-precision", "float16"])
         #expect(unknown.status != 0 && unknown.stderr.contains("float32") && unknown.stderr.contains("int8"), "\(unknown.stderr)")
     }
