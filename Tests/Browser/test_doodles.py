@@ -18,13 +18,15 @@ CLASS = "barn"   # no line picture set draws a barn (index coverage --style line
 
 
 def recognised_barn(server):
-    """A raw barn drawing the server guesses as a barn first, and its line-style suggestions."""
+    """A raw barn drawing the server guesses as a barn first and surely (probability at least a
+    half: a close second guess's pictures may look more like it and lead the strip), and its
+    line-style suggestions."""
     for record in read_drawings(CLASS, limit=12):
         status, body, _, raw = server.post_json("/api/suggest", {"strokes": record["drawing"], "style": "line"})
         assert status == 200, raw[:300]
-        if body["guesses"] and body["guesses"][0]["label"] == CLASS:
+        if body["guesses"] and body["guesses"][0]["label"] == CLASS and body["guesses"][0]["probability"] >= 0.5:
             return record, body["suggestions"]
-    pytest.fail(f"none of the first 12 {CLASS} drawings was guessed as a {CLASS} first")
+    pytest.fail(f"none of the first 12 {CLASS} drawings was guessed as a {CLASS} first with probability 0.5 or more")
 
 
 def test_a_class_no_set_draws_gets_doodles_marked_as_such(driver, server):
