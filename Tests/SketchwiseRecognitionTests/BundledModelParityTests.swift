@@ -35,6 +35,11 @@ import Testing
 
     static let folder = SharedData.packageRoot.appendingPathComponent("Tests/SketchwiseNNTests/Fixtures/parity")
 
+    /// The bundled models that guess, each with a parity fixture.
+    static let recognizers = [
+        "raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order", "raster-cnn-mid", "raster-cnn-wide",
+    ]
+
     func fixture(_ name: String) throws -> Fixture {
         try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: Self.folder.appendingPathComponent("\(name).json")))
     }
@@ -43,7 +48,7 @@ import Testing
         a.count == b.count ? zip(a, b).map { abs($0 - $1) }.max() ?? 0 : .infinity
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order", "raster-cnn-mid"])
+    @Test(arguments: recognizers)
     func runtimeOutputsEqualPyTorch(model name: String) throws {
         let fixture = try fixture(name)
         let model = try Model(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
@@ -57,7 +62,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "stroke-rnn-plain", "raster-cnn-order", "raster-cnn-mid"])
+    @Test(arguments: recognizers)
     func preprocessingAndAnswersEqualTraining(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try ModelRecognizer(contentsOf: BundledModels.folder.appendingPathComponent("\(name).json"))
@@ -77,7 +82,7 @@ import Testing
     /// recogniser set as the CLI and server load them: on every fixture the same class first as
     /// PyTorch and probabilities within 0.02 of PyTorch's. (The accuracy change on the validation
     /// split is in docs/runtime.md.)
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order", "raster-cnn-mid"])
+    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order", "raster-cnn-mid", "raster-cnn-wide"])
     func int8ProductsKeepTheAnswers(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try RecognizerSet(folder: BundledModels.folder, densePrecision: .int8).model(named: name)
@@ -90,6 +95,20 @@ import Testing
             let top = { (values: [Float]) in values.indices.max { values[$0] < values[$1] } }
             #expect(top(answer) == top(c.answer), "\(name) \(c.name): the first class")
             #expect(maxDifference(answer.map(exp), c.answer.map(exp)) <= 0.02, "\(name) \(c.name): probabilities")
+        }
+    }
+
+    /// `auto`, the CLI's default precision: the models that only guess in int8 where the CPU has
+    /// VNNI (float32 elsewhere); raster-cnn and sketch-embedding, whose embeddings are compared with
+    /// stored float32 ones (the picture index, taught shortcuts), in float32.
+    @Test func autoPrecisionKeepsTheStoredEmbeddingsInFloat32() throws {
+        let set = RecognizerSet(folder: BundledModels.folder, densePrecision: .auto)
+        let guessing: DensePrecision = KernelVariant.int8UsesVNNI ? .int8 : .float32
+        for name in ["raster-cnn-wide", "stroke-rnn-plain", RecognizerSet.strokeModel] {
+            #expect(try set.model(named: name).model.densePrecision == guessing, "\(name)")
+        }
+        for name in [RecognizerSet.rasterModel, RecognizerSet.shortcutEmbeddingModel] {
+            #expect(try set.model(named: name).model.densePrecision == .float32, "\(name)")
         }
     }
 
