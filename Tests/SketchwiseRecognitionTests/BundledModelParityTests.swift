@@ -82,7 +82,7 @@ import Testing
     /// recogniser set as the CLI and server load them: on every fixture the same class first as
     /// PyTorch and probabilities within 0.02 of PyTorch's. (The accuracy change on the validation
     /// split is in docs/runtime.md.)
-    @Test(arguments: ["raster-cnn", "raster-cnn-lite", "stroke-rnn", "raster-cnn-order", "raster-cnn-mid", "raster-cnn-wide"])
+    @Test(arguments: recognizers)
     func int8ProductsKeepTheAnswers(model name: String) throws {
         let fixture = try fixture(name)
         let recognizer = try RecognizerSet(folder: BundledModels.folder, densePrecision: .int8).model(named: name)
