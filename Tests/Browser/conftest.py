@@ -36,6 +36,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SKETCHWISE_SHARED_DATA", REPO.parent / "shared" / "data"))
+#: The servers' installed pictures (scripts/install-deps.sh; the doodles scripts/install-doodles.sh).
+PICTURES = Path(os.environ.get("SKETCHWISE_PICTURES", "/usr/local/share/sketchwise/pictures"))
 SAMPLE = REPO / "Tests" / "Fixtures" / "quickdraw"
 #: Raw Quick, Draw! drawings: the shared data's, or the committed sample of a few classes (a fresh clone).
 RAW = SHARED / "quickdraw" / "raw" if (SHARED / "quickdraw" / "raw").is_dir() else SAMPLE / "raw"
@@ -383,8 +385,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 # ---- the accessibility engine ------------------------------------------------------------------
 
-AXE = Path(os.environ.get("SKETCHWISE_AXE", Path(os.environ.get("SKETCHWISE_PICTURES", "/usr/local/share/sketchwise/pictures")).parent
-                          / "test-tools" / "axe-core-4.4.3" / "axe.min.js"))
+AXE = Path(os.environ.get("SKETCHWISE_AXE", PICTURES.parent / "test-tools" / "axe-core-4.4.3" / "axe.min.js"))
 
 
 @pytest.fixture(scope="session")
