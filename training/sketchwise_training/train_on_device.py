@@ -271,8 +271,10 @@ def autocast_on(device: torch.device, precision: str = "auto"):
 
 
 RUN_SETTINGS = ("model", "widths", "channels", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
-                "bitmap_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
+                "bitmap_share", "partial_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
 """What a run is: fixed at its start, whatever a resuming command line says."""
+NEWER_RUN_SETTINGS = {"channels": None, "partial_share": TensorAugment.p_partial}
+"""Run settings that older runs' run.json lack, with what those runs trained with."""
 SITTING_DEFAULTS = {"device": "auto", "precision": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500,
                     "val_limit": 20000}
 """How one sitting runs, with the defaults of a new run: a resumed run keeps its last sitting's unless told otherwise."""
@@ -282,15 +284,15 @@ def settle_settings(args, run_dir: Path, resuming: bool, rank: int):
     """Fills ``args`` for this sitting: a resumed run's own settings from its run.json, the
     sitting's from the command line where given, else from the last sitting, else the defaults
     (a run started with ``--threads 1`` beside other work must not resume on every core). Rank 0
-    records them in run.json, with the sitting's PyTorch version."""
+    records them in run.json, with the sitting's PyTorch version and the settings older runs lack."""
     saved = json.loads((run_dir / "run.json").read_text()) if resuming else {}
     for key in RUN_SETTINGS if resuming else ():
-        setattr(args, key, saved.get(key) if key == "channels" else saved[key])  # runs from before --channels lack it
+        setattr(args, key, saved.get(key, NEWER_RUN_SETTINGS[key]) if key in NEWER_RUN_SETTINGS else saved[key])
     for key, default in SITTING_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, saved.get(key, default))
     if rank == 0:
-        record = {**saved, **{k: getattr(args, k) for k in SITTING_DEFAULTS}} if resuming else vars(args)
+        record = {**saved, **{k: getattr(args, k) for k in (*NEWER_RUN_SETTINGS, *SITTING_DEFAULTS)}} if resuming else vars(args)
         if resuming and saved.get("torch", torch.__version__) != torch.__version__:
             log(f"warning: the run's last sitting ran PyTorch {saved['torch']}, this one {torch.__version__}")
         write_run_record(run_dir, record | {"torch": torch.__version__})
@@ -360,7 +362,7 @@ def train(args):
         if rank == 0 and args.eval_every else {}
     per_rank = args.batch // world
     n_bitmaps = int(round(per_rank * args.bitmap_share)) if "bitmaps-train" in samplers and not sequences else 0
-    aug = TensorAugment()
+    aug = TensorAugment(p_partial=args.partial_share)
     stop = {"signal": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(signal=True))
     module = model.module if hasattr(model, "module") else model
@@ -468,6 +470,9 @@ def export_run(args):
     if saved.get("warm_start"):
         extra["startedFrom"] = saved["warm_start"]
         notes += f" Started from the weights of {saved['warm_start']}."
+    if saved.get("partial_share", TensorAugment.p_partial) != TensorAugment.p_partial:
+        extra["partialShare"] = saved["partial_share"]
+        notes += f" {saved['partial_share']:.0%} of the drawings cut to their first strokes."
     if saved.get("teacher"):
         extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
         notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
@@ -523,6 +528,8 @@ def main(argv=None):
                    help="start from these weights: an exported model's NAME.json or a run's ckpt.pt (same layers)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--bitmap-share", type=float, default=0.25)
+    t.add_argument("--partial-share", type=float, default=TensorAugment.p_partial,
+                   help="drawings cut to their first k strokes (k uniform), as the app sees them while drawing")
     t.add_argument("--boost-cap", type=float, default=1.0, help="classes rich in data drawn up to this many times more often")
     t.add_argument("--teacher", help="exported model name(s), as distill.Teacher takes them")
     t.add_argument("--teacher-dir", default="Models")

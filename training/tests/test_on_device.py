@@ -16,6 +16,7 @@ from sketchwise_data import raster
 from sketchwise_data.corpus import iter_class_drawings
 from sketchwise_data.index import DrawingIndex, build_index, pack
 from sketchwise_data import sequence
+from sketchwise_data.tensor_augment import TensorAugment, augment
 from sketchwise_data.tensor_raster import batch_from_strokes, render_strokes
 from sketchwise_data.tensor_sequence import encode as encode_rows
 
@@ -168,6 +169,20 @@ def test_bitmaps_are_mirrored_exactly_and_a_quarter_stay_sharp():
     assert 0.15 < sum(untouched) / len(images) < 0.35, "about a quarter stay as the runtime sees them"
 
 
+def test_partial_drawings_keep_a_first_run_of_strokes_in_the_share_asked_for():
+    ten_strokes = [[[i * 20, i * 20 + 10], [0, 255]] for i in range(10)]
+    points, strokes = batch_from_strokes([ten_strokes] * 400)
+    whole = TensorAugment(p_drop_stroke=0.0, p_mix=0.0, p_partial=0.0)
+    _, kept, _, _ = augment(points, strokes, torch.Generator().manual_seed(2), whole)
+    assert bool((kept.amax(1) == 9).all()), "no share: every drawing whole"
+    _, kept, _, _ = augment(points, strokes, torch.Generator().manual_seed(2), TensorAugment(p_drop_stroke=0.0, p_mix=0.0, p_partial=0.5))
+    counts = [len(set(row[row >= 0].tolist())) for row in kept]
+    for row, count in zip(kept, counts):
+        assert set(row[row >= 0].tolist()) == set(range(count)), "a cut drawing keeps its first strokes"
+    cut = sum(c < 10 for c in counts) / len(counts)
+    assert 0.35 < cut < 0.55, f"about half of them cut (k = 10 keeps a drawing whole): {cut}"
+
+
 # ------------------------------------------------------------------ training
 def train_args(index, run_dir, *extra):
     return ["train", "--index", str(index), "--run-dir", str(run_dir), "--device", "cpu", "--widths", "8,16,16",
@@ -229,6 +244,19 @@ def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(sh
     assert json.loads((run_dir / "run.json").read_text())["checkpoint_minutes"] == 2, "carried from the sitting before"
     assert settings["torch"] == torch.__version__, "run.json names the sitting's PyTorch"
     torch.set_num_threads(1)
+
+
+def test_the_partial_share_is_fixed_at_a_runs_start_and_older_runs_resume_with_theirs(shapes_index, tmp_path):
+    run_dir = tmp_path / "run"
+    ck = run_in_process(train_args(shapes_index, run_dir, "--steps", "8", "--stop-at-step", "2", "--partial-share", "0.5"))
+    assert ck["run"]["partial_share"] == 0.5
+    ck = run_in_process(["train", "--run-dir", str(run_dir), "--resume", "--stop-at-step", "4", "--partial-share", "0.9"])
+    assert ck["run"]["partial_share"] == 0.5, "a run's share is its own, whatever the resuming command says"
+    record = json.loads((run_dir / "run.json").read_text())
+    del record["partial_share"]  # as a run.json from before --partial-share
+    (run_dir / "run.json").write_text(json.dumps(record))
+    ck = run_in_process(["train", "--run-dir", str(run_dir), "--resume"])
+    assert ck["state"]["step"] == 8 and ck["run"]["partial_share"] == TensorAugment.p_partial
 
 
 def test_the_precision_is_bf16_where_the_hardware_multiplies_it_and_a_bf16_run_learns(shapes_index, tmp_path):
