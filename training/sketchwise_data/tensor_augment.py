@@ -37,7 +37,8 @@ def _uniform(gen, n, low, high):
 
 
 def augment(points: torch.Tensor, strokes: torch.Tensor, gen: torch.Generator, cfg: TensorAugment = TensorAugment()):
-    """-> ``(points, strokes, mixed [B] bool, line_scale [B])``, all on the batch's device."""
+    """-> ``(points, strokes, mixed [B] bool, cut [B] bool, line_scale [B])``, all on the batch's
+    device; ``cut``: the drawing lost its last strokes (a partial drawing)."""
     device, n = points.device, points.shape[0]
     pts = fit_to_frame(points, strokes)
     strokes = strokes.clone()
@@ -94,7 +95,7 @@ def augment(points: torch.Tensor, strokes: torch.Tensor, gen: torch.Generator, c
                        y + amp[:, 1:] * torch.sin(freq[:, 1:] * x + phase[:, 1:])], -1)
 
     line_scale = _uniform(gen, n, 1 - cfg.line_width, 1 + cfg.line_width).to(device)
-    return pts, strokes, mixed, line_scale
+    return pts, strokes, mixed, cut.any(1), line_scale
 
 
 def bitmap_augment(images: torch.Tensor, gen: torch.Generator, rotation_deg: float = 10.0, scale: float = 0.1,

@@ -87,17 +87,21 @@ class BalancedSampler:
 
 
 # ------------------------------------------------------------------ one step
+DRAWING, MIXED, BITMAP, CUT = 0, 1, 2, 3
+"""A batch row's kind: a drawing, one with another's strokes beside it, a Google bitmap, a drawing cut to its first strokes."""
+
+
 def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: int, gen, device, cfg: TensorAugment,
                sequences: bool = False, channels=("ink",)):
-    """-> (images [B, len(channels), 28, 28], labels [B], kind [B]: 0 drawing, 1 mixed drawing, 2 bitmap,
+    """-> (images [B, len(channels), 28, 28], labels [B], kind [B] (``DRAWING``, ``MIXED``, ``BITMAP``, ``CUT``),
     and with ``sequences`` the drawings' stroke-model rows and lengths, else None). A bitmap has
     no stroke order: its ``order`` plane is empty, as no drawing's is."""
     ids, labels = samplers["train"].draw(n_drawings, gen)
     points, strokes = batch_from_index(index["train"], ids.tolist(), device=device)
-    points, strokes, mixed, line_scale = augment(points, strokes, gen, cfg)
+    points, strokes, mixed, cut, line_scale = augment(points, strokes, gen, cfg)
     rows = encode_rows(points, strokes, MAX_LENGTH) if sequences else None
     images = [render(points, strokes, 28, line_scale, channels=channels)]
-    kinds = [mixed.long()]
+    kinds = [torch.where(mixed, MIXED, torch.where(cut, CUT, DRAWING))]
     all_labels = [labels]
     if n_bitmaps:
         ids, bitmap_labels = samplers["bitmaps-train"].draw(n_bitmaps, gen)
@@ -105,7 +109,7 @@ def make_batch(index: DrawingIndex, samplers: dict, n_bitmaps: int, n_drawings: 
         order = torch.argsort(torch.argsort(ids))  # rows back in draw order (sorted reads are faster)
         bitmaps = raw[order].to(device, torch.float32).reshape(-1, 1, 28, 28) / 255.0
         images.append(bitmap_planes(bitmap_augment(bitmaps, gen), channels))
-        kinds.append(torch.full((n_bitmaps,), 2, device=device))
+        kinds.append(torch.full((n_bitmaps,), BITMAP, device=device))
         all_labels.append(bitmap_labels)
     return torch.cat(images), torch.cat(all_labels).to(device), torch.cat(kinds), rows
 
@@ -115,18 +119,21 @@ def bitmap_planes(bitmaps: torch.Tensor, channels) -> torch.Tensor:
     return torch.cat([bitmaps if c == "ink" else torch.zeros_like(bitmaps) for c in channels], 1)
 
 
-def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, temperature: float, teacher_planes=None):
-    """Per drawing ``(1 - a) CE + a KD`` (a = alpha, 1 on mixed drawings), CE alone on bitmaps;
+def step_loss(model, teacher, images, rows, labels, kinds, alpha: float, temperature: float, teacher_planes=None,
+              partial_alpha: float | None = None):
+    """Per drawing ``(1 - a) CE + a KD`` (a = alpha, 1 on mixed drawings, ``partial_alpha`` on cut
+    ones where given: a teacher guesses poorly from a drawing's first strokes), CE alone on bitmaps;
     a stroke student reads ``rows`` (rows, lengths), the teacher the images (the planes
     ``teacher_planes`` of them, all by default)."""
     logits, _ = model(*rows) if rows is not None else model(images)
     loss = F.cross_entropy(logits.float(), labels, label_smoothing=0.1, reduction="none")
     if teacher is not None:
-        drawn = kinds < 2
+        drawn = kinds != BITMAP
         seen = images[drawn] if teacher_planes is None else images[drawn][:, teacher_planes]
         kd = distillation_loss(logits[drawn].float(), teacher.log_probs(seen, None, None).float(), temperature,
                                reduction="none")
-        a = torch.where(kinds[drawn] == 1, 1.0, alpha)
+        on_cut = alpha if partial_alpha is None else partial_alpha
+        a = torch.where(kinds[drawn] == MIXED, 1.0, torch.where(kinds[drawn] == CUT, on_cut, alpha))
         loss = torch.cat([(1 - a) * loss[drawn] + a * kd, loss[~drawn]])
     return loss.mean()
 
@@ -271,9 +278,9 @@ def autocast_on(device: torch.device, precision: str = "auto"):
 
 
 RUN_SETTINGS = ("model", "widths", "channels", "fc", "convs", "hidden", "lstm_layers", "dropout", "batch", "lr", "warmup", "seed",
-                "bitmap_share", "partial_share", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
+                "bitmap_share", "partial_share", "partial_alpha", "boost_cap", "alpha", "temperature", "teacher", "teacher_dir", "index")
 """What a run is: fixed at its start, whatever a resuming command line says."""
-NEWER_RUN_SETTINGS = {"channels": None, "partial_share": TensorAugment.p_partial}
+NEWER_RUN_SETTINGS = {"channels": None, "partial_share": TensorAugment.p_partial, "partial_alpha": None}
 """Run settings that older runs' run.json lack, with what those runs trained with."""
 SITTING_DEFAULTS = {"device": "auto", "precision": "auto", "threads": None, "checkpoint_minutes": 5.0, "eval_every": 500,
                     "val_limit": 20000}
@@ -400,7 +407,8 @@ def train(args):
         images, labels, kinds, rows = make_batch(index, samplers, n_bitmaps, per_rank - n_bitmaps, gen, device, aug,
                                                  sequences, channels)
         with autocast():
-            loss = step_loss(model, teacher, images, rows, labels, kinds, args.alpha, args.temperature, teacher_planes)
+            loss = step_loss(model, teacher, images, rows, labels, kinds, args.alpha, args.temperature, teacher_planes,
+                             args.partial_alpha)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -476,6 +484,9 @@ def export_run(args):
     if saved.get("teacher"):
         extra["distilledFrom"] = {"models": saved["teacher"], "alpha": saved["alpha"], "temperature": saved["temperature"]}
         notes += f" Distilled from {saved['teacher']} (alpha {saved['alpha']}, T {saved['temperature']})."
+        if saved.get("partial_alpha") is not None:
+            extra["distilledFrom"]["partialAlpha"] = saved["partial_alpha"]
+            notes += f" On cut drawings alpha {saved['partial_alpha']}."
     if isinstance(model, StrokeRNN):
         kind, extra["macsPerStep"] = "strokes", model.macs_per_step()
         what = f"Conv1d + BiLSTM over (dx, dy, pen-up) sequences, all {len(classes)} Quick, Draw! classes"
@@ -530,6 +541,7 @@ def main(argv=None):
     t.add_argument("--bitmap-share", type=float, default=0.25)
     t.add_argument("--partial-share", type=float, default=TensorAugment.p_partial,
                    help="drawings cut to their first k strokes (k uniform), as the app sees them while drawing")
+    t.add_argument("--partial-alpha", type=float, help="the teacher's weight on cut drawings (default --alpha)")
     t.add_argument("--boost-cap", type=float, default=1.0, help="classes rich in data drawn up to this many times more often")
     t.add_argument("--teacher", help="exported model name(s), as distill.Teacher takes them")
     t.add_argument("--teacher-dir", default="Models")

@@ -173,14 +173,15 @@ def test_partial_drawings_keep_a_first_run_of_strokes_in_the_share_asked_for():
     ten_strokes = [[[i * 20, i * 20 + 10], [0, 255]] for i in range(10)]
     points, strokes = batch_from_strokes([ten_strokes] * 400)
     whole = TensorAugment(p_drop_stroke=0.0, p_mix=0.0, p_partial=0.0)
-    _, kept, _, _ = augment(points, strokes, torch.Generator().manual_seed(2), whole)
-    assert bool((kept.amax(1) == 9).all()), "no share: every drawing whole"
-    _, kept, _, _ = augment(points, strokes, torch.Generator().manual_seed(2), TensorAugment(p_drop_stroke=0.0, p_mix=0.0, p_partial=0.5))
+    _, kept, _, cut, _ = augment(points, strokes, torch.Generator().manual_seed(2), whole)
+    assert bool((kept.amax(1) == 9).all()) and not bool(cut.any()), "no share: every drawing whole"
+    half = TensorAugment(p_drop_stroke=0.0, p_mix=0.0, p_partial=0.5)
+    _, kept, _, cut, _ = augment(points, strokes, torch.Generator().manual_seed(2), half)
     counts = [len(set(row[row >= 0].tolist())) for row in kept]
     for row, count in zip(kept, counts):
         assert set(row[row >= 0].tolist()) == set(range(count)), "a cut drawing keeps its first strokes"
-    cut = sum(c < 10 for c in counts) / len(counts)
-    assert 0.35 < cut < 0.55, f"about half of them cut (k = 10 keeps a drawing whole): {cut}"
+    assert cut.tolist() == [c < 10 for c in counts], "the cut drawings are flagged"
+    assert 0.35 < cut.float().mean() < 0.55, f"about half of them cut (k = 10 keeps a drawing whole): {cut.float().mean()}"
 
 
 # ------------------------------------------------------------------ training
@@ -245,6 +246,22 @@ def test_a_resumed_run_keeps_its_last_sittings_settings_unless_told_otherwise(sh
     assert settings["torch"] == torch.__version__, "run.json names the sitting's PyTorch"
     torch.set_num_threads(1)
 
+
+def test_the_teacher_weighs_partial_alpha_on_cut_drawings_only(teacher_dir):
+    from sketchwise_training.distill import Teacher
+    from sketchwise_training.models import RasterCNN
+    from sketchwise_training.train_on_device import BITMAP, CUT, DRAWING, MIXED, step_loss
+    torch.manual_seed(4)
+    student, teacher = RasterCNN(3, widths=(4, 8, 8), fc=16).eval(), Teacher(teacher_dir, "teacher")
+    images, labels = torch.rand(4, 1, 28, 28), torch.tensor([0, 1, 2, 0])
+    def loss(kind, **given):
+        return step_loss(student, teacher, images, None, labels, torch.full((4,), kind), 0.7, 3.0, **given)
+    ce = torch.nn.functional.cross_entropy(student(images)[0], labels, label_smoothing=0.1)
+    torch.testing.assert_close(loss(CUT, partial_alpha=0.0), ce, msg="alpha 0 on cut drawings: labels alone")
+    torch.testing.assert_close(loss(CUT), loss(DRAWING), msg="no partial alpha: cut drawings as any other")
+    torch.testing.assert_close(loss(DRAWING, partial_alpha=0.0), loss(DRAWING), msg="whole drawings keep alpha")
+    torch.testing.assert_close(loss(MIXED, partial_alpha=0.0), loss(MIXED), msg="mixed ones the teacher alone")
+    torch.testing.assert_close(loss(BITMAP, partial_alpha=0.5), ce, msg="bitmaps labels alone")
 
 def test_the_partial_share_is_fixed_at_a_runs_start_and_older_runs_resume_with_theirs(shapes_index, tmp_path):
     run_dir = tmp_path / "run"
